@@ -1,0 +1,41 @@
+# Two commands set everything up: `make run` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: run test serve migrate demo lint schema bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(VENV)/.installed $@
+
+run: $(VENV)/.installed
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py migrate --noinput
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py load_demo
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py runserver $(HOST):$(PORT)
+
+test: $(VENV)/.installed-test
+	$(PY) -m pytest -n 2 $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed-test
+	$(VENV)/bin/ruff check .
+
+schema: $(VENV)/.installed
+	DJANGO_DEBUG=1 $(PY) manage.py spectacular --file openapi.yaml --validate
+
+bench: $(VENV)/.installed
+	$(PY) benchmarks/bench_rules.py
+
+clean:
+	rm -rf $(VENV) .test-db*.sqlite3* staticfiles

@@ -1,0 +1,29 @@
+"""Suite-wide fixtures. Factories live in tests/factories.py."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.test import override_settings
+from hypothesis import settings
+
+settings.register_profile("dev", max_examples=200, deadline=None)
+settings.register_profile("ci", max_examples=2000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _suite_settings():
+    """Production serves hashed files that `collectstatic` wrote; the suite runs with debug
+    off but without that step, so `{% static %}` resolves names straight from the finders
+    (whitenoise still serves them)."""
+    plain = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    # PBKDF2 at production strength costs ~0.3 s a password or PIN; the suite makes
+    # hundreds, and hashing strength is Django's concern, not ours.
+    fast_hashers = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    with override_settings(STORAGES=plain, PASSWORD_HASHERS=fast_hashers):
+        yield

@@ -1,0 +1,86 @@
+"""The settings module: database pragmas, production safety, deploy checks."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.db import connection, transaction
+
+REPO = Path(__file__).resolve().parent.parent
+sqlite_only = pytest.mark.skipif(
+    connection.vendor != "sqlite", reason="SQLite pragmas apply to the embedded database only"
+)
+
+
+def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    clean.pop("DATABASE_URL", None)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=REPO, env={**clean, **env}, capture_output=True, text=True, timeout=120,
+    )
+
+
+@sqlite_only
+@pytest.mark.django_db
+def test_sqlite_connection_applies_the_concurrency_pragmas():
+    with connection.cursor() as cursor:
+        values = {}
+        for pragma in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys"):
+            cursor.execute(f"PRAGMA {pragma}")
+            values[pragma] = cursor.fetchone()[0]
+    assert values == {"journal_mode": "wal", "synchronous": 2, "busy_timeout": 20000,
+                      "foreign_keys": 1}
+
+
+@sqlite_only
+@pytest.mark.django_db(transaction=True)
+def test_sqlite_transactions_take_the_write_lock_at_begin():
+    """IMMEDIATE: a second writer is refused as soon as our transaction starts."""
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        other = sqlite3.connect(connection.settings_dict["NAME"], timeout=0)
+        try:
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("BEGIN IMMEDIATE")
+        finally:
+            other.close()
+
+
+@sqlite_only
+def test_the_test_database_is_a_file_not_shared_memory():
+    name = str(connection.settings_dict["NAME"])
+    assert "memory" not in name and name.endswith(".sqlite3") or "_gw" in name
+
+
+def test_service_refuses_to_start_with_debug_off_and_no_secret_key():
+    result = manage("check", env={"DJANGO_DEBUG": "0"})
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY is not set" in result.stderr
+
+
+def test_deploy_check_passes_with_production_environment():
+    result = manage(
+        "check", "--deploy", "--fail-level", "WARNING",
+        env={
+            "DJANGO_DEBUG": "0",
+            # not a real key
+            "DJANGO_SECRET_KEY": "k3#Vq9!zR2@wLp8$Nm5^Tb7&Yc1*Hd4(Jf6)Gs0-Xe_aU8+iO3=pE",
+            "DJANGO_ALLOWED_HOSTS": "club.example.org",
+        },
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_debug_off_turns_on_secure_cookies_and_hsts(settings):
+    from django.conf import settings as live
+
+    assert live.DEBUG is False
+    assert live.SESSION_COOKIE_SECURE and live.CSRF_COOKIE_SECURE
+    assert live.SECURE_HSTS_SECONDS >= 31536000

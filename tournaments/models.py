@@ -1,0 +1,140 @@
+"""Tournaments, registrations, rounds and pairings.
+
+Terms:
+    registration  a player entered in a tournament (checked in, late, withdrawn).
+    round         one set of pairings; drafted, then published (matches and tables
+                  created), then closed when every match is finished.
+    pairing       two registrations at a numbered table, or one with a bye; it records
+                  why it was made (score group, pull-up, bye, set by organiser) and, once
+                  published, the match played through the scoring services.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from scoring.models import Club, Match, Player
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "round robin"
+        SWISS = "swiss", "Swiss"
+        ELIMINATION = "elimination", "single elimination"
+        SWISS_CUT = "swiss_cut", "Swiss then top cut"
+
+    class State(models.TextChoices):
+        SETUP = "setup", "setting up"
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    date = models.DateField()
+    venue = models.CharField(max_length=200, blank=True)
+    profile = models.CharField(max_length=20, default="tournament")
+    overrides = models.JSONField(default=dict, blank=True)
+    rules = models.JSONField(null=True, blank=True,
+                             help_text="Frozen profile once the first round starts.")
+    format = models.CharField(max_length=12, choices=Format.choices, default=Format.SWISS)
+    rounds = models.PositiveSmallIntegerField(default=5)
+    cut_size = models.PositiveSmallIntegerField(default=0, help_text="Top cut: 0, 4 or 8.")
+    round_minutes = models.PositiveSmallIntegerField(default=50)
+    tiebreaks = models.JSONField(default=list, blank=True)
+    bye_games = models.PositiveSmallIntegerField(default=3,
+                                                 help_text="Games a bye counts as won.")
+    bye_points = models.PositiveIntegerField(default=0,
+                                             help_text="Points a bye counts for.")
+    agreement = models.CharField(max_length=10, choices=Match.Agreement.choices,
+                                 default=Match.Agreement.CONFIRM)
+    hide_standings_during_round = models.BooleanField(default=False)
+    hide_last_rounds = models.PositiveSmallIntegerField(
+        default=0, help_text="Hide the standings of the last N rounds until the end.")
+    public = models.BooleanField(default=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.SETUP)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Registration(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="registrations")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    checked_in = models.BooleanField(default=False)
+    late = models.BooleanField(default=False)
+    withdrawn = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "seed", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"],
+                                    name="registration_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+
+class Round(models.Model):
+    class State(models.TextChoices):
+        DRAFT = "draft", "draft"
+        PUBLISHED = "published", "published"
+        CLOSED = "closed", "closed"
+
+    class Stage(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        ROUND_ROBIN = "round_robin", "round robin"
+        ELIMINATION = "elimination", "elimination"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    stage = models.CharField(max_length=12, choices=Stage.choices)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.DRAFT)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ends_at = models.DateTimeField(null=True, blank=True)
+    time_called = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number} of {self.tournament}"
+
+
+class Pairing(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
+    player_a = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="+")
+    player_b = models.ForeignKey(Registration, null=True, blank=True, on_delete=models.PROTECT,
+                                 related_name="+")
+    reason = models.CharField(max_length=200, blank=True)
+    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.PROTECT,
+                                 related_name="pairing")
+    # An organiser's result, when time was called or the table had no phone.
+    result_winner = models.CharField(max_length=1, blank=True)
+    result_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["round", "table"]
+
+    def __str__(self) -> str:
+        opponent = self.player_b.player.name if self.player_b else "bye"
+        return f"Table {self.table}: {self.player_a.player.name} v {opponent}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.player_b_id is None
