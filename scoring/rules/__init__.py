@@ -1,0 +1,38 @@
+"""The gin rummy rules engine: pure Python, standard library only (RULES.md §1–8).
+
+Cards and melds (cards, melds), the spread and lay-offs (spread), hand scoring (hands),
+games, matches and dealing (games), rule profiles (profiles), and the one error a user
+can fix (errors). `python -m scoring.rules` is its command-line tool.
+"""
+
+from scoring.rules.cards import DECK, Card, card_at, format_cards, parse_card, parse_cards
+from scoring.rules.errors import RulesError
+from scoring.rules.games import (
+    GameResult,
+    HandScore,
+    MatchResult,
+    next_dealer,
+    score_game,
+    score_match,
+)
+from scoring.rules.hands import HandResult, Outcome, dead_hand, score_cards, score_quick
+from scoring.rules.melds import (
+    Arrangement,
+    ElevenAnalysis,
+    analyse_eleven,
+    best_arrangement,
+    best_deadwood,
+    check_meld,
+    meld_kind,
+)
+from scoring.rules.profiles import PROFILES, RuleProfile, make_profile
+from scoring.rules.spread import defender_reply, valid_layoffs
+
+__all__ = [
+    "DECK", "PROFILES", "Arrangement", "Card", "ElevenAnalysis", "GameResult", "HandResult",
+    "HandScore", "MatchResult", "Outcome", "RuleProfile", "RulesError", "analyse_eleven",
+    "best_arrangement", "best_deadwood", "card_at", "check_meld", "dead_hand",
+    "defender_reply", "format_cards", "make_profile", "meld_kind", "next_dealer",
+    "parse_card", "parse_cards", "score_cards", "score_game", "score_match", "score_quick",
+    "valid_layoffs",
+]

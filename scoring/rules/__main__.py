@@ -1,0 +1,5 @@
+import sys
+
+from scoring.rules.cli import main
+
+sys.exit(main())

@@ -1,0 +1,101 @@
+"""Cards: parsing, canonical text and deadwood values.
+
+A card is written rank then suit: `AS`, `7H`, `TD` (T is the ten), `QC`. Input also
+accepts `10D`, lower case and the suit symbols ♣ ♦ ♥ ♠; output is always canonical.
+Ace is low and worth 1; two to nine their pips; ten and the faces 10.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import total_ordering
+
+from scoring.rules.errors import RulesError
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
+
+@total_ordering
+class Card:
+    """One of the 52 cards; there is exactly one object per card (see `DECK`), so cards
+    compare and hash by identity, which keeps the engine's inner loops fast.
+
+    Ordered by suit, then rank; `index` = suit * 13 + rank - 1; `bit` = 1 << (rank - 1).
+    """
+
+    __slots__ = ("suit_index", "rank", "index", "bit", "value")
+
+    def __init__(self, suit_index: int, rank: int) -> None:
+        assert 1 <= rank <= 13 and 0 <= suit_index <= 3
+        self.suit_index = suit_index
+        self.rank = rank
+        self.index = suit_index * 13 + rank - 1
+        self.bit = 1 << (rank - 1)
+        self.value = min(rank, 10)
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __reduce__(self):
+        return card_at, (self.suit_index, self.rank)
+
+    @property
+    def suit(self) -> str:
+        return SUITS[self.suit_index]
+
+    def __str__(self) -> str:
+        return RANKS[self.rank - 1] + self.suit
+
+    def __repr__(self) -> str:
+        return f"Card({self})"
+
+
+DECK: tuple[Card, ...] = tuple(Card(s, r) for s in range(4) for r in range(1, 14))
+_BY_TEXT = {str(card): card for card in DECK}
+
+
+def card_at(suit_index: int, rank: int) -> Card:
+    return DECK[suit_index * 13 + rank - 1]
+
+
+def parse_card(text: str) -> Card:
+    if not isinstance(text, str):
+        raise RulesError("bad_card", f"{text!r} is not a card: write cards like AS, 7H, TD")
+    token = text.strip().upper()
+    for symbol, letter in SUIT_SYMBOLS.items():
+        token = token.replace(symbol, letter)
+    if token.startswith("10"):
+        token = "T" + token[2:]
+    card = _BY_TEXT.get(token)
+    if card is None:
+        raise RulesError("bad_card", f"{text.strip() or repr(text)} is not a card: "
+                         "write cards like AS, 7H, TD or 10D")
+    return card
+
+
+def parse_cards(texts: Iterable[str], *, what: str = "") -> tuple[Card, ...]:
+    """Parse tokens and refuse a card given twice ("7H appears twice")."""
+    if isinstance(texts, str):
+        texts = texts.replace(",", " ").split()
+    cards = tuple(parse_card(text) for text in texts)
+    check_unique(cards, what)
+    return cards
+
+
+def check_unique(cards: Sequence[Card], what: str = "") -> None:
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            where = f" in {what}" if what else ""
+            raise RulesError("duplicate_card", f"{card} appears twice{where}")
+        seen.add(card)
+
+
+def format_cards(cards: Iterable[Card]) -> list[str]:
+    return [str(card) for card in cards]
+
+
+def total_value(cards: Iterable[Card]) -> int:
+    return sum(card.value for card in cards)

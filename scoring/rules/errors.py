@@ -1,0 +1,19 @@
+"""The one error a user can fix: a stable code and a message that names the problem.
+
+Codes: bad_card, duplicate_card, wrong_card_count, invalid_meld, illegal_layoff,
+illegal_knock, bad_option, bad_deadwood, bad_outcome, missing_upcard, game_over.
+Anything else that goes wrong is a bug and fails an assertion instead.
+"""
+
+from __future__ import annotations
+
+
+class RulesError(ValueError):
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}

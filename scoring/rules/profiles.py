@@ -1,0 +1,109 @@
+"""Rule profiles: every rule value lives here, never as a literal in the engine.
+
+A profile is a named set of options (RULES.md §8); each option can be overridden per
+event, and the whole profile is stored with what it scored so results can be recomputed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from scoring.rules.errors import RulesError
+
+SHUTOUT_MODES = ("double", "double_points", "bonus", "none")
+DEALER_MODES = ("alternate", "winner", "loser")
+
+
+@dataclass(frozen=True)
+class RuleProfile:
+    name: str = "standard"
+    knock_limit: int = 10
+    oklahoma: bool = False
+    oklahoma_spade_double: bool = False
+    gin_bonus: int = 25
+    big_gin_bonus: int | None = 31
+    undercut_bonus: int = 25
+    undercut_on_tie: bool = True
+    layoffs: bool = True
+    game_target: int = 100
+    game_hands: int | None = None
+    game_bonus: int = 100
+    box_bonus: int = 25
+    shutout: str = "double"
+    shutout_bonus: int = 100
+    games_to_win: int = 1
+    next_dealer: str = "alternate"
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleProfile:
+        data = dict(data)
+        name = data.pop("name", "custom")
+        return replace(_apply(PROFILES["standard"], data), name=name)
+
+    def with_options(self, overrides: Mapping[str, Any]) -> RuleProfile:
+        return _apply(self, overrides)
+
+
+PROFILES: dict[str, RuleProfile] = {
+    "standard": RuleProfile(),
+    "tournament": RuleProfile(name="tournament", game_target=250, games_to_win=3),
+    "classic": RuleProfile(name="classic", gin_bonus=20, big_gin_bonus=None, undercut_bonus=10,
+                           box_bonus=20, shutout="bonus", shutout_bonus=100),
+    "oklahoma": RuleProfile(name="oklahoma", oklahoma=True, game_target=150),
+    "straight": RuleProfile(name="straight", knock_limit=0, layoffs=False),
+}
+
+_INT_OPTIONS = {"knock_limit": (0, 98), "gin_bonus": (0, 10_000),
+                "undercut_bonus": (0, 10_000), "game_target": (1, 1_000_000),
+                "game_bonus": (0, 10_000), "box_bonus": (0, 10_000),
+                "shutout_bonus": (0, 10_000), "games_to_win": (1, 99)}
+_OPTIONAL_INT_OPTIONS = {"big_gin_bonus": (0, 10_000), "game_hands": (1, 1_000)}
+_BOOL_OPTIONS = {"oklahoma", "oklahoma_spade_double", "undercut_on_tie", "layoffs"}
+_CHOICE_OPTIONS = {"shutout": SHUTOUT_MODES, "next_dealer": DEALER_MODES}
+
+
+def make_profile(name: str = "standard",
+                 overrides: Mapping[str, Any] | None = None) -> RuleProfile:
+    """The named profile with `overrides` applied; raises `bad_option`."""
+    base = PROFILES.get(name)
+    if base is None:
+        raise RulesError("bad_option", f"unknown profile {name!r}: choose one of "
+                         f"{', '.join(PROFILES)}", field="profile")
+    return _apply(base, overrides or {})
+
+
+def _apply(profile: RuleProfile, overrides: Mapping[str, Any]) -> RuleProfile:
+    if not isinstance(overrides, Mapping):
+        raise RulesError("bad_option", "rules must be an object of option: value")
+    known = {f.name for f in fields(RuleProfile)} - {"name"}
+    changes = {}
+    for option, value in overrides.items():
+        if option not in known:
+            raise RulesError("bad_option", f"unknown rule option {option!r}", field=option)
+        changes[option] = _checked(option, value)
+    return replace(profile, **changes)
+
+
+def _checked(option: str, value: Any) -> Any:
+    if option in _BOOL_OPTIONS:
+        if not isinstance(value, bool):
+            raise RulesError("bad_option", f"{option} must be true or false, not {value!r}",
+                             field=option)
+        return value
+    if option in _CHOICE_OPTIONS:
+        if value not in _CHOICE_OPTIONS[option]:
+            raise RulesError("bad_option", f"{option} must be one of "
+                             f"{', '.join(_CHOICE_OPTIONS[option])}, not {value!r}", field=option)
+        return value
+    if option in _OPTIONAL_INT_OPTIONS and value is None:
+        return None
+    low, high = _INT_OPTIONS.get(option) or _OPTIONAL_INT_OPTIONS[option]
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RulesError("bad_option", f"{option} must be a whole number from {low} to {high}, "
+                         f"not {value!r}", field=option)
+    return value
