@@ -1,0 +1,132 @@
+"""Service benchmarks for the match ledger issue.
+
+1. Submitting a card-entry hand through the API (validation, engine, write, ledger row):
+   server time per request over 1,000 hands on SQLite (a file, WAL, as in production).
+2. The match page's total transferred weight (HTML + CSS + JS, gzip) and any
+   third-party request it would make.
+
+Run: .venv/bin/python benchmarks/bench_service.py [--hands 1000]
+It builds a throwaway database in a temporary directory; nothing else is touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def setup_django(db_path: Path) -> None:
+    os.environ["SQLITE_PATH"] = str(db_path)
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only-key-" + "x" * 40)
+    os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "0")
+    os.environ["DJANGO_SETTINGS_MODULE"] = "ginclub.settings"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def random_hands(count: int, seed: int = 7):
+    from scoring.rules import best_arrangement, parse_cards
+
+    deck = [r + s for s in "CDHS" for r in "A23456789TJQK"]
+    rng = random.Random(seed)
+    hands = []
+    while len(hands) < count:
+        cards = rng.sample(deck, 20)
+        knocker, defender = cards[:10], cards[10:]
+        if best_arrangement(parse_cards(knocker)).deadwood <= 10:
+            hands.append((knocker, defender))
+    return hands
+
+
+def bench_submit(count: int) -> list[float]:
+    from django.test import Client
+
+    from scoring import services
+    from scoring.models import Club, Player
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user("bench", password="x")
+    club = Club.objects.create(name="Bench", slug="bench")
+    club.organisers.add(user)
+    a, b = Player(club=club, name="A"), Player(club=club, name="B")
+    for player in (a, b):
+        player.set_pin("1234")
+        player.save()
+    client = Client()
+    client.force_login(user)
+    timings = []
+    hands = random_hands(count)
+    match = None
+    number = 0
+    for index, (knocker, defender) in enumerate(hands):
+        if match is None or number >= 2000:
+            match = services.start_match(club=club, player_a=a, player_b=b,
+                                         actor=services.Actor(user=user),
+                                         overrides={"game_target": 10 ** 6})
+            number = 0
+        number += 1
+        body = {"game": 1, "number": number, "outcome": "knock", "knocker": "A",
+                "knocker_cards": knocker, "defender_cards": defender,
+                "idempotency_key": f"bench-{index}"}
+        started = time.perf_counter()
+        response = client.post(f"/api/matches/{match.pk}/hands/", body,
+                               content_type="application/json")
+        timings.append((time.perf_counter() - started) * 1000)
+        assert response.status_code == 201, response.content
+    return timings
+
+
+def page_weight() -> tuple[int, list[str]]:
+    from django.test import Client
+
+    from scoring import access
+    from scoring.models import Match
+
+    match = Match.objects.first()
+    client = Client()
+    client.get(f"/t/{access.table_token(match)}/")
+    client.post(f"/matches/{match.pk}/seat/", {"player": match.player_a_id, "pin": "1234"})
+    html = client.get(f"/matches/{match.pk}/").content
+    external = [u.decode() for u in re.findall(rb'(?:src|href)="(https?://[^"]+)"', html)]
+    total = len(gzip.compress(html))
+    for asset in re.findall(rb'(?:src|href)="(/static/[^"]+)"', html):
+        body = b"".join(client.get(asset.decode()).streaming_content)
+        total += len(gzip.compress(body))
+    return total, external
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=1000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        setup_django(Path(tmp) / "bench.sqlite3")
+        timings = bench_submit(args.hands)
+        ordered = sorted(timings)
+        print(f"API card-entry submit, {len(timings)} hands, SQLite file:")
+        print(f"  median {statistics.median(timings):.2f} ms   "
+              f"p95 {ordered[int(len(ordered) * 0.95)]:.2f} ms   "
+              f"mean {statistics.fmean(timings):.2f} ms  (goal: median <= 15 ms)")
+        weight, external = page_weight()
+        print(f"Match page weight: {weight / 1024:.1f} KB gzip in total (goal <= 50 KB); "
+              f"third-party requests: {len(external)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,101 @@
+"""Page forms. They check shape; the rules engine checks the game."""
+
+from __future__ import annotations
+
+import uuid
+
+from django import forms
+
+from scoring.models import Match, Player
+
+RANKS = "A23456789TJQK"
+SUITS = (("C", "♣"), ("D", "♦"), ("H", "♥"), ("S", "♠"))
+CARD_CHOICES = [(f"{r}{s}", f"{'10' if r == 'T' else r}{sym}") for s, sym in SUITS for r in RANKS]
+
+
+def new_key() -> str:
+    return uuid.uuid4().hex
+
+
+class HandForm(forms.Form):
+    game = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    number = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    idempotency_key = forms.CharField(max_length=80, widget=forms.HiddenInput)
+    mode = forms.ChoiceField(choices=[("quick", "Quick"), ("cards", "Cards")], initial="quick",
+                             widget=forms.HiddenInput)
+    outcome = forms.ChoiceField(choices=[("knock", "Knock"), ("gin", "Gin"),
+                                         ("big_gin", "Big gin"), ("dead", "Dead hand")],
+                                initial="knock", widget=forms.RadioSelect)
+    knocker = forms.ChoiceField(choices=[("A", "A"), ("B", "B")], required=False,
+                                widget=forms.RadioSelect)
+    knocker_deadwood = forms.IntegerField(required=False, initial=0)
+    defender_deadwood = forms.IntegerField(required=False, initial=0)
+    knocker_cards = forms.MultipleChoiceField(choices=CARD_CHOICES, required=False,
+                                              widget=forms.CheckboxSelectMultiple)
+    defender_cards = forms.MultipleChoiceField(choices=CARD_CHOICES, required=False,
+                                               widget=forms.CheckboxSelectMultiple)
+    upcard = forms.ChoiceField(choices=[("", "—")] + CARD_CHOICES, required=False)
+
+    def __init__(self, *args, match: Match | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if match is not None:
+            self.fields["knocker"].choices = [("A", match.player_a.name),
+                                              ("B", match.player_b.name)]
+            if not match.rules.get("oklahoma"):
+                del self.fields["upcard"]
+
+    def hand_data(self) -> dict:
+        data = dict(self.cleaned_data)
+        if data.pop("mode") == "quick" or data["outcome"] == "dead":
+            data["knocker_cards"] = data["defender_cards"] = ()
+        else:
+            data["knocker_deadwood"] = data["defender_deadwood"] = None
+        data.pop("idempotency_key")
+        return data
+
+
+class VersionForm(forms.Form):
+    version = forms.IntegerField(min_value=1)
+    idempotency_key = forms.CharField(max_length=80)
+    reason = forms.CharField(max_length=500, required=False)
+    player = forms.IntegerField(required=False)
+    pin = forms.CharField(max_length=8, required=False)
+
+
+class CorrectionForm(forms.Form):
+    """An organiser's quick-entry correction of one hand."""
+
+    game = forms.IntegerField(min_value=1)
+    number = forms.IntegerField(min_value=1)
+    version = forms.IntegerField(min_value=1)
+    idempotency_key = forms.CharField(max_length=80)
+    outcome = forms.ChoiceField(choices=[("knock", "Knock"), ("gin", "Gin"),
+                                         ("big_gin", "Big gin"), ("dead", "Dead hand")])
+    knocker = forms.ChoiceField(choices=[("", "—"), ("A", "A"), ("B", "B")], required=False)
+    knocker_deadwood = forms.IntegerField(required=False)
+    defender_deadwood = forms.IntegerField(required=False)
+    reason = forms.CharField(max_length=500)
+
+
+class SeatForm(forms.Form):
+    player = forms.IntegerField()
+    pin = forms.CharField(max_length=8, widget=forms.PasswordInput(
+        attrs={"inputmode": "numeric", "autocomplete": "off"}))
+
+
+class StartMatchForm(forms.Form):
+    player_a = forms.ModelChoiceField(queryset=Player.objects.none())
+    player_b = forms.ModelChoiceField(queryset=Player.objects.none())
+    profile = forms.ChoiceField(choices=[(p, p) for p in
+                                         ("standard", "tournament", "classic", "oklahoma",
+                                          "straight")])
+    agreement = forms.ChoiceField(choices=Match.Agreement.choices)
+    first_dealer = forms.ChoiceField(choices=[("A", "Player A deals first"),
+                                              ("B", "Player B deals first")])
+
+    def __init__(self, *args, club=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if club is not None:
+            players = club.players.order_by("name")
+            self.fields["player_a"].queryset = players
+            self.fields["player_b"].queryset = players

@@ -1,0 +1,119 @@
+"""The audit ledger: append one hash-chained row per state change, and verify chains.
+
+Each match has its own chain ("match:<id>"); other subjects (a tournament, a club) get
+theirs. A row's hash covers its content and the previous row's hash, so editing, deleting
+or reordering a row behind the service's back breaks the chain from that row on. Callers
+append inside the transaction that makes the change, holding the lock on the subject
+(the match row), so positions are taken one at a time; the unique (chain, position)
+constraint refuses a fork if two writers ever raced anyway.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.models import LedgerRow
+
+GENESIS = "0" * 64
+
+
+def _digest(row: LedgerRow) -> str:
+    content = {
+        "chain": row.chain,
+        "position": row.position,
+        "action": row.action,
+        "match": row.match_id,
+        "hand": row.hand_id,
+        "entry": row.entry_id,
+        "actor": row.actor,
+        "user": row.user_id,
+        "reason": row.reason,
+        "before": row.before,
+        "after": row.after,
+        "created_at": row.created_at.isoformat(timespec="microseconds"),
+        "prev_hash": row.prev_hash,
+    }
+    encoded = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(encoded.encode()).hexdigest()
+
+
+def append(
+    *,
+    chain: str,
+    action: str,
+    actor: str,
+    user=None,
+    match=None,
+    hand=None,
+    entry=None,
+    reason: str = "",
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+) -> LedgerRow:
+    """Append one row to `chain`. Must run inside the caller's transaction."""
+    assert transaction.get_connection().in_atomic_block, "ledger rows are written with the change"
+    last = LedgerRow.objects.filter(chain=chain).order_by("-position").first()
+    row = LedgerRow(
+        chain=chain,
+        position=(last.position + 1) if last else 1,
+        action=action,
+        match=match,
+        hand=hand,
+        entry=entry,
+        actor=actor[:150],
+        user=user if getattr(user, "is_authenticated", False) else None,
+        reason=reason,
+        before=before,
+        after=after,
+        created_at=timezone.now(),
+        prev_hash=last.hash if last else GENESIS,
+    )
+    row.hash = _digest(row)
+    row.save(force_insert=True)
+    return row
+
+
+@dataclass(frozen=True)
+class Break:
+    chain: str
+    position: int
+    row_id: int | None
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.chain} row {self.position} (id {self.row_id}): {self.problem}"
+
+
+def verify(chain: str | None = None) -> list[Break]:
+    """Walk every chain (or one) and return the first row of each that does not fit."""
+    rows = LedgerRow.objects.order_by("chain", "position")
+    if chain is not None:
+        rows = rows.filter(chain=chain)
+    breaks: list[Break] = []
+    current, expected_prev, expected_pos, broken = None, GENESIS, 1, False
+    for row in rows.iterator(chunk_size=2000):
+        if row.chain != current:
+            current, expected_prev, expected_pos, broken = row.chain, GENESIS, 1, False
+        if not broken:
+            problem = _problem(row, expected_prev, expected_pos)
+            if problem:
+                breaks.append(Break(row.chain, row.position, row.pk, problem))
+                broken = True
+        expected_prev, expected_pos = row.hash, row.position + 1
+    return breaks
+
+
+def _problem(row: LedgerRow, expected_prev: str, expected_pos: int) -> str:
+    if row.position != expected_pos:
+        return f"position {row.position} where {expected_pos} was expected (a row is missing)"
+    if row.prev_hash != expected_prev:
+        return "its previous hash does not match the row before it"
+    if _digest(row) != row.hash:
+        return "its content does not match its hash (the row was edited)"
+    return ""

@@ -1,0 +1,277 @@
+"""Clubs, players, matches, games, hands, entries and the audit ledger.
+
+Terms:
+    seat      "A" or "B": the two players of a match, in the order the match names them.
+    entry     one submission by anyone (a hand, a confirmation, a correction...); entries
+              are append-only and a hand's accepted result points at the entry it came from.
+    ledger    one row per state change, hash-chained per match so an edit behind the
+              service's back is caught by `manage.py verify_ledger`.
+Derived numbers (game totals, games won) are stored for fast pages, and always recomputed
+from the hand rows by the services, never edited by hand.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.hashers import check_password, make_password
+from django.db import models
+from django.db.models import Q
+
+
+class Seat(models.TextChoices):
+    A = "A", "A"
+    B = "B", "B"
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
+    name = models.CharField(max_length=120)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="players",
+    )
+    email = models.EmailField(blank=True)
+    member_id = models.CharField(max_length=40, blank=True)
+    pin_hash = models.CharField(max_length=128, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def set_pin(self, pin: str) -> None:
+        self.pin_hash = make_password(pin)
+
+    def check_pin(self, pin: str) -> bool:
+        return bool(self.pin_hash) and check_password(pin, self.pin_hash)
+
+
+class Match(models.Model):
+    class State(models.TextChoices):
+        IN_PROGRESS = "in_progress", "in progress"
+        FINISHED = "finished", "finished"
+        CLOSED = "closed", "closed"
+
+    class Agreement(models.TextChoices):
+        CONFIRM = "confirm", "opponent confirms"
+        DOUBLE = "double", "double entry"
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="matches")
+    player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    rules = models.JSONField(help_text="Frozen rule profile, options included.")
+    agreement = models.CharField(max_length=10, choices=Agreement.choices,
+                                 default=Agreement.CONFIRM)
+    first_dealer = models.CharField(max_length=1, choices=Seat.choices)
+    state = models.CharField(max_length=12, choices=State.choices, default=State.IN_PROGRESS)
+    winner = models.CharField(max_length=1, choices=Seat.choices, blank=True)
+    games_won_a = models.PositiveSmallIntegerField(default=0)
+    games_won_b = models.PositiveSmallIntegerField(default=0)
+    points_a = models.IntegerField(default=0)
+    points_b = models.IntegerField(default=0)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.CheckConstraint(condition=~Q(player_a=models.F("player_b")),
+                                   name="match_players_differ"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_a} v {self.player_b}"
+
+    def player(self, seat: str) -> Player:
+        return self.player_a if seat == Seat.A else self.player_b
+
+    def seat_of(self, player: Player) -> str | None:
+        if player.pk == self.player_a_id:
+            return Seat.A
+        if player.pk == self.player_b_id:
+            return Seat.B
+        return None
+
+    @property
+    def margin(self) -> int:
+        return abs(self.points_a - self.points_b)
+
+
+class Game(models.Model):
+    class State(models.TextChoices):
+        IN_PROGRESS = "in_progress", "in progress"
+        FINISHED = "finished", "finished"
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    first_dealer = models.CharField(max_length=1, choices=Seat.choices)
+    state = models.CharField(max_length=12, choices=State.choices, default=State.IN_PROGRESS)
+    winner = models.CharField(max_length=1, choices=Seat.choices, blank=True)
+    hand_points_a = models.IntegerField(default=0)
+    hand_points_b = models.IntegerField(default=0)
+    total_a = models.IntegerField(default=0)
+    total_b = models.IntegerField(default=0)
+    breakdown = models.JSONField(default=dict, blank=True,
+                                 help_text="The engine's game result once finished.")
+    explanation = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="game_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.number} of {self.match}"
+
+
+class Hand(models.Model):
+    class Outcome(models.TextChoices):
+        KNOCK = "knock", "knock"
+        UNDERCUT = "undercut", "undercut"
+        GIN = "gin", "gin"
+        BIG_GIN = "big_gin", "big gin"
+        DEAD = "dead", "dead hand"
+
+    class State(models.TextChoices):
+        PENDING = "pending", "pending"
+        CONFIRMED = "confirmed", "confirmed"
+        DISPUTED = "disputed", "disputed"
+        VOIDED = "voided", "voided"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    dealer = models.CharField(max_length=1, choices=Seat.choices)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices)
+    knocker = models.CharField(max_length=1, choices=Seat.choices, blank=True)
+    knocker_deadwood = models.PositiveSmallIntegerField(null=True, blank=True)
+    defender_deadwood = models.PositiveSmallIntegerField(null=True, blank=True)
+    cards = models.JSONField(null=True, blank=True,
+                             help_text="Card entry: both hands, melds and lay-offs.")
+    points = models.PositiveIntegerField(default=0)
+    winner = models.CharField(max_length=1, choices=Seat.choices, blank=True)
+    explanation = models.TextField(blank=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    version = models.PositiveIntegerField(default=1)
+    accepted_entry = models.ForeignKey("Entry", null=True, blank=True,
+                                       on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="hand_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"Hand {self.number} of game {self.game.number}"
+
+    @property
+    def counts(self) -> bool:
+        return self.state == self.State.CONFIRMED
+
+
+class Entry(models.Model):
+    """One submission, kept forever exactly as it arrived."""
+
+    class Kind(models.TextChoices):
+        SUBMIT = "submit", "hand entered"
+        CONFIRM = "confirm", "confirmed"
+        DISPUTE = "dispute", "disputed"
+        WITHDRAW = "withdraw", "withdrawn"
+        CORRECT = "correct", "corrected"
+        VOID = "void", "voided"
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="entries")
+    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="entries")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    seat = models.CharField(max_length=1, choices=Seat.choices, blank=True,
+                            help_text="Blank when an organiser or admin acted.")
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="+")
+    device = models.CharField(max_length=200, blank=True)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    payload = models.JSONField()
+    idempotency_key = models.CharField(max_length=80)
+    request_hash = models.CharField(max_length=64)
+    response = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["match", "idempotency_key"],
+                                    name="entry_idempotency_key_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk}"
+
+
+class LedgerRow(models.Model):
+    """One state change. Rows chain by hash within their chain (one chain per match)."""
+
+    chain = models.CharField(max_length=40)
+    position = models.PositiveIntegerField()
+    action = models.CharField(max_length=30)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="ledger")
+    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="ledger")
+    entry = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="ledger")
+    actor = models.CharField(max_length=150, help_text="Who acted, as shown to auditors.")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="+")
+    reason = models.TextField(blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["chain", "position"]
+        constraints = [
+            # Two writers that raced past the lock would fork the chain: refuse the second.
+            models.UniqueConstraint(fields=["chain", "position"], name="ledger_chain_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.chain}#{self.position} {self.action}"
+
+
+class PinFailure(models.Model):
+    """A wrong PIN at a table. Throttling counts these per player and match, not per IP."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)

@@ -1,0 +1,158 @@
+"""Reads shared by the pages and the API."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from scoring.hands import describe_differences
+from scoring.models import Club, Entry, Game, Hand, LedgerRow, Match, Player
+from scoring.progress import dealer_after, profile_of
+
+
+def hand_dict(hand: Hand) -> dict[str, Any]:
+    return {
+        "id": hand.pk,
+        "game": hand.game.number,
+        "number": hand.number,
+        "version": hand.version,
+        "state": hand.state,
+        "dealer": hand.dealer,
+        "outcome": hand.outcome,
+        "knocker": hand.knocker or None,
+        "knocker_deadwood": hand.knocker_deadwood,
+        "defender_deadwood": hand.defender_deadwood,
+        "points": hand.points,
+        "winner": hand.winner or None,
+        "explanation": hand.explanation,
+        "cards": hand.cards,
+    }
+
+
+def game_dict(game: Game, hands: list[Hand]) -> dict[str, Any]:
+    return {
+        "number": game.number,
+        "state": game.state,
+        "first_dealer": game.first_dealer,
+        "winner": game.winner or None,
+        "hand_points": {"A": game.hand_points_a, "B": game.hand_points_b},
+        "totals": {"A": game.total_a, "B": game.total_b},
+        "breakdown": game.breakdown or None,
+        "explanation": game.explanation,
+        "hands": [hand_dict(hand) for hand in hands],
+    }
+
+
+@dataclass
+class MatchView:
+    """Everything the match page and the match API show, read in a few queries."""
+
+    match: Match
+    games: list[Game]
+    hands_by_game: dict[int, list[Hand]]
+    next_dealer: str | None
+    current_game: Game | None
+
+    @property
+    def current_hands(self) -> list[Hand]:
+        return self.hands_by_game.get(self.current_game.pk, []) if self.current_game else []
+
+    @property
+    def next_hand_number(self) -> int:
+        hands = self.current_hands
+        return (max(h.number for h in hands) + 1) if hands else 1
+
+    @property
+    def attention(self) -> list[Hand]:
+        return [h for hands in self.hands_by_game.values() for h in hands
+                if h.state in (Hand.State.PENDING, Hand.State.DISPUTED)]
+
+    def as_dict(self) -> dict[str, Any]:
+        m = self.match
+        return {
+            "id": m.pk,
+            "club": m.club.slug,
+            "players": {"A": {"id": m.player_a_id, "name": m.player_a.name},
+                        "B": {"id": m.player_b_id, "name": m.player_b.name}},
+            "rules": m.rules,
+            "agreement": m.agreement,
+            "state": m.state,
+            "winner": m.winner or None,
+            "games_won": {"A": m.games_won_a, "B": m.games_won_b},
+            "points": {"A": m.points_a, "B": m.points_b},
+            "next_dealer": self.next_dealer,
+            "current_game": self.current_game.number if self.current_game else None,
+            "next_hand": self.next_hand_number if self.current_game else None,
+            "games": [game_dict(g, self.hands_by_game.get(g.pk, [])) for g in self.games],
+        }
+
+
+def match_view(match_id: int) -> MatchView:
+    match = Match.objects.select_related("club", "player_a", "player_b").get(pk=match_id)
+    games = list(match.games.order_by("number").prefetch_related(
+        Prefetch("hands", queryset=Hand.objects.order_by("number"))))
+    hands_by_game = {g.pk: list(g.hands.all()) for g in games}
+    entered: dict[int, set[str]] = {}
+    for hand_id, seat in Entry.objects.filter(match=match, kind=Entry.Kind.SUBMIT).values_list(
+            "hand_id", "seat"):
+        entered.setdefault(hand_id, set()).add(seat)
+    for game in games:
+        for hand in hands_by_game[game.pk]:
+            hand.game = game  # already loaded: spare hand_dict a query per hand
+            hand.entered_seats = entered.get(hand.pk, set())
+        game.hand_list = hands_by_game[game.pk]
+    _attach_disputes(match, hands_by_game)
+    current = next((g for g in games if g.state == Game.State.IN_PROGRESS), None)
+    return MatchView(match, games, hands_by_game, _next_dealer(match, current, hands_by_game),
+                     current)
+
+
+def _attach_disputes(match: Match, hands_by_game: dict[int, list[Hand]]) -> None:
+    """What each disputed hand is disputed about: the differing fields, or the reason."""
+    disputed = {h.pk: h for hands in hands_by_game.values() for h in hands
+                if h.state == Hand.State.DISPUTED}
+    if not disputed:
+        return
+    rows = LedgerRow.objects.filter(match=match, action="hand_disputed",
+                                    hand_id__in=disputed).order_by("position")
+    for row in rows:
+        diff = (row.after or {}).get("differences")
+        disputed[row.hand_id].dispute_note = (describe_differences(diff) if diff
+                                              else row.reason or "no reason given")
+
+
+def _next_dealer(match: Match, game: Game | None, hands_by_game) -> str | None:
+    if game is None or match.state != Match.State.IN_PROGRESS:
+        return None
+    live = [h for h in hands_by_game.get(game.pk, []) if h.state != Hand.State.VOIDED]
+    return dealer_after(game.first_dealer, live[-1] if live else None, profile_of(match))
+
+
+def matches_for(user) -> QuerySet[Match]:
+    """Matches a logged-in user may see: admins all, organisers their clubs', players theirs."""
+    matches = Match.objects.select_related("club", "player_a", "player_b")
+    if user.is_superuser:
+        return matches
+    return matches.filter(
+        Q(club__organisers=user) | Q(player_a__user=user) | Q(player_b__user=user)
+    ).distinct()
+
+
+def clubs_for(user) -> QuerySet[Club]:
+    if user.is_superuser:
+        return Club.objects.all()
+    return Club.objects.filter(Q(organisers=user) | Q(players__user=user)).distinct()
+
+
+def players_of(club: Club) -> QuerySet[Player]:
+    return club.players.order_by("name")
+
+
+def ledger_of(match: Match) -> QuerySet[LedgerRow]:
+    return LedgerRow.objects.filter(match=match).order_by("position")
+
+
+def entries_of(hand: Hand) -> QuerySet[Entry]:
+    return hand.entries.select_related("player", "user").order_by("id")

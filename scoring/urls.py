@@ -1,0 +1,42 @@
+from django.urls import path
+
+from scoring import api, views
+
+app_name = "scoring"
+
+urlpatterns = [
+    path("clubs/<slug:slug>/", views.club, name="club"),
+    path("clubs/<slug:slug>/matches/new/", views.new_match, name="new-match"),
+    path("t/<str:token>/", views.table, name="table"),
+    path("matches/<int:match_id>/", views.match, name="match"),
+    path("matches/<int:match_id>/scoreboard/", views.scoreboard, name="scoreboard"),
+    path("matches/<int:match_id>/seat/", views.seat, name="seat"),
+    path("matches/<int:match_id>/hands/new/", views.hand_form, name="hand-form"),
+    path("matches/<int:match_id>/hands/preview/", views.preview, name="preview"),
+    path("matches/<int:match_id>/hands/", views.submit, name="submit"),
+    path("hands/<int:hand_id>/correct/", views.correct, name="correct"),
+    path("hands/<int:hand_id>/<str:action>/", views.hand_action, name="hand-action"),
+    path("matches/<int:match_id>/close/", views.close, name="close"),
+    path("matches/<int:match_id>/reopen/", views.reopen, name="reopen"),
+    path("matches/<int:match_id>/ledger/", views.match_ledger, name="ledger"),
+    path("matches/<int:match_id>/qr.svg", views.table_qr, name="table-qr"),
+]
+
+api_urlpatterns = [
+    path("clubs/", api.clubs, name="api-clubs"),
+    path("clubs/<slug:slug>/players/", api.club_players, name="api-club-players"),
+    path("matches/", api.matches, name="api-matches"),
+    path("matches/<int:match_id>/", api.match_detail, name="api-match"),
+    path("matches/<int:match_id>/preview/", api.preview, name="api-preview"),
+    path("matches/<int:match_id>/hands/", api.submit, name="api-submit"),
+    path("matches/<int:match_id>/seat/", api.seat, name="api-seat"),
+    path("matches/<int:match_id>/close/", api.close, name="api-close"),
+    path("matches/<int:match_id>/reopen/", api.reopen, name="api-reopen"),
+    path("matches/<int:match_id>/ledger/", api.match_ledger, name="api-ledger"),
+    path("hands/<int:hand_id>/confirm/", api.confirm, name="api-confirm"),
+    path("hands/<int:hand_id>/dispute/", api.dispute, name="api-dispute"),
+    path("hands/<int:hand_id>/withdraw/", api.withdraw, name="api-withdraw"),
+    path("hands/<int:hand_id>/correct/", api.correct, name="api-correct"),
+    path("hands/<int:hand_id>/void/", api.void, name="api-void"),
+    path("ledger/verify/", api.verify_ledger, name="api-verify-ledger"),
+]

@@ -1,0 +1,46 @@
+"""Helpers shared by the scoring tests."""
+
+from __future__ import annotations
+
+import itertools
+
+from scoring import services
+from scoring.hands import HandInput
+
+_keys = itertools.count()
+
+
+def key() -> str:
+    return f"key-{next(_keys)}"
+
+
+def start(club, a, b, organiser, **options):
+    return services.start_match(club=club, player_a=a, player_b=b,
+                                actor=services.Actor(user=organiser), **options)
+
+
+def as_player(player) -> services.Actor:
+    return services.Actor(user=player.user, player=player)
+
+
+def quick(number=1, game=1, *, knocker="A", kd=5, dd=20, outcome="knock") -> HandInput:
+    return HandInput(game=game, number=number, outcome=outcome, knocker=knocker,
+                     knocker_deadwood=kd, defender_deadwood=dd)
+
+
+def submit(match, player, hand, idempotency_key=None):
+    return services.submit_hand(match_id=match.pk, actor=as_player(player), hand=hand,
+                                idempotency_key=idempotency_key or key())
+
+
+def confirm(hand, player):
+    hand.refresh_from_db()
+    return services.confirm_hand(hand_id=hand.pk, actor=as_player(player),
+                                 version=hand.version, idempotency_key=key())
+
+
+def play_hand(match, enterer, confirmer, hand_input):
+    outcome = submit(match, enterer, hand_input)
+    confirm(outcome.hand, confirmer)
+    outcome.hand.refresh_from_db()
+    return outcome.hand

@@ -1,0 +1,137 @@
+"""Simultaneous phones, with real threads on the real database (SQLite file or PostgreSQL).
+
+Each thread has its own connection; a barrier lines them up so they really collide.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+from django.db import connections
+
+from scoring import services
+from scoring.errors import Conflict
+from scoring.models import Entry, Game, Hand, Match
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.scoring.helpers import as_player, quick
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def run_together(count: int, work: Callable[[int], object]) -> list[object]:
+    """Run work(i) in `count` threads released at the same instant; return results/errors."""
+    barrier = threading.Barrier(count)
+    results: list[object] = [None] * count
+
+    def runner(index: int) -> None:
+        try:
+            barrier.wait(timeout=30)
+            results[index] = work(index)
+        except Exception as error:  # collected and asserted on by the test
+            results[index] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=runner, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return results
+
+
+@pytest.fixture
+def table():
+    club = ClubFactory()
+    organiser = UserFactory()
+    club.organisers.add(organiser)
+    alice = PlayerFactory(club=club, name="Alice")
+    bob = PlayerFactory(club=club, name="Bob")
+    return club, organiser, alice, bob
+
+
+def new_match(table, **options) -> Match:
+    club, organiser, alice, bob = table
+    return services.start_match(club=club, player_a=alice, player_b=bob,
+                                actor=services.Actor(user=organiser), **options)
+
+
+@pytest.mark.parametrize("clients", [2, 20])
+def test_simultaneous_submissions_of_one_hand_make_exactly_one_hand(table, clients):
+    match = new_match(table)
+    alice = table[2]
+    results = run_together(clients, lambda i: services.submit_hand(
+        match_id=match.pk, actor=as_player(alice), hand=quick(), idempotency_key=f"phone-{i}"))
+    successes = [r for r in results if isinstance(r, services.Outcome)]
+    conflicts = [r for r in results if isinstance(r, Conflict)]
+    assert len(successes) == 1, results
+    assert len(conflicts) == clients - 1 and {c.code for c in conflicts} == {"hand_exists"}
+    assert Hand.objects.filter(game__match=match).count() == 1
+
+
+@pytest.mark.parametrize("clients", [2, 20])
+def test_retried_request_with_one_key_writes_once_and_answers_alike(table, clients):
+    match = new_match(table)
+    alice = table[2]
+    results = run_together(clients, lambda i: services.submit_hand(
+        match_id=match.pk, actor=as_player(alice), hand=quick(), idempotency_key="same-key"))
+    assert all(isinstance(r, services.Outcome) for r in results), results
+    assert len({str(r.response) for r in results}) == 1
+    assert sum(not r.replayed for r in results) == 1
+    assert Entry.objects.filter(match=match).count() == 1
+
+
+def test_double_entry_from_both_seats_at_once_gives_one_hand_and_one_entry_per_seat(table):
+    match = new_match(table, agreement="double")
+    players = table[2:]
+    results = run_together(2, lambda i: services.submit_hand(
+        match_id=match.pk, actor=as_player(players[i]), hand=quick(),
+        idempotency_key=f"seat-{i}"))
+    assert all(isinstance(r, services.Outcome) for r in results), results
+    hand = Hand.objects.get(game__match=match)
+    assert hand.state == Hand.State.CONFIRMED
+    seats = sorted(Entry.objects.filter(hand=hand, kind="submit").values_list("seat", flat=True))
+    assert seats == ["A", "B"]
+
+
+def naive_add_points(game_id: int, points: int) -> None:
+    """Deliberately wrong: read, think, write, with no lock. Shown to lose updates."""
+    game = Game.objects.get(pk=game_id)
+    total = game.hand_points_a
+    time.sleep(0.05)
+    Game.objects.filter(pk=game_id).update(hand_points_a=total + points)
+
+
+def test_naive_read_modify_write_loses_updates(table):
+    match = new_match(table)
+    game = match.games.get()
+    run_together(20, lambda i: naive_add_points(game.pk, 15))
+    game.refresh_from_db()
+    assert game.hand_points_a < 20 * 15  # updates were lost
+
+
+def test_twenty_simultaneous_organiser_entries_lose_nothing(table):
+    club, organiser, alice, bob = table
+    match = new_match(table, overrides={"game_target": 100000})
+
+    def enter(i: int):
+        for _attempt in range(200):  # like a phone: on conflict, reload and enter again
+            number = Hand.objects.filter(game__match=match).count() + 1
+            try:
+                return services.submit_hand(
+                    match_id=match.pk, actor=services.Actor(user=organiser),
+                    hand=quick(number=number), idempotency_key=f"org-{i}-{number}")
+            except Conflict:
+                time.sleep(0.005 * (i % 5))
+        raise AssertionError("never got a turn")
+
+    results = run_together(20, enter)
+    assert all(isinstance(r, services.Outcome) for r in results), results
+    numbers = sorted(Hand.objects.filter(game__match=match).values_list("number", flat=True))
+    assert numbers == list(range(1, 21))
+    game = match.games.get()
+    assert game.hand_points_a == 20 * 15
+

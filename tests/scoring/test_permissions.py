@@ -1,0 +1,166 @@
+"""Who may do what: every actor against every action, through the API.
+
+"ok" means the permission check let the actor through (the action's own status);
+"no" means refused (401/403/404 — nothing private leaks to a stranger).
+"""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from scoring import access, services
+from scoring.models import Hand, Match
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.scoring.helpers import key, quick
+
+pytestmark = pytest.mark.django_db
+
+ACTORS = ["anonymous", "table_visitor", "player_a", "player_b", "other_player", "organiser",
+          "other_organiser", "admin"]
+
+EXPECTED = {
+    #               anon  table  A     B     other org   o-org admin
+    "view":        ["no", "ok", "ok", "ok", "no", "ok", "no", "ok"],
+    "submit":      ["no", "no", "ok", "ok", "no", "ok", "no", "ok"],
+    "confirm":     ["no", "no", "no", "ok", "no", "ok", "no", "ok"],
+    "dispute":     ["no", "no", "no", "ok", "no", "ok", "no", "ok"],
+    "withdraw":    ["no", "no", "ok", "no", "no", "ok", "no", "ok"],
+    "correct":     ["no", "no", "no", "no", "no", "ok", "no", "ok"],
+    "void":        ["no", "no", "no", "no", "no", "ok", "no", "ok"],
+    "close":       ["no", "no", "no", "no", "no", "ok", "no", "ok"],
+    "ledger":      ["no", "no", "no", "no", "no", "ok", "no", "ok"],
+}
+
+
+@pytest.fixture
+def world():
+    club = ClubFactory()
+    organiser = UserFactory(username="org")
+    club.organisers.add(organiser)
+    other_club = ClubFactory()
+    other_organiser = UserFactory(username="other-org")
+    other_club.organisers.add(other_organiser)
+    a = PlayerFactory(club=club, name="A", user=UserFactory(username="pa"))
+    b = PlayerFactory(club=club, name="B", user=UserFactory(username="pb"))
+    PlayerFactory(club=club, name="C", user=UserFactory(username="pc"))
+    admin = UserFactory(username="admin", is_superuser=True, is_staff=True)
+    match = services.start_match(club=club, player_a=a, player_b=b,
+                                 actor=services.Actor(user=organiser))
+    users = {"player_a": "pa", "player_b": "pb", "other_player": "pc", "organiser": "org",
+             "other_organiser": "other-org", "admin": "admin"}
+    return {"match": match, "a": a, "b": b, "users": users, "admin": admin}
+
+
+def client_for(world, actor: str) -> APIClient:
+    from django.contrib.auth import get_user_model
+
+    client = APIClient()
+    if actor == "table_visitor":
+        client.get(f"/t/{access.table_token(world['match'])}/")
+    elif actor != "anonymous":
+        client.force_authenticate(get_user_model().objects.get(username=world["users"][actor]))
+    return client
+
+
+def pending_hand_by_a(world) -> Hand:
+    return services.submit_hand(match_id=world["match"].pk,
+                                actor=services.Actor(player=world["a"]), hand=quick(),
+                                idempotency_key=key()).hand
+
+
+def perform(world, client: APIClient, action: str):
+    match = world["match"]
+    body = {"version": 1, "idempotency_key": key()}
+    if action == "view":
+        return client.get(f"/api/matches/{match.pk}/")
+    if action == "ledger":
+        return client.get(f"/api/matches/{match.pk}/ledger/")
+    if action == "close":
+        return client.post(f"/api/matches/{match.pk}/close/", {}, format="json")
+    if action == "submit":
+        payload = {"game": 1, "number": 1, "outcome": "knock", "knocker": "A",
+                   "knocker_deadwood": 3, "defender_deadwood": 20, "idempotency_key": key()}
+        return client.post(f"/api/matches/{match.pk}/hands/", payload, format="json")
+    hand = pending_hand_by_a(world)
+    if action in ("dispute", "void"):
+        body["reason"] = "checking"
+    if action == "correct":
+        body.update({"game": 1, "number": 1, "outcome": "knock", "knocker": "A",
+                     "knocker_deadwood": 3, "defender_deadwood": 30, "reason": "recount"})
+    return client.post(f"/api/hands/{hand.pk}/{action}/", body, format="json")
+
+
+@pytest.mark.parametrize("action", list(EXPECTED))
+@pytest.mark.parametrize("actor", ACTORS)
+def test_permission_matrix(world, actor, action):
+    expected = EXPECTED[action][ACTORS.index(actor)]
+    response = perform(world, client_for(world, actor), action)
+    if expected == "no":
+        assert response.status_code in (401, 403, 404), response.content
+        assert "error" in response.json()
+    elif action == "close":
+        # allowed through: refused only because the match is not finished yet
+        assert response.status_code == 409 and response.json()["error"]["code"] == "not_finished"
+    else:
+        assert response.status_code in (200, 201), response.content
+
+
+def test_anonymous_visitor_reads_nothing_private(world):
+    client = APIClient()
+    match = world["match"]
+    for url in [f"/matches/{match.pk}/", f"/api/matches/{match.pk}/", "/api/matches/",
+                f"/matches/{match.pk}/ledger/", "/api/clubs/"]:
+        response = client.get(url)
+        assert response.status_code in (302, 401, 403), url
+        assert b"A v B" not in response.content
+
+
+def test_expired_table_link_is_refused(world, settings):
+    token = access.table_token(world["match"])
+    with pytest.raises(Exception) as caught:
+        access.match_id_from_token(token, max_age=-1)
+    assert caught.value.code == "expired_token"
+    response = APIClient().get("/t/not-a-token/")
+    assert response.status_code == 403 and b"not valid" in response.content
+
+
+def test_csrf_holds_for_session_api_calls(world):
+    from django.contrib.auth import get_user_model
+
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(get_user_model().objects.get(username="org"))
+    response = client.post(f"/api/matches/{world['match'].pk}/close/", {}, format="json")
+    assert response.status_code == 403 and "CSRF" in response.json()["error"]["message"]
+
+
+def test_csrf_holds_for_table_sessions_too(world):
+    client = APIClient(enforce_csrf_checks=True)
+    client.get(f"/t/{access.table_token(world['match'])}/")
+    payload = {"token": access.table_token(world["match"]), "player": world["a"].pk,
+               "pin": "1234"}
+    response = client.post(f"/api/matches/{world['match'].pk}/seat/", payload, format="json")
+    assert response.status_code == 403 and "CSRF" in response.json()["error"]["message"]
+
+
+def test_csrf_holds_on_page_forms(world):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.get(f"/t/{access.table_token(world['match'])}/")
+    response = client.post(f"/matches/{world['match'].pk}/seat/",
+                           {"player": world["a"].pk, "pin": "1234"})
+    assert response.status_code == 403
+
+
+def test_token_auth_needs_no_csrf(world):
+    from rest_framework.authtoken.models import Token
+
+    token = Token.objects.create(user=world["a"].user)
+    client = APIClient(enforce_csrf_checks=True)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    payload = {"game": 1, "number": 1, "outcome": "knock", "knocker": "A",
+               "knocker_deadwood": 3, "defender_deadwood": 20, "idempotency_key": key()}
+    response = client.post(f"/api/matches/{world['match'].pk}/hands/", payload, format="json")
+    assert response.status_code == 201, response.content
+    assert Match.objects.get().games.get().hands.count() == 1
