@@ -1,0 +1,41 @@
+"""Pure pairing and standings maths for tournaments: no Django, no models.
+
+Plain values in, plain values out. See each module for the terms it uses:
+``swiss`` (score groups, pull-ups, byes), ``round_robin``, ``elimination`` (seeds,
+bracket order) and ``standings`` (tie-breaks).
+"""
+
+from __future__ import annotations
+
+from tournaments.pairing.elimination import (
+    bracket_size,
+    elimination_round,
+    next_elimination_round,
+)
+from tournaments.pairing.errors import PairingError
+from tournaments.pairing.round_robin import round_robin
+from tournaments.pairing.standings import (
+    DEFAULT_TIEBREAKS,
+    TIEBREAKS,
+    MatchRecord,
+    Standing,
+    compute_standings,
+)
+from tournaments.pairing.swiss import swiss_round
+from tournaments.pairing.types import Entrant, Pair
+
+__all__ = [
+    "DEFAULT_TIEBREAKS",
+    "TIEBREAKS",
+    "Entrant",
+    "MatchRecord",
+    "Pair",
+    "PairingError",
+    "Standing",
+    "bracket_size",
+    "compute_standings",
+    "elimination_round",
+    "next_elimination_round",
+    "round_robin",
+    "swiss_round",
+]

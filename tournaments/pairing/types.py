@@ -1,0 +1,35 @@
+"""The values the pairing functions take and return.
+
+Terms:
+
+- **entrant**: a registered, non-withdrawn player as the pairing sees them, identified
+  by their registration id.
+- **rank**: position in the current standings, 1 being the best; before round 1 the
+  seed order.
+- **score**: match wins so far; a bye counts as a win.
+- **pair**: two entrants who play each other this round, or one entrant and a bye.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One registered, non-withdrawn player, as the pairing sees them."""
+
+    id: int
+    rank: int
+    score: int
+    opponents: frozenset[int] = frozenset()
+    had_bye: bool = False
+
+
+@dataclass(frozen=True)
+class Pair:
+    """``a`` is the higher-ranked (or seeded) player; ``b`` is None for a bye."""
+
+    a: int
+    b: int | None
+    reason: str
