@@ -22,7 +22,7 @@ from tournaments.pairing.standings import (
     compute_standings,
 )
 from tournaments.pairing.swiss import swiss_round
-from tournaments.pairing.types import Entrant, Pair
+from tournaments.pairing.values import Entrant, Pair
 
 __all__ = [
     "DEFAULT_TIEBREAKS",

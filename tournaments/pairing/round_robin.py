@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tournaments.pairing.types import Pair
+from tournaments.pairing.values import Pair
 
 
 def round_robin(ids: Sequence[int]) -> list[list[Pair]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tournaments.pairing.types import Entrant, Pair
+from tournaments.pairing.values import Entrant, Pair
 
 
 def swiss_round(entrants: Sequence[Entrant]) -> list[Pair]:
