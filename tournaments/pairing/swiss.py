@@ -1,12 +1,119 @@
-"""Swiss pairing as a maximum-weight matching."""
+"""Swiss pairing, one round at a time, solved over the whole field at once.
+
+Terms:
+
+- **score group**: the entrants with the same score (match wins; a bye counts as a
+  win). Score group 2 is everyone on two wins.
+- **pull-up**: a pair whose players come from different score groups; the lower one
+  is pulled up to the higher group ("pull-up from score group 1 to 2").
+- **rematch**: a pair who have met before. None is made while any rematch-free pairing
+  of the round exists; when none exists, the fewest possible are made.
+- **bye**: in an odd field one player sits out and scores a win. It goes to the
+  lowest-ranked player who has not had one; if taking that player out leaves no
+  rematch-free pairing of the rest, to the next-lowest player without one, and so on;
+  if none of them works, to the lowest-ranked without one anyway (bye fairness comes
+  before avoiding rematches). Nobody gets a second bye while someone has had none; once
+  everyone has had one, the lowest-ranked of all gets it.
+
+How the rest are paired (costs, the window graph and its fallbacks) is described in
+:mod:`tournaments.pairing.matching`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from tournaments.pairing.errors import PairingError
+from tournaments.pairing.matching import (
+    WINDOW,
+    Matching,
+    field_order,
+    have_met,
+    rematch_free,
+    with_rematches,
+)
 from tournaments.pairing.values import Entrant, Pair
+
+BYE_LOWEST = "bye: lowest-ranked without one"
+BYE_NEXT = "bye: lowest-ranked without one whose bye leaves a rematch-free pairing"
+BYE_EVERYONE_HAD_ONE = "bye: lowest-ranked (everyone has had one)"
+
+
+@dataclass(frozen=True)
+class SwissPairing:
+    """A Swiss round and how it was found.
+
+    ``graph`` names the graph the matching was solved on (see
+    :mod:`tournaments.pairing.matching`); ``rematches`` counts the pairs who have met.
+    """
+
+    pairs: tuple[Pair, ...]
+    graph: str
+    rematches: int
 
 
 def swiss_round(entrants: Sequence[Entrant]) -> list[Pair]:
-    """One Swiss round."""
-    raise NotImplementedError
+    """One Swiss round: pairs best table first, then the bye if the field is odd.
+
+    Raises PairingError ``too_few_players`` or ``duplicate_player``.
+    """
+    return list(pair_swiss(entrants).pairs)
+
+
+def pair_swiss(entrants: Sequence[Entrant], *, window: int = WINDOW) -> SwissPairing:
+    """:func:`swiss_round` with the details; ``window`` sizes the first graph tried."""
+    _check(entrants)
+    field = field_order(entrants)
+    if len(field) % 2 == 0:
+        return _result(field, rematch_free(field, window) or with_rematches(field))
+    candidates = bye_candidates(field)
+    for number, bye in enumerate(candidates):
+        rest = [e for e in field if e is not bye]
+        matching = rematch_free(rest, window)
+        if matching is not None:
+            return _result(rest, matching, bye, _bye_reason(field, number))
+    rest = [e for e in field if e is not candidates[0]]
+    return _result(rest, with_rematches(rest), candidates[0], _bye_reason(field, 0))
+
+
+def bye_candidates(field: Sequence[Entrant]) -> list[Entrant]:
+    """Who may take the bye, in the order they are tried (lowest-ranked first)."""
+    without = [e for e in field if not e.had_bye]
+    return list(reversed(without or field))
+
+
+def _bye_reason(field: Sequence[Entrant], number: int) -> str:
+    if all(e.had_bye for e in field):
+        return BYE_EVERYONE_HAD_ONE
+    return BYE_LOWEST if number == 0 else BYE_NEXT
+
+
+def _check(entrants: Sequence[Entrant]) -> None:
+    if len(entrants) < 2:
+        raise PairingError("too_few_players", "A Swiss round needs at least two players.")
+    seen: set[int] = set()
+    for entrant in entrants:
+        if entrant.id in seen:
+            raise PairingError("duplicate_player", f"Player {entrant.id} is entered twice.")
+        seen.add(entrant.id)
+
+
+def _result(
+    field: Sequence[Entrant], matching: Matching, bye: Entrant | None = None, why: str = ""
+) -> SwissPairing:
+    pairs = [_pair(field[i], field[j]) for i, j in matching.pairs]
+    rematches = sum(have_met(field[i], field[j]) for i, j in matching.pairs)
+    if bye is not None:
+        pairs.append(Pair(a=bye.id, b=None, reason=why))
+    return SwissPairing(pairs=tuple(pairs), graph=matching.graph, rematches=rematches)
+
+
+def _pair(a: Entrant, b: Entrant) -> Pair:
+    if a.score == b.score:
+        reason = f"score group {a.score}"
+    else:
+        reason = f"pull-up from score group {b.score} to {a.score}"
+    if have_met(a, b):
+        reason += " (rematch: no rematch-free pairing exists)"
+    return Pair(a=a.id, b=b.id, reason=reason)

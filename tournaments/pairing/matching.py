@@ -1,0 +1,152 @@
+"""Swiss pairing as a minimum-cost perfect matching, and the graphs it is solved on.
+
+Terms:
+
+- **field order**: the entrants sorted best first, by score (descending), then rank,
+  then id. A player's **position** is their index in it; positions are what "close
+  ranks" means below, so tied or missing ranks do no harm.
+- **cost** of pairing two players, compared lexicographically (a higher criterion
+  always outweighs every lower one summed over the whole round):
+
+  1. a rematch (they have met before);
+  2. the squared difference of their scores: pairing inside a score group costs
+     nothing, a pull-up from the next group costs 1, and one pull-up across two groups
+     (4) costs more than two pull-ups across one group each (1 + 1);
+  3. the squared distance of their positions: inside a group the best player meets
+     the nearest-ranked available player ("adjacent" pairing: 1 v 2, 3 v 4, ...), and
+     when a rematch forbids that, squaring makes 1 v 3, 2 v 4 (4 + 4) beat
+     1 v 4, 2 v 3 (9 + 1), so the strongest available pairing comes first. An odd
+     group's leftover meets the nearest player of the next group.
+
+  The three are folded into one integer weight per edge (``BASE - cost``), scaled so
+  that the order above is exact for the field size at hand, and the pairing is a
+  maximum-weight perfect matching (networkx's blossom algorithm, O(n^3)).
+- **window graph**: for speed, every player is joined only to the ``window`` nearest
+  players above and below them in the field order whom they have not met. Adjacent
+  pairing and pull-ups live inside it, so it nearly always holds a perfect matching;
+  the result is then exact over that graph.
+- **fallbacks**: when the window graph has no perfect matching, the full graph of
+  non-rematches is solved; when that has none either, the full graph with rematch
+  edges (each costing more than everything else together) is solved, which gives the
+  fewest rematches possible. The full graphs are O(n^2) edges and slow for big fields,
+  but they are only needed when opponent histories leave few choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import networkx as nx
+
+from tournaments.pairing.values import Entrant
+
+WINDOW = 8
+"""How many unmet neighbours above and below each player the window graph joins."""
+
+Pairs = tuple[tuple[int, int], ...]
+
+GRAPH_WINDOW = "window"
+GRAPH_REMATCH_FREE = "rematch-free"
+GRAPH_WITH_REMATCHES = "with rematches"
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Integer scales that make the cost order of the module docstring exact."""
+
+    score: int
+    rematch: int
+    base: int
+
+    @classmethod
+    def for_field(cls, field: Sequence[Entrant]) -> Weights:
+        n = len(field)
+        pairs = n // 2 + 1
+        spread = max(e.score for e in field) - min(e.score for e in field)
+        score = pairs * max(n - 1, 1) ** 2 + 1
+        rematch = score * (pairs * spread**2 + 1)
+        return cls(score=score, rematch=rematch, base=rematch * (pairs + 1))
+
+    def cost(self, field: Sequence[Entrant], i: int, j: int) -> int:
+        a, b = field[i], field[j]
+        rematch = self.rematch if b.id in a.opponents or a.id in b.opponents else 0
+        return rematch + self.score * (a.score - b.score) ** 2 + (i - j) ** 2
+
+
+@dataclass(frozen=True)
+class Matching:
+    """Pairs of positions in the field order, and which graph gave them."""
+
+    pairs: Pairs
+    graph: str
+
+
+def field_order(entrants: Sequence[Entrant]) -> list[Entrant]:
+    return sorted(entrants, key=lambda e: (-e.score, e.rank, e.id))
+
+
+def have_met(a: Entrant, b: Entrant) -> bool:
+    return b.id in a.opponents or a.id in b.opponents
+
+
+def window_edges(field: Sequence[Entrant], window: int) -> set[tuple[int, int]]:
+    """Each position joined to its ``window`` nearest unmet players on either side."""
+    edges: set[tuple[int, int]] = set()
+    for i, player in enumerate(field):
+        for step in (1, -1):
+            found, j = 0, i + step
+            while found < window and 0 <= j < len(field):
+                if not have_met(player, field[j]):
+                    edges.add((min(i, j), max(i, j)))
+                    found += 1
+                j += step
+    return edges
+
+
+def all_edges(field: Sequence[Entrant], *, rematches: bool) -> set[tuple[int, int]]:
+    n = len(field)
+    return {
+        (i, j)
+        for i in range(n)
+        for j in range(i + 1, n)
+        if rematches or not have_met(field[i], field[j])
+    }
+
+
+def solve(field: Sequence[Entrant], edges: set[tuple[int, int]]) -> Pairs | None:
+    """The minimum-cost perfect matching over ``edges``, or None if there is none."""
+    if len(field) % 2:
+        return None
+    if not field:
+        return ()
+    weights = Weights.for_field(field)
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(field)))
+    for i, j in sorted(edges):
+        graph.add_edge(i, j, weight=weights.base - weights.cost(field, i, j))
+    found = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(found) != len(field):
+        return None
+    return tuple(sorted((min(i, j), max(i, j)) for i, j in found))
+
+
+def rematch_free(field: Sequence[Entrant], window: int) -> Matching | None:
+    """The best rematch-free pairing: window graph first, the full graph if needed."""
+    sparse = window_edges(field, window)
+    pairs = solve(field, sparse)
+    if pairs is not None:
+        return Matching(pairs, GRAPH_WINDOW)
+    full = all_edges(field, rematches=False)
+    if full != sparse:
+        pairs = solve(field, full)
+        if pairs is not None:
+            return Matching(pairs, GRAPH_REMATCH_FREE)
+    return None
+
+
+def with_rematches(field: Sequence[Entrant]) -> Matching:
+    """The best pairing allowing rematches (fewest first); always exists."""
+    pairs = solve(field, all_edges(field, rematches=True))
+    assert pairs is not None, "a complete graph on an even field has a perfect matching"
+    return Matching(pairs, GRAPH_WITH_REMATCHES)
