@@ -1,22 +1,74 @@
-"""Single-elimination brackets."""
+"""Single-elimination brackets.
+
+Terms:
+
+- **seed**: a player's place in the seeding, 1 being the best; ``seeds[0]`` is seed 1.
+  After a Swiss stage the seeding is the standings order.
+- **bracket size**: the smallest power of two that holds the field. Seeds beyond the
+  field are empty slots; the player drawn against an empty slot has a **bye** and goes
+  through. Empty slots are the highest seed numbers, so byes go to the top seeds.
+- **bracket order**: the order of the first round's slots, built so that seeds 1 and
+  2 can only meet in the final, 1 to 4 only in the semi-finals, and so on. For 8:
+  1 v 8, 4 v 5, 2 v 7, 3 v 6. Each round's winners, kept in that order, meet their
+  neighbour in the next round.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tournaments.pairing.errors import PairingError
 from tournaments.pairing.values import Pair
 
 
 def bracket_size(n: int) -> int:
-    """The smallest power of two that holds ``n`` players."""
-    raise NotImplementedError
+    """The smallest power of two that holds ``n`` players (raises ``too_few_players``)."""
+    if n < 1:
+        raise PairingError("too_few_players", "A bracket needs at least one player.")
+    return 1 << (n - 1).bit_length()
+
+
+def bracket_order(size: int) -> list[int]:
+    """Seed numbers (1-based) in first-round slot order for a bracket of ``size``."""
+    assert size >= 1 and size & (size - 1) == 0, "bracket sizes are powers of two"
+    order = [1]
+    while len(order) < size:
+        total = 2 * len(order) + 1
+        order = [seed for top in order for seed in (top, total - top)]
+    return order
 
 
 def elimination_round(seeds: Sequence[int]) -> list[Pair]:
-    """The first round of a seeded bracket; ``seeds[0]`` is seed 1."""
-    raise NotImplementedError
+    """The first round of a seeded bracket, in bracket order, byes included.
+
+    Raises PairingError ``too_few_players`` or ``bad_seed`` (a player seeded twice).
+    """
+    if len(seeds) < 2:
+        raise PairingError("too_few_players", "A bracket needs at least two players.")
+    if len(set(seeds)) != len(seeds):
+        raise PairingError("bad_seed", "A player is seeded twice.")
+    order = bracket_order(bracket_size(len(seeds)))
+    pairs = []
+    for top, bottom in zip(order[::2], order[1::2], strict=True):
+        if bottom > len(seeds):
+            pairs.append(Pair(a=seeds[top - 1], b=None, reason=f"bye for seed {top}"))
+        else:
+            reason = f"seed {top} v seed {bottom}"
+            pairs.append(Pair(a=seeds[top - 1], b=seeds[bottom - 1], reason=reason))
+    return pairs
 
 
 def next_elimination_round(winners: Sequence[int]) -> list[Pair]:
-    """The next round from the previous round's winners, in bracket order."""
-    raise NotImplementedError
+    """The next round: the previous round's winners, in bracket order, meet in twos.
+
+    ``a`` is the winner from the upper half of the bracket. Raises PairingError
+    ``bracket_finished`` for a single winner, ``bad_bracket`` for an odd number.
+    """
+    if len(winners) < 2:
+        raise PairingError("bracket_finished", "The bracket is finished: one winner is left.")
+    if len(winners) % 2 or len(set(winners)) != len(winners):
+        raise PairingError("bad_bracket", "Winners must be distinct and even in number.")
+    return [
+        Pair(a=winners[k], b=winners[k + 1], reason=f"winners of matches {k + 1} and {k + 2}")
+        for k in range(0, len(winners), 2)
+    ]
