@@ -1,12 +1,44 @@
-"""Tournament standings: match wins, then ordered tie-breaks."""
+"""Tournament standings: match wins first, then the tournament's ordered tie-breaks.
+
+Terms:
+
+- **record**: one finished match, or a bye (``b`` None). A bye is a match won by ``a``
+  with the game score and points the organiser chose; standings just count them.
+  Unfinished records (``winner`` None) are ignored.
+- **match-win %**: match wins / matches played, byes included.
+- **tie-breaks**, applied in the configured order to players still tied on match wins
+  and on every earlier tie-break:
+
+  - ``head_to_head``: only when exactly two players are tied at that point. If they
+    met, the one who won more of their matches goes first; if they did not meet, or
+    split their matches, it does not separate them. Three or more tied players are
+    never separated by it, even if one of them beat all the others.
+  - ``game_win_pct``: games won / games played (0 when none).
+  - ``opponents_match_win_pct``: the mean, over the player's real opponents (one entry
+    per match; byes excluded), of each opponent's match-win %, floored at 1/3 so that
+    meeting a weak player costs less. 0 for a player with no real opponent.
+  - ``margin``: the sum over matches of own points minus the opponent's points.
+  - ``points``: the sum of own points.
+
+- **full tie**: equal on match wins and every tie-break. Fully tied players share a
+  rank (competition ranking: 1, 2, 2, 4) and are listed by id.
+
+Ratios are compared exactly (as fractions), so 2/3 and 4/6 are a tie; the Standing
+shows them as floats.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
+
+from tournaments.pairing.errors import PairingError
 
 TIEBREAKS = ("head_to_head", "game_win_pct", "opponents_match_win_pct", "margin", "points")
 DEFAULT_TIEBREAKS = TIEBREAKS
+OMW_FLOOR = Fraction(1, 3)
 
 
 @dataclass(frozen=True)
@@ -24,7 +56,13 @@ class MatchRecord:
 
 @dataclass(frozen=True)
 class Standing:
-    """One player's line in the standings."""
+    """One player's line in the standings.
+
+    ``tiebreaks`` holds every configured tie-break's value by name; for
+    ``head_to_head`` it is 1.0 when head-to-head put this player above their one tied
+    rival, -1.0 when it put them below, 0.0 when it did not apply. ``head_to_head``
+    says the same in words ("beat #12", "lost to #12", where 12 is a registration id).
+    """
 
     id: int
     rank: int
@@ -40,10 +78,179 @@ class Standing:
     tiebreaks: dict[str, float] = field(default_factory=dict)
 
 
+@dataclass
+class _Tally:
+    """One player's running totals while the records are read."""
+
+    matches: int = 0
+    wins: int = 0
+    games_won: int = 0
+    games_played: int = 0
+    margin: int = 0
+    points: int = 0
+    opponents: list[int] = field(default_factory=list)
+
+    def add(self, won: bool, games: tuple[int, int], points: tuple[int, int]) -> None:
+        self.matches += 1
+        self.wins += won
+        self.games_won += games[0]
+        self.games_played += games[0] + games[1]
+        self.points += points[0]
+        self.margin += points[0] - points[1]
+
+    def match_win_pct(self) -> Fraction:
+        return Fraction(self.wins, self.matches) if self.matches else Fraction(0)
+
+
 def compute_standings(
     ids: Sequence[int],
     records: Sequence[MatchRecord],
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
 ) -> list[Standing]:
-    """Standings of the players ``ids`` from the finished ``records``."""
-    raise NotImplementedError
+    """Standings of the players ``ids``, best first, from ``records``.
+
+    Records may involve players outside ``ids`` (withdrawn ones): they count for their
+    opponents. Raises PairingError ``bad_tiebreak`` or ``duplicate_player``.
+    """
+    _check(ids, tiebreaks)
+    finished = [r for r in records if r.winner is not None]
+    tallies = _tally(finished)
+    values = {p: _values(tallies.get(p, _Tally()), tallies) for p in ids}
+    groups, duels = _order(ids, tiebreaks, values, _head_to_head_wins(finished))
+    lines, place = [], 1
+    for group in groups:
+        lines += [
+            _standing(p, place, tallies.get(p, _Tally()), values[p], duels, tiebreaks)
+            for p in group
+        ]
+        place += len(group)
+    return lines
+
+
+def _check(ids: Sequence[int], tiebreaks: Sequence[str]) -> None:
+    for name in tiebreaks:
+        if name not in TIEBREAKS:
+            known = ", ".join(TIEBREAKS)
+            raise PairingError("bad_tiebreak", f"Unknown tie-break {name!r}; known: {known}.")
+    if len(set(tiebreaks)) != len(tiebreaks):
+        raise PairingError("bad_tiebreak", "A tie-break is listed twice.")
+    if len(set(ids)) != len(ids):
+        raise PairingError("duplicate_player", "A player is listed twice.")
+
+
+def _tally(finished: Sequence[MatchRecord]) -> dict[int, _Tally]:
+    tallies: dict[int, _Tally] = {}
+    for r in finished:
+        assert r.winner in (r.a, r.b), f"the winner {r.winner} did not play {r.a} v {r.b}"
+        assert r.a != r.b, f"player {r.a} cannot meet themselves"
+        tallies.setdefault(r.a, _Tally()).add(
+            r.winner == r.a, (r.games_a, r.games_b), (r.points_a, r.points_b)
+        )
+        if r.b is not None:
+            tallies[r.a].opponents.append(r.b)
+            tallies.setdefault(r.b, _Tally()).add(
+                r.winner == r.b, (r.games_b, r.games_a), (r.points_b, r.points_a)
+            )
+            tallies[r.b].opponents.append(r.a)
+    return tallies
+
+
+def _values(tally: _Tally, tallies: dict[int, _Tally]) -> dict[str, Fraction]:
+    """The exact value of every tie-break except head-to-head, plus match wins."""
+    floored = [max(tallies[o].match_win_pct(), OMW_FLOOR) for o in tally.opponents]
+    played = tally.games_played
+    return {
+        "match_wins": Fraction(tally.wins),
+        "game_win_pct": Fraction(tally.games_won, played) if played else Fraction(0),
+        "opponents_match_win_pct": sum(floored, Fraction(0)) / len(floored)
+        if floored
+        else Fraction(0),
+        "margin": Fraction(tally.margin),
+        "points": Fraction(tally.points),
+    }
+
+
+def _head_to_head_wins(finished: Sequence[MatchRecord]) -> Counter[tuple[int, int]]:
+    """(winner, loser) -> how many times the winner beat the loser."""
+    wins: Counter[tuple[int, int]] = Counter()
+    for r in finished:
+        if r.b is not None:
+            wins[(r.winner, r.b if r.winner == r.a else r.a)] += 1
+    return wins
+
+
+Groups = list[list[int]]
+Duels = dict[int, tuple[int, bool]]
+"""Player -> (the one tied rival head-to-head separated them from, whether they won)."""
+
+
+def _order(
+    ids: Sequence[int],
+    tiebreaks: Sequence[str],
+    values: dict[int, dict[str, Fraction]],
+    h2h: Counter[tuple[int, int]],
+) -> tuple[Groups, Duels]:
+    """Groups of fully tied players, best first; and who head-to-head put above whom."""
+    groups = _split(list(ids), lambda p: values[p]["match_wins"])
+    duels: Duels = {}
+    for name in tiebreaks:
+        refined: Groups = []
+        for group in groups:
+            if name == "head_to_head":
+                refined += _duel(group, h2h, duels)
+            else:
+                refined += _split(group, lambda p, name=name: values[p][name])
+        groups = refined
+    return groups, duels
+
+
+def _split(players: list[int], key: Callable[[int], Fraction]) -> Groups:
+    """``players`` sorted by ``key`` (highest first, then id), cut where it changes."""
+    ranked = sorted(players, key=lambda p: (-key(p), p))
+    groups: Groups = []
+    for p in ranked:
+        if groups and key(groups[-1][-1]) == key(p):
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+    return groups
+
+
+def _duel(group: list[int], h2h: Counter[tuple[int, int]], duels: Duels) -> Groups:
+    """Split exactly two tied players by their matches against each other, if decisive."""
+    if len(group) != 2:
+        return [group]
+    x, y = group
+    if h2h[(x, y)] == h2h[(y, x)]:
+        return [group]
+    winner, loser = (x, y) if h2h[(x, y)] > h2h[(y, x)] else (y, x)
+    duels[winner], duels[loser] = (loser, True), (winner, False)
+    return [[winner], [loser]]
+
+
+def _standing(
+    p: int,
+    rank: int,
+    tally: _Tally,
+    values: dict[str, Fraction],
+    duels: Duels,
+    tiebreaks: Sequence[str],
+) -> Standing:
+    rival, won = duels.get(p, (None, False))
+    shown = {name: float(values[name]) for name in tiebreaks if name != "head_to_head"}
+    shown["head_to_head"] = 0.0 if rival is None else (1.0 if won else -1.0)
+    note = "" if rival is None else f"{'beat' if won else 'lost to'} #{rival}"
+    return Standing(
+        id=p,
+        rank=rank,
+        matches=tally.matches,
+        match_wins=tally.wins,
+        games_won=tally.games_won,
+        games_played=tally.games_played,
+        game_win_pct=float(values["game_win_pct"]),
+        opponents_match_win_pct=float(values["opponents_match_win_pct"]),
+        margin=tally.margin,
+        points=tally.points,
+        head_to_head=note,
+        tiebreaks={name: shown[name] for name in tiebreaks},
+    )
