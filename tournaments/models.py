@@ -7,6 +7,12 @@ Terms:
     pairing       two registrations at a numbered table, or one with a bye; it records
                   why it was made (score group, pull-up, bye, set by organiser) and, once
                   published, the match played through the scoring services.
+    decided       a pairing counts in the standings once its match is finished (or
+                  closed), or once it is *resolved*: a bye, a result the organiser
+                  recorded, or the time-called policy. A resolved pairing keeps its own
+                  winner, games and points (`result_*`), which win over the match's.
+    frozen        `Tournament.rules` is set when round 1 is published; from then on the
+                  profile changes only through the rules-change services.
 """
 
 from __future__ import annotations
@@ -53,6 +59,12 @@ class Tournament(models.Model):
     hide_last_rounds = models.PositiveSmallIntegerField(
         default=0, help_text="Hide the standings of the last N rounds until the end.")
     public = models.BooleanField(default=True)
+    check_in_required = models.BooleanField(
+        default=False, help_text="Pair only players who checked in.")
+    roster = models.JSONField(
+        default=list, blank=True,
+        help_text="Registration ids in schedule order (round robin) or seed order "
+                  "(elimination), fixed with round 1.")
     state = models.CharField(max_length=10, choices=State.choices, default=State.SETUP)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                    on_delete=models.SET_NULL, related_name="+")
@@ -63,6 +75,15 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def frozen(self) -> bool:
+        return self.rules is not None
+
+    @property
+    def chain(self) -> str:
+        """This tournament's ledger chain."""
+        return f"tournament:{self.pk}"
 
 
 class Registration(models.Model):
@@ -104,6 +125,8 @@ class Round(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     ends_at = models.DateTimeField(null=True, blank=True)
     time_called = models.BooleanField(default=False)
+    published_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -124,12 +147,23 @@ class Pairing(models.Model):
     reason = models.CharField(max_length=200, blank=True)
     match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.PROTECT,
                                  related_name="pairing")
-    # An organiser's result, when time was called or the table had no phone.
+    position = models.PositiveSmallIntegerField(
+        default=0, help_text="Order the pairing came in (bracket order in elimination).")
+    # An organiser's result, when time was called or the table had no phone; a bye's
+    # result. Set together with resolved_at; a blank winner then means a draw.
     result_winner = models.CharField(max_length=1, blank=True)
     result_reason = models.TextField(blank=True)
+    result_games_a = models.PositiveSmallIntegerField(default=0)
+    result_games_b = models.PositiveSmallIntegerField(default=0)
+    result_points_a = models.IntegerField(default=0)
+    result_points_b = models.IntegerField(default=0)
+    resolved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["round", "table"]
+        ordering = ["round", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="pairing_table_unique"),
+        ]
 
     def __str__(self) -> str:
         opponent = self.player_b.player.name if self.player_b else "bye"
@@ -138,3 +172,7 @@ class Pairing(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.player_b_id is None
+
+    @property
+    def resolved(self) -> bool:
+        return self.resolved_at is not None
