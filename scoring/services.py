@@ -22,7 +22,7 @@ from scoring import ledger
 from scoring.errors import Conflict, Forbidden, ServiceError, Throttled
 from scoring.hands import HandInput, differences, evaluate, other, winner_seat
 from scoring.models import Club, Entry, Game, Hand, Match, PinFailure, Player
-from scoring.progress import next_dealer_for, recompute_match
+from scoring.progress import dealer_after, game_result, recompute_match
 from scoring.rules import RuleProfile, make_profile, parse_cards
 from scoring.selectors import hand_dict
 
@@ -158,15 +158,19 @@ def submit_hand(*, match_id: int, actor: Actor, hand: HandInput, idempotency_key
         seat = _seat_or_organiser(actor, match)
         _require_open(match)
         game = _current_game(match, hand.game)
-        result = evaluate(hand, RuleProfile.from_dict(match.rules))
-        values = _values(hand, result)
-        existing = game.hands.filter(number=hand.number).exclude(state=Hand.State.VOIDED).first()
+        profile = RuleProfile.from_dict(match.rules)
+        values = _values(hand, evaluate(hand, profile))
+        # Every hand of the game, voided ones included (their numbers are never reused),
+        # read once: the next number, the dealer and whether the game is decided need them.
+        hands = list(game.hands.order_by("number"))
+        live = [h for h in hands if h.state != Hand.State.VOIDED]
+        existing = next((h for h in live if h.number == hand.number), None)
         entry = _entry(match, actor, seat, Entry.Kind.SUBMIT, hand.as_payload(),
                        idempotency_key, key_hash)
         if existing is not None:
             row = _second_entry(match, existing, seat, entry, values, actor)
         else:
-            row = _new_hand(match, game, hand, values, seat, entry, actor)
+            row = _new_hand(match, game, hands, profile, hand, values, seat, entry, actor)
         return _finish(entry, row)
 
 
@@ -196,16 +200,19 @@ def _values(hand: HandInput, result) -> dict[str, Any]:
     return values
 
 
-def _new_hand(match, game, hand: HandInput, values, seat, entry, actor) -> Hand:
-    expected = (game.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+def _new_hand(match, game, hands: list[Hand], profile: RuleProfile, hand: HandInput, values,
+              seat, entry, actor) -> Hand:
+    expected = (hands[-1].number if hands else 0) + 1
     if hand.number != expected:
         raise Conflict("wrong_hand_number",
                        f"The next hand of game {game.number} is hand {expected}, "
                        f"not hand {hand.number}.")
-    _refuse_if_game_already_decided(match, game)
+    live = [h for h in hands if h.state != Hand.State.VOIDED]
+    _refuse_if_game_already_decided(match, game, live, profile)
     by_organiser = seat == ""
     row = Hand.objects.create(
-        game=game, number=hand.number, dealer=next_dealer_for(match, game),
+        game=game, number=hand.number,
+        dealer=dealer_after(game.first_dealer, live[-1] if live else None, profile),
         state=Hand.State.CONFIRMED if by_organiser else Hand.State.PENDING,
         accepted_entry=entry if by_organiser or match.agreement == Match.Agreement.CONFIRM
         else None,
@@ -484,13 +491,11 @@ def _current_game(match: Match, number: int) -> Game:
     return game
 
 
-def _refuse_if_game_already_decided(match: Match, game: Game) -> None:
-    """A game cannot run past its end: if the hands entered so far already finish it,
-    they must be agreed before another hand is entered."""
-    from scoring.progress import game_result
-
-    hands = game.hands.exclude(state=Hand.State.VOIDED).order_by("number")
-    if game_result(match, list(hands)).finished:
+def _refuse_if_game_already_decided(match: Match, game: Game, live: list[Hand],
+                                    profile: RuleProfile) -> None:
+    """A game cannot run past its end: if the hands entered so far (voided ones left out)
+    already finish it, they must be agreed before another hand is entered."""
+    if game_result(match, live, profile).finished:
         raise Conflict("game_decided", f"The hands entered already end game {game.number}; "
                        "confirm them (or dispute one) before entering another.")
 
@@ -532,7 +537,6 @@ def _link(entry: Entry, hand: Hand) -> None:
 
 
 def _finish(entry: Entry, hand: Hand) -> Outcome:
-    hand.refresh_from_db()
     response = {"hand": hand_dict(hand)}
     extra = getattr(entry, "response_extra", None)
     if extra:
