@@ -8,6 +8,7 @@ bracket order) and ``standings`` (tie-breaks).
 from __future__ import annotations
 
 from tournaments.pairing.elimination import (
+    bracket_order,
     bracket_size,
     elimination_round,
     next_elimination_round,
@@ -21,7 +22,7 @@ from tournaments.pairing.standings import (
     Standing,
     compute_standings,
 )
-from tournaments.pairing.swiss import swiss_round
+from tournaments.pairing.swiss import SwissPairing, pair_swiss, swiss_round
 from tournaments.pairing.values import Entrant, Pair
 
 __all__ = [
@@ -32,10 +33,13 @@ __all__ = [
     "Pair",
     "PairingError",
     "Standing",
+    "SwissPairing",
+    "bracket_order",
     "bracket_size",
     "compute_standings",
     "elimination_round",
     "next_elimination_round",
+    "pair_swiss",
     "round_robin",
     "swiss_round",
 ]

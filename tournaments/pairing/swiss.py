@@ -12,8 +12,8 @@ Terms:
   lowest-ranked player who has not had one; if taking that player out leaves no
   rematch-free pairing of the rest, to the next-lowest player without one, and so on;
   if none of them works, to the lowest-ranked without one anyway (bye fairness comes
-  before avoiding rematches). Nobody gets a second bye while someone has had none; once
-  everyone has had one, the lowest-ranked of all gets it.
+  before avoiding rematches). Nobody gets a second bye while someone has had none, and
+  likewise later: the bye goes to the players with the fewest byes so far.
 
 How the rest are paired (costs, the window graph and its fallbacks) is described in
 :mod:`tournaments.pairing.matching`.
@@ -37,7 +37,7 @@ from tournaments.pairing.values import Entrant, Pair
 
 BYE_LOWEST = "bye: lowest-ranked without one"
 BYE_NEXT = "bye: lowest-ranked without one whose bye leaves a rematch-free pairing"
-BYE_EVERYONE_HAD_ONE = "bye: lowest-ranked (everyone has had one)"
+BYE_EVERYONE_HAD_ONE = "bye: lowest-ranked with the fewest byes (everyone has had one)"
 
 
 @dataclass(frozen=True)
@@ -78,13 +78,13 @@ def pair_swiss(entrants: Sequence[Entrant], *, window: int = WINDOW) -> SwissPai
 
 
 def bye_candidates(field: Sequence[Entrant]) -> list[Entrant]:
-    """Who may take the bye, in the order they are tried (lowest-ranked first)."""
-    without = [e for e in field if not e.had_bye]
-    return list(reversed(without or field))
+    """Who may take the bye: the fewest byes so far, tried lowest-ranked first."""
+    fewest = min(e.bye_count for e in field)
+    return [e for e in reversed(field) if e.bye_count == fewest]
 
 
 def _bye_reason(field: Sequence[Entrant], number: int) -> str:
-    if all(e.had_bye for e in field):
+    if all(e.bye_count for e in field):
         return BYE_EVERYONE_HAD_ONE
     return BYE_LOWEST if number == 0 else BYE_NEXT
 

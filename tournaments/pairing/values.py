@@ -17,13 +17,22 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Entrant:
-    """One registered, non-withdrawn player, as the pairing sees them."""
+    """One registered, non-withdrawn player, as the pairing sees them.
+
+    ``byes`` is how many byes they have had, when known; ``had_bye`` alone is enough
+    for the first-bye rule, ``byes`` keeps later byes fair in long events on odd fields.
+    """
 
     id: int
     rank: int
     score: int
     opponents: frozenset[int] = frozenset()
     had_bye: bool = False
+    byes: int = 0
+
+    @property
+    def bye_count(self) -> int:
+        return max(self.byes, int(self.had_bye))
 
 
 @dataclass(frozen=True)
