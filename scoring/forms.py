@@ -99,3 +99,11 @@ class StartMatchForm(forms.Form):
             players = club.players.order_by("name")
             self.fields["player_a"].queryset = players
             self.fields["player_b"].queryset = players
+
+
+class AddPlayerForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    pin = forms.CharField(min_length=4, max_length=8, required=False,
+                          help_text="4 to 8 digits, for confirming results at the table.",
+                          widget=forms.TextInput(attrs={"inputmode": "numeric",
+                                                        "autocomplete": "off"}))

@@ -7,6 +7,7 @@ app_name = "scoring"
 urlpatterns = [
     path("clubs/<slug:slug>/", views.club, name="club"),
     path("clubs/<slug:slug>/matches/new/", views.new_match, name="new-match"),
+    path("clubs/<slug:slug>/players/new/", views.add_player, name="add-player"),
     path("t/<str:token>/", views.table, name="table"),
     path("matches/<int:match_id>/", views.match, name="match"),
     path("matches/<int:match_id>/scoreboard/", views.scoreboard, name="scoreboard"),

@@ -18,6 +18,7 @@ from scoring import access, selectors, services
 from scoring.errors import Forbidden, ServiceError
 from scoring.forms import (
     CARD_CHOICES,
+    AddPlayerForm,
     CorrectionForm,
     HandForm,
     SeatForm,
@@ -54,27 +55,52 @@ def forbidden_page(request: HttpRequest, error: Forbidden) -> HttpResponse:
 
 # ----------------------------------------------------------------------------- club
 
+def _club_actor(request: HttpRequest, club: Club) -> services.Actor:
+    """A logged-in user at their club: as its organiser, or as the member they play as."""
+    member = club.players.filter(user=request.user).first()
+    return services.Actor(user=request.user, player=member)
+
+
 @login_required
 def club(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
+    actor = _club_actor(request, club)
     context = {"club": club, "players": selectors.players_of(club),
                "matches": club.matches.select_related("player_a", "player_b")[:100],
-               "form": StartMatchForm(club=club),
-               "organiser": services.Actor(user=request.user).organises(club)}
+               "form": StartMatchForm(club=club), "player_form": AddPlayerForm(),
+               "organiser": actor.organises(club), "member": actor.player}
     return render(request, "scoring/club.html", context)
 
 
 @login_required
 @require_POST
 def new_match(request: HttpRequest, slug: str) -> HttpResponse:
-    club = get_object_or_404(Club, slug=slug)
+    """Organisers start any match; at a club night two members start their own."""
+    club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
     form = StartMatchForm(request.POST, club=club)
     if form.is_valid():
         try:
-            match = services.start_match(club=club, actor=services.Actor(user=request.user),
+            match = services.start_match(club=club, actor=_club_actor(request, club),
                                          **form.cleaned_data)
             return _back(match)
         except USER_ERRORS as error:
+            form.add_error(None, error.message)
+    messages.error(request, "; ".join(e for errors in form.errors.values() for e in errors))
+    return redirect("scoring:club", slug=slug)
+
+
+@login_required
+@require_POST
+def add_player(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
+    form = AddPlayerForm(request.POST)
+    if form.is_valid():
+        try:
+            player = services.add_player(club=club, actor=services.Actor(user=request.user),
+                                         **form.cleaned_data)
+            messages.success(request, f"{player.name} joined {club.name}.")
+            return redirect("scoring:club", slug=slug)
+        except ServiceError as error:
             form.add_error(None, error.message)
     messages.error(request, "; ".join(e for errors in form.errors.values() for e in errors))
     return redirect("scoring:club", slug=slug)
