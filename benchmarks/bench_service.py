@@ -60,11 +60,11 @@ def random_hands(count: int, seed: int = 7):
 
 
 def bench_submit(count: int) -> list[float]:
+    from django.contrib.auth import get_user_model
     from django.test import Client
 
     from scoring import services
     from scoring.models import Club, Player
-    from django.contrib.auth import get_user_model
 
     user = get_user_model().objects.create_user("bench", password="x")
     club = Club.objects.create(name="Bench", slug="bench")

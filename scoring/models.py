@@ -275,3 +275,6 @@ class PinFailure(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"wrong PIN for {self.player} at match {self.match_id}"

@@ -79,7 +79,8 @@ def start_match(*, club: Club, player_a: Player, player_b: Player, actor: Actor,
         raise Forbidden("not_allowed", "Only the club's organisers and players start matches.")
     _check_players(club, player_a, player_b)
     if agreement not in Match.Agreement.values:
-        raise ServiceError("invalid", f"agreement must be one of {', '.join(Match.Agreement.values)}")
+        raise ServiceError("invalid", "agreement must be one of "
+                           f"{', '.join(Match.Agreement.values)}")
     if first_dealer not in ("A", "B"):
         raise ServiceError("invalid", "first dealer must be seat A or B")
     rules = make_profile(profile, overrides or {}).as_dict()
@@ -589,10 +590,14 @@ def set_pin(*, player: Player, pin: str, actor: Actor) -> None:
     """Set a player's table PIN (4 to 8 digits). Raises Forbidden, ServiceError."""
     if not (actor.organises(player.club) or actor.user and player.user_id == actor.user.pk):
         raise Forbidden("not_allowed", "Only an organiser or the player sets a PIN.")
-    if not (pin.isdigit() and 4 <= len(pin) <= 8):
-        raise ServiceError("invalid", "A PIN is 4 to 8 digits.", fields={"pin": "4 to 8 digits"})
+    _check_pin(pin)
     player.set_pin(pin)
     player.save(update_fields=["pin_hash"])
+
+
+def _check_pin(pin: str) -> None:
+    if not (pin.isdigit() and 4 <= len(pin) <= 8):
+        raise ServiceError("invalid", "A PIN is 4 to 8 digits.", fields={"pin": "4 to 8 digits"})
 
 
 def add_player(*, club: Club, name: str, actor: Actor, pin: str = "", email: str = "",
@@ -609,8 +614,7 @@ def add_player(*, club: Club, name: str, actor: Actor, pin: str = "", email: str
                            fields={"name": "taken"})
     player = Player(club=club, name=name, email=email, member_id=member_id, user=user)
     if pin:
-        if not (pin.isdigit() and 4 <= len(pin) <= 8):
-            raise ServiceError("invalid", "A PIN is 4 to 8 digits.", fields={"pin": "4 to 8 digits"})
+        _check_pin(pin)
         player.set_pin(pin)
     player.save()
     return player

@@ -31,7 +31,8 @@ from scoring.models import Club, Hand, Match, Player
 from scoring.rules import RulesError
 
 USER_ERRORS = (ServiceError, RulesError)
-OUTCOME_CHOICES = [("knock", "Knock"), ("gin", "Gin"), ("big_gin", "Big gin"), ("dead", "Dead hand")]
+OUTCOME_CHOICES = [("knock", "Knock"), ("gin", "Gin"), ("big_gin", "Big gin"),
+                   ("dead", "Dead hand")]
 
 
 def _match_or_403(request: HttpRequest, match_id: int) -> Match:
