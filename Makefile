@@ -35,7 +35,7 @@ schema: $(VENV)/.installed
 	DJANGO_DEBUG=1 $(PY) manage.py spectacular --file openapi.yaml --validate
 
 bench: $(VENV)/.installed
-	$(PY) benchmarks/bench_rules.py
+	for script in benchmarks/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) .test-db*.sqlite3* staticfiles
