@@ -618,3 +618,195 @@ def add_player(*, club: Club, name: str, actor: Actor, pin: str = "", email: str
         player.set_pin(pin)
     player.save()
     return player
+
+
+# ------------------------------------------------------------------ tournament support
+# Used by tournaments.services: re-scoring a match under changed rules, stopping a match
+# when an organiser decides it, and re-creating a match from a tournament archive.
+
+def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor,
+                  reason: str = ""):
+    """Score every hand of a match again under `rules` (a whole profile, as stored in
+    Match.rules), store those rules and recompute its games and result, with one ledger
+    row. Hands whose values change get a new version. A closed match stays closed.
+    Returns a scoring.rescore.Rescore saying what changed.
+
+    Raises Forbidden, ServiceError (`bad_option`), Conflict (`rescore_impossible`: the new
+    rules cannot score a hand, e.g. a knock over a lower knock limit; and those of
+    recompute_match: `hands_after_game_end`, `game_reopened`, `hands_after_match_end`).
+    """
+    from scoring.rescore import Rescore, game_summary, match_summary
+    from scoring.rules import RulesError
+
+    try:
+        profile = RuleProfile.from_dict(rules)
+    except RulesError as error:
+        raise ServiceError("bad_option", error.message) from None
+    with transaction.atomic():
+        match = _lock(match_id)
+        _require_organiser(actor, match)
+        report = Rescore(match=match, before=match_summary(match))
+        games = _games_with_hands(match)
+        games_before = {game.number: game_summary(game) for game in games}
+        for game in games:
+            for hand in game.hands.all():
+                if hand.state != Hand.State.VOIDED:
+                    change = _rescore_hand(match, game, hand, profile)
+                    if change is not None:
+                        report.hands.append(change)
+        old_rules, state = match.rules, match.state
+        match.rules = profile.as_dict()
+        match.save(update_fields=["rules", "updated_at"])
+        recompute_match(match)
+        if state == Match.State.CLOSED and match.state != Match.State.CLOSED:
+            match.state = Match.State.CLOSED
+            match.save(update_fields=["state", "updated_at"])
+        games_after = {g.number: game_summary(g) for g in match.games.order_by("number")}
+        for number in sorted(set(games_before) | set(games_after)):
+            before, after = games_before.get(number), games_after.get(number)
+            if before != after:
+                report.games.append({"game": number, "before": before, "after": after})
+        report.after = match_summary(match)
+        ledger.append(chain=chain_of(match), action="match_rescored", actor=actor.label,
+                      user=actor.user, match=match, reason=reason,
+                      before={"rules": old_rules, **report.before},
+                      after={"rules": match.rules, **report.after,
+                             "hands_changed": len(report.hands)})
+    return report
+
+
+def _games_with_hands(match: Match) -> list[Game]:
+    from django.db.models import Prefetch
+
+    hands = Hand.objects.select_related("accepted_entry").order_by("number")
+    return list(match.games.order_by("number").prefetch_related(Prefetch("hands", hands)))
+
+
+def _rescore_hand(match: Match, game: Game, hand: Hand, profile: RuleProfile):
+    from scoring.rescore import hand_summary, payload_of, stored_input
+    from scoring.rules import RulesError
+
+    hand_input = stored_input(hand, game.number, payload_of(hand))
+    try:
+        result = evaluate(hand_input, profile)
+    except RulesError as error:
+        raise Conflict("rescore_impossible", f"Hand {hand.number} of game {game.number} "
+                       f"({match}) cannot be scored under the new rules: {error.message}."
+                       ) from None
+    values = _hand_fields(_values(hand_input, result))
+    if all(getattr(hand, key) == value for key, value in values.items()):
+        return None
+    before = hand_summary(hand)
+    for key, value in values.items():
+        setattr(hand, key, value)
+    hand.version += 1
+    hand.save()
+    after = hand_summary(hand)
+    if before == after:
+        return None
+    return {"game": game.number, "hand": hand.number, "before": before, "after": after}
+
+
+def stop_match(*, match_id: int, actor: Actor, reason: str) -> Match:
+    """Close an unfinished match because an organiser decided it (time called, a result
+    recorded by hand): no more hands can be entered. A reason is required.
+
+    Raises Forbidden, ServiceError (`reason_required`), Conflict (`not_in_progress`).
+    """
+    if not reason.strip():
+        raise ServiceError("reason_required", "Say why the match is stopped.",
+                           fields={"reason": "required"})
+    with transaction.atomic():
+        match = _lock(match_id)
+        _require_organiser(actor, match)
+        if match.state != Match.State.IN_PROGRESS:
+            raise Conflict("not_in_progress", "Only a match in progress can be stopped.")
+        _set_match_state(match, Match.State.CLOSED, actor, "match_stopped", reason)
+    return match
+
+
+def resume_match(*, match_id: int, actor: Actor, reason: str) -> Match:
+    """Let a stopped (closed, undecided) match go on. Raises Forbidden, ServiceError
+    (`reason_required`), Conflict (`not_stopped`)."""
+    if not reason.strip():
+        raise ServiceError("reason_required", "Say why the match is resumed.",
+                           fields={"reason": "required"})
+    with transaction.atomic():
+        match = _lock(match_id)
+        _require_organiser(actor, match)
+        if match.state != Match.State.CLOSED or match.winner:
+            raise Conflict("not_stopped", "Only a stopped, undecided match can be resumed.")
+        _set_match_state(match, Match.State.IN_PROGRESS, actor, "match_resumed", reason)
+    return match
+
+
+def import_match(*, club: Club, player_a: Player, player_b: Player, actor: Actor,
+                 rules: dict[str, Any], agreement: str, first_dealer: str, state: str,
+                 games: list[dict[str, Any]], expected: dict[str, Any],
+                 label: str = "match") -> Match:
+    """Re-create a match from an archive: each hand's archived input is scored again by
+    the engine under `rules` and must give the archived points and winner; games and the
+    result are recomputed and must equal `expected` (winner, games_won, points). Each
+    hand gets one organiser Entry holding its input; one ledger row.
+
+    `games`: [{number, first_dealer, hands: [{number, dealer, state, version, input,
+    points, winner}]}]. Raises Forbidden, ServiceError (`bad_archive`, naming `label`).
+    """
+    from scoring.rescore import match_summary
+    from scoring.rules import RulesError
+
+    if not actor.organises(club):
+        raise Forbidden("not_allowed", "Only the club's organisers import matches.")
+    _check_players(club, player_a, player_b)
+    try:
+        profile = RuleProfile.from_dict(rules)
+        with transaction.atomic():
+            match = Match.objects.create(
+                club=club, player_a=player_a, player_b=player_b, rules=profile.as_dict(),
+                agreement=agreement, first_dealer=first_dealer, created_by=_user(actor))
+            for game_data in games:
+                _import_game(match, game_data, profile, actor, label)
+            recompute_match(match)
+            summary = match_summary(match)
+            for key in ("winner", "games_won", "points"):
+                if summary[key] != expected.get(key):
+                    raise ServiceError("bad_archive", f"{label}: the archive says {key} "
+                                       f"{expected.get(key)}, its hands give {summary[key]}.")
+            if state == Match.State.CLOSED:
+                match.state = Match.State.CLOSED
+                match.save(update_fields=["state", "updated_at"])
+            ledger.append(chain=chain_of(match), action="match_imported", actor=actor.label,
+                          user=actor.user, match=match, after={"rules": match.rules, **summary})
+    except (RulesError, Conflict) as error:
+        raise ServiceError("bad_archive", f"{label}: {error.message}") from None
+    return match
+
+
+def _import_game(match: Match, data: dict[str, Any], profile: RuleProfile, actor: Actor,
+                 label: str) -> None:
+    from scoring.hands import hand_input_from
+
+    game = Game.objects.create(match=match, number=data["number"],
+                               first_dealer=data["first_dealer"])
+    for item in data["hands"]:
+        where = f"{label}, game {game.number} hand {item['number']}"
+        hand_input = hand_input_from({**item["input"], "game": game.number,
+                                      "number": item["number"]})
+        values = _values(hand_input, evaluate(hand_input, profile))
+        if (values["points"], values["winner"] or None) != (item["points"],
+                                                            item["winner"] or None):
+            raise ServiceError("bad_archive", f"{where}: the archive says {item['points']} "
+                               f"points to {item['winner'] or 'nobody'}, the rules give "
+                               f"{values['points']} to {values['winner'] or 'nobody'}.")
+        if item["dealer"] not in ("A", "B") or item["state"] not in Hand.State.values:
+            raise ServiceError("bad_archive", f"{where}: bad dealer or state.")
+        payload = hand_input.as_payload()
+        entry = Entry.objects.create(
+            match=match, kind=Entry.Kind.SUBMIT, seat="", user=_user(actor),
+            device="archive import", payload=payload,
+            idempotency_key=f"import:{game.number}:{item['number']}",
+            request_hash=_request_hash("submit", payload))
+        hand = Hand.objects.create(game=game, number=item["number"], dealer=item["dealer"],
+                                   state=item["state"], version=item.get("version") or 1,
+                                   accepted_entry=entry, **_hand_fields(values))
+        _link(entry, hand)

@@ -1,0 +1,349 @@
+"""Registrations: add one player, import a CSV, check in, withdraw (services).
+
+A registration points at a club Player; registering a name the club does not know
+creates that Player (through scoring.services.add_player). A club member id, when
+given, identifies the player: it must not belong to someone else. Registering once the
+tournament is running makes a late entry, which only a Swiss stage can take (a round
+robin's schedule and a bracket are fixed in round 1).
+
+CSV import: a header line is required and must have a `name` column; `email` and a
+club member id (`member_id`, `member id`, `member`) are optional, other columns are
+ignored. Comma, semicolon or tab separated; UTF-8 (Excel's cp1252 is accepted too).
+Every row is accepted or refused on its own, with the reason; a file that is not CSV
+text or has no name column is refused whole and nothing is written.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+
+from scoring import services as scoring
+from scoring.errors import Conflict, ServiceError
+from scoring.models import Player
+from scoring.services import Actor
+from tournaments.base import lock_registration, lock_tournament, log
+from tournaments.models import Pairing, Registration, Round, Tournament
+
+MAX_BYTES = 1_000_000
+MAX_ROWS = 2_000
+COLUMNS = {
+    "name": "name", "player": "name", "player name": "name", "full name": "name",
+    "email": "email", "e mail": "email", "mail": "email", "email address": "email",
+    "member id": "member_id", "club member id": "member_id", "member": "member_id",
+    "member number": "member_id", "membership number": "member_id", "member no": "member_id",
+}
+
+
+def add_registration(*, tournament_id: int, actor: Actor, name: str = "",
+                     player_id: int | None = None, email: str = "", member_id: str = "",
+                     seed: int | None = None) -> Registration:
+    """Register a club player (`player_id`) or a name (found in the club, else created).
+
+    Raises Forbidden, ServiceError (`empty_name`, `name_too_long`, `bad_email`,
+    `bad_member_id`, `member_id_taken`, `member_id_mismatch`, `already_registered`,
+    `invalid`), Conflict (`finished`, `late_entry_closed`).
+    """
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id, actor)
+        _check_seed(tournament, seed)
+        if player_id is not None:
+            player = tournament.club.players.filter(pk=player_id).first()
+            if player is None:
+                raise ServiceError("invalid", f"{tournament.club.name} has no player "
+                                   f"{player_id}.", fields={"player_id": "not in the club"})
+        else:
+            player, _ = _player_for(tournament, actor, name, email, member_id)
+        registration = _register(tournament, player, seed)
+        log(tournament, "player_registered", actor, after=_summary(registration))
+    return registration
+
+
+def _register(tournament: Tournament, player: Player, seed: int | None = None) -> Registration:
+    _check_open(tournament)
+    if tournament.registrations.filter(player=player).exists():
+        raise ServiceError("already_registered", f"{player.name} is already registered.",
+                           fields={"name": "already registered"})
+    return Registration.objects.create(tournament=tournament, player=player, seed=seed,
+                                       late=tournament.frozen)
+
+
+def _check_open(tournament: Tournament) -> None:
+    if tournament.state == Tournament.State.FINISHED:
+        raise Conflict("finished", "The tournament is finished.")
+    if tournament.frozen and (tournament.format in (Tournament.Format.ROUND_ROBIN,
+                                                    Tournament.Format.ELIMINATION)
+                              or tournament.round_set.exclude(stage=Round.Stage.SWISS)
+                              .exists()):
+        raise Conflict("late_entry_closed", "Late entries are closed: the "
+                       f"{tournament.get_format_display()} field was fixed in round 1"
+                       if tournament.format != Tournament.Format.SWISS_CUT
+                       else "Late entries are closed: the top cut has started.")
+
+
+def _player_for(tournament: Tournament, actor: Actor, name: str, email: str,
+                member_id: str) -> tuple[Player, bool]:
+    """The club player these details name, created when the club has none (and
+    whether it was created)."""
+    club = tournament.club
+    name, email, member_id = " ".join(str(name).split()), email.strip(), member_id.strip()
+    if not name:
+        raise ServiceError("empty_name", "The name is empty.", fields={"name": "required"})
+    if len(name) > 120:
+        raise ServiceError("name_too_long", f"The name is {len(name)} characters long "
+                           "(120 at most).", fields={"name": "too long"})
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise ServiceError("bad_email", f"{email!r} is not an email address.",
+                               fields={"email": "not an email address"}) from None
+    if len(member_id) > 40:
+        raise ServiceError("bad_member_id", "A member id has 40 characters at most.",
+                           fields={"member_id": "too long"})
+    if member_id and (member := club.players.filter(member_id=member_id).first()):
+        if member.name.lower() != name.lower():
+            raise ServiceError("member_id_taken", f"Member id {member_id} belongs to "
+                               f"{member.name}, not {name}.", fields={"member_id": "taken"})
+        return member, False
+    existing = club.players.filter(name__iexact=name).first()
+    if existing is not None:
+        if member_id and existing.member_id and existing.member_id != member_id:
+            raise ServiceError("member_id_mismatch", f"{existing.name} has member id "
+                               f"{existing.member_id}, not {member_id}.",
+                               fields={"member_id": "does not match"})
+        return existing, False
+    return scoring.add_player(club=club, name=name, actor=actor, email=email,
+                              member_id=member_id), True
+
+
+def _check_seed(tournament: Tournament, seed: Any, registration_id: int | None = None) -> None:
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= 9999:
+        raise ServiceError("invalid", "A seed is a whole number from 1 to 9999.",
+                           fields={"seed": "1 to 9999"})
+    taken = tournament.registrations.filter(seed=seed).exclude(pk=registration_id).first()
+    if taken is not None:
+        raise ServiceError("duplicate_seed", f"Seed {seed} is already {taken.player.name}'s.",
+                           fields={"seed": "taken"})
+
+
+def _summary(registration: Registration) -> dict[str, Any]:
+    return {"registration": registration.pk, "player": registration.player.name,
+            "late": registration.late, "seed": registration.seed}
+
+
+# ------------------------------------------------------------------------ CSV import
+
+@dataclass(frozen=True)
+class ImportRow:
+    line: int
+    name: str
+    accepted: bool
+    reason: str
+    code: str = ""
+    registration_id: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "name": self.name, "accepted": self.accepted,
+                "reason": self.reason, "code": self.code or None,
+                "registration": self.registration_id}
+
+
+@dataclass
+class ImportReport:
+    rows: list[ImportRow] = field(default_factory=list)
+    ignored_columns: list[str] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> list[ImportRow]:
+        return [row for row in self.rows if row.accepted]
+
+    @property
+    def refused(self) -> list[ImportRow]:
+        return [row for row in self.rows if not row.accepted]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"accepted": len(self.accepted), "refused": len(self.refused),
+                "ignored_columns": self.ignored_columns,
+                "rows": [row.as_dict() for row in self.rows]}
+
+
+def import_registrations(*, tournament_id: int, actor: Actor,
+                         content: bytes | str) -> ImportReport:
+    """Register every row of a CSV file (module docstring); accepted rows stay even when
+    others are refused. Returns the row-by-row report.
+
+    Raises Forbidden, Conflict (`finished`, `late_entry_closed`), ServiceError for a file
+    refused whole (`not_csv`, `empty_file`, `no_name_column`, `too_large`).
+    """
+    header, rows, ignored = parse_csv(content)
+    report = ImportReport(ignored_columns=ignored)
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id, actor)
+        _check_open(tournament)
+        seen: dict[str, int] = {}
+        for line, values in rows:
+            report.rows.append(_import_row(tournament, actor, line, values, seen))
+        log(tournament, "registrations_imported", actor, after={
+            "accepted": len(report.accepted), "refused": len(report.refused),
+            "rows": [[row.line, row.name, row.code or "ok"] for row in report.rows]})
+    return report
+
+
+def _import_row(tournament: Tournament, actor: Actor, line: int, values: dict[str, str],
+                seen: dict[str, int]) -> ImportRow:
+    name = " ".join(values.get("name", "").split())
+    key = name.lower()
+    if key and key in seen:
+        return ImportRow(line, name, False, f"duplicate of line {seen[key]}", "duplicate")
+    try:
+        with transaction.atomic():
+            player, is_new = _player_for(tournament, actor, name, values.get("email", ""),
+                                         values.get("member_id", ""))
+            registration = _register(tournament, player)
+    except ServiceError as error:
+        return ImportRow(line, name, False, error.message, error.code)
+    seen[key] = line
+    reason = "registered" + (" as a late entry" if registration.late else "")
+    reason += " (new club player)" if is_new else ""
+    return ImportRow(line, name, True, reason, "", registration.pk)
+
+
+def parse_csv(content: bytes | str) -> tuple[list[str], list[tuple[int, dict[str, str]]],
+                                             list[str]]:
+    """(header, [(line number, {column: value})], ignored columns), or ServiceError."""
+    text = _text_of(content)
+    try:
+        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.reader(io.StringIO(text), dialect)
+    try:
+        header = next(reader, [])
+        columns = [COLUMNS.get(" ".join(h.strip().lower().replace("_", " ").replace("-", " ")
+                                        .split())) for h in header]
+        if "name" not in columns:
+            found = ", ".join(repr(h.strip()) for h in header if h.strip()) or "nothing"
+            raise ServiceError("no_name_column", "The first line must be a header with a "
+                               f"'name' column (optional 'email', 'member_id'); found {found}.")
+        rows = []
+        for cells in reader:
+            if not any(cell.strip() for cell in cells):
+                continue
+            if len(rows) >= MAX_ROWS:
+                raise ServiceError("too_large", f"The file has more than {MAX_ROWS} players.")
+            values: dict[str, str] = {}
+            for column, cell in zip(columns, cells, strict=False):
+                if column and column not in values:
+                    values[column] = cell.strip()
+            rows.append((reader.line_num, values))
+    except csv.Error as error:
+        raise ServiceError("not_csv", f"Line {reader.line_num} is not valid CSV: {error}."
+                           ) from None
+    ignored = [h.strip() for h, c in zip(header, columns, strict=True) if c is None and h.strip()]
+    return header, rows, ignored
+
+
+def _text_of(content: bytes | str) -> str:
+    if isinstance(content, bytes):
+        if len(content) > MAX_BYTES:
+            raise ServiceError("too_large", f"The file is over {MAX_BYTES // 1000} kB.")
+        if b"\x00" in content:
+            raise ServiceError("not_csv", "This is not a CSV text file (it holds binary data).")
+        try:
+            content = content.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            content = content.decode("cp1252", errors="replace")
+    elif len(content) > MAX_BYTES:
+        raise ServiceError("too_large", f"The file is over {MAX_BYTES // 1000} kB.")
+    if "\x00" in content:
+        raise ServiceError("not_csv", "This is not a CSV text file (it holds binary data).")
+    if not content.strip():
+        raise ServiceError("empty_file", "The file is empty.")
+    return content
+
+
+# ------------------------------------------------------------- check-in, withdrawals
+
+def check_in(*, registration_id: int, actor: Actor, checked_in: bool = True) -> Registration:
+    """Mark a player present (or not). Raises Forbidden, Conflict (`withdrawn`)."""
+    with transaction.atomic():
+        tournament, registration = lock_registration(registration_id, actor)
+        if registration.withdrawn and checked_in:
+            raise Conflict("withdrawn", f"{registration.player.name} has withdrawn.")
+        if registration.checked_in != checked_in:
+            registration.checked_in = checked_in
+            registration.save(update_fields=["checked_in"])
+            log(tournament, "checked_in" if checked_in else "check_in_undone", actor,
+                after=_summary(registration))
+    return registration
+
+
+def withdraw_registration(*, registration_id: int, actor: Actor,
+                          reason: str = "") -> Registration:
+    """The player leaves: never paired again; results already played stand.
+    Raises Forbidden, Conflict (`already_withdrawn`)."""
+    with transaction.atomic():
+        tournament, registration = lock_registration(registration_id, actor)
+        if registration.withdrawn:
+            raise Conflict("already_withdrawn", f"{registration.player.name} has already "
+                           "withdrawn.")
+        registration.withdrawn = True
+        registration.save(update_fields=["withdrawn"])
+        log(tournament, "player_withdrawn", actor, reason=reason,
+            after=_summary(registration))
+    return registration
+
+
+def reinstate_registration(*, registration_id: int, actor: Actor,
+                           reason: str = "") -> Registration:
+    """Undo a withdrawal: the player is paired again from the next round.
+    Raises Forbidden, Conflict (`not_withdrawn`, `finished`)."""
+    with transaction.atomic():
+        tournament, registration = lock_registration(registration_id, actor)
+        if not registration.withdrawn:
+            raise Conflict("not_withdrawn", f"{registration.player.name} has not withdrawn.")
+        if tournament.state == Tournament.State.FINISHED:
+            raise Conflict("finished", "The tournament is finished.")
+        registration.withdrawn = False
+        registration.save(update_fields=["withdrawn"])
+        log(tournament, "player_reinstated", actor, reason=reason,
+            after=_summary(registration))
+    return registration
+
+
+def remove_registration(*, registration_id: int, actor: Actor) -> None:
+    """Delete a registration made by mistake; a player who was paired must withdraw
+    instead. Raises Forbidden, Conflict (`already_paired`)."""
+    with transaction.atomic():
+        tournament, registration = lock_registration(registration_id, actor)
+        if Pairing.objects.filter(player_a=registration).exists() or Pairing.objects.filter(
+                player_b=registration).exists():
+            raise Conflict("already_paired", f"{registration.player.name} has been paired; "
+                           "withdraw them instead.")
+        summary = _summary(registration)
+        registration.delete()
+        log(tournament, "registration_removed", actor, before=summary)
+
+
+def set_seed(*, registration_id: int, actor: Actor, seed: int | None) -> Registration:
+    """Set (or clear) a player's seed: the order for an elimination bracket, a round
+    robin schedule and round 1 of a Swiss. Raises Forbidden, ServiceError (`invalid`,
+    `duplicate_seed`)."""
+    with transaction.atomic():
+        tournament, registration = lock_registration(registration_id, actor)
+        _check_seed(tournament, seed, registration.pk)
+        before = registration.seed
+        registration.seed = seed
+        registration.save(update_fields=["seed"])
+        log(tournament, "seed_set", actor, before={"seed": before},
+            after=_summary(registration))
+    return registration

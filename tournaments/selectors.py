@@ -1,0 +1,449 @@
+"""Reads shared by the tournament pages and the API.
+
+Every selector here reads in a fixed number of queries, whatever the number of players,
+rounds or hands: standings in 3, the dashboard in 3, a round's tables in 3. The
+standings are computed by tournaments.pairing.compute_standings from one record per
+decided pairing (see tournaments.models: a finished match, a bye, or a resolved result).
+
+Hiding (for the public only; organisers always see everything):
+    hide_standings_during_round  while a round is published and not closed, the public
+                                 sees the standings after the last closed round.
+    hide_last_rounds = N         until the tournament is finished, the public sees at
+                                 most the standings after round (planned rounds − N).
+    public = False               the public sees nothing (registered players still see
+                                 pairings and standings, hidden as for the public).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import segno
+from django.db.models import Count, Q, QuerySet
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring import access
+from scoring.models import Game, Hand, Match
+from tournaments.base import planned_rounds
+from tournaments.models import Pairing, Registration, Round, Tournament
+from tournaments.pairing import DEFAULT_TIEBREAKS, MatchRecord, Standing, compute_standings
+
+# ----------------------------------------------------------------- who sees what
+
+
+def tournaments_for(user) -> QuerySet[Tournament]:
+    """Tournaments a user may open: public ones, their clubs' (organisers), the ones
+    they are registered in; admins all."""
+    tournaments = Tournament.objects.select_related("club")
+    if user.is_authenticated and user.is_superuser:
+        return tournaments
+    visible = Q(public=True)
+    if user.is_authenticated:
+        visible |= Q(club__organisers=user) | Q(registrations__player__user=user)
+    return tournaments.filter(visible).distinct()
+
+
+def can_manage(user, tournament: Tournament) -> bool:
+    if not user.is_authenticated:
+        return False
+    return user.is_superuser or tournament.club.organisers.filter(pk=user.pk).exists()
+
+
+def is_registered(user, tournament: Tournament) -> bool:
+    return user.is_authenticated and tournament.registrations.filter(
+        player__user=user).exists()
+
+
+def can_view(user, tournament: Tournament) -> bool:
+    """Public pages: the public flag, or the user organises it or plays in it."""
+    return tournament.public or can_manage(user, tournament) or is_registered(user, tournament)
+
+
+def registrations_of(tournament: Tournament) -> QuerySet[Registration]:
+    return tournament.registrations.select_related("player").order_by("player__name")
+
+
+def rounds_of(tournament: Tournament) -> QuerySet[Round]:
+    return tournament.round_set.order_by("number")
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The latest round, whatever its state (draft, published or closed)."""
+    return tournament.round_set.order_by("-number").first()
+
+
+def field_size(tournament: Tournament) -> int:
+    """Players who would be paired now (not withdrawn; checked in when required)."""
+    active = tournament.registrations.filter(withdrawn=False)
+    if tournament.check_in_required:
+        active = active.filter(checked_in=True)
+    return active.count()
+
+
+def rounds_planned(tournament: Tournament) -> int:
+    return planned_rounds(tournament, field_size(tournament))
+
+
+# ---------------------------------------------------------------------- standings
+
+PAIRING_FIELDS = (
+    "id", "round__number", "round__stage", "player_a_id", "player_b_id", "resolved_at",
+    "result_winner", "result_games_a", "result_games_b", "result_points_a",
+    "result_points_b", "match__state", "match__winner", "match__games_won_a",
+    "match__games_won_b", "match__points_a", "match__points_b",
+)
+
+
+def pairing_rows(tournament: Tournament, *, through_round: int | None = None) -> list[dict]:
+    """Every pairing of the published and closed rounds, as plain values (one query)."""
+    rows = Pairing.objects.filter(
+        round__tournament=tournament,
+        round__state__in=[Round.State.PUBLISHED, Round.State.CLOSED])
+    if through_round is not None:
+        rows = rows.filter(round__number__lte=through_round)
+    return list(rows.order_by("round__number", "position").values(*PAIRING_FIELDS))
+
+
+def decided_winner(row: dict) -> str | None:
+    """"A" or "B" once the pairing is decided, else None."""
+    if row["resolved_at"] is not None:
+        return row["result_winner"] or None
+    if row["match__state"] in (Match.State.FINISHED, Match.State.CLOSED):
+        return row["match__winner"] or None
+    return None
+
+
+def record_of(row: dict) -> MatchRecord | None:
+    """The standings record of a pairing row, or None while it is undecided."""
+    seat = decided_winner(row)
+    if seat is None:
+        return None
+    a, b = row["player_a_id"], row["player_b_id"]
+    if row["resolved_at"] is not None:
+        games = (row["result_games_a"], row["result_games_b"])
+        points = (row["result_points_a"], row["result_points_b"])
+    else:
+        games = (row["match__games_won_a"], row["match__games_won_b"])
+        points = (row["match__points_a"], row["match__points_b"])
+    return MatchRecord(a=a, b=b, winner=a if seat == "A" else b, games_a=games[0],
+                       games_b=games[1], points_a=points[0], points_b=points[1])
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    standing: Standing
+    name: str
+    player_id: int
+    withdrawn: bool
+    late: bool
+    head_to_head: str
+
+    @property
+    def registration_id(self) -> int:
+        return self.standing.id
+
+    def as_dict(self) -> dict[str, Any]:
+        s = self.standing
+        return {
+            "rank": s.rank, "registration": s.id, "player": self.player_id, "name": self.name,
+            "withdrawn": self.withdrawn, "late": self.late, "matches": s.matches,
+            "match_wins": s.match_wins, "games_won": s.games_won,
+            "games_played": s.games_played, "game_win_pct": round(s.game_win_pct, 4),
+            "opponents_match_win_pct": round(s.opponents_match_win_pct, 4),
+            "margin": s.margin, "points": s.points, "head_to_head": self.head_to_head,
+            "tiebreaks": {k: round(v, 4) for k, v in s.tiebreaks.items()},
+        }
+
+
+@dataclass
+class StandingsView:
+    tournament: Tournament
+    rows: list[StandingRow]
+    tiebreaks: tuple[str, ...]
+    through_round: int | None
+    rounds_played: int
+    hidden: bool = False
+    note: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"tournament": self.tournament.slug, "tiebreaks": list(self.tiebreaks),
+                "through_round": self.through_round, "rounds_played": self.rounds_played,
+                "hidden": self.hidden, "note": self.note,
+                "rows": [row.as_dict() for row in self.rows]}
+
+
+def tiebreaks_of(tournament: Tournament) -> tuple[str, ...]:
+    return tuple(tournament.tiebreaks or DEFAULT_TIEBREAKS)
+
+
+def standings(tournament: Tournament, *, public: bool = False,
+              through_round: int | None = None) -> StandingsView:
+    """The standings, in 3 queries. `public` applies the hiding options; `through_round`
+    asks for the standings after that round (a public request never sees past what the
+    hiding options allow)."""
+    registrations = list(tournament.registrations.values(
+        "id", "player_id", "player__name", "withdrawn", "late", "checked_in"))
+    rounds = list(tournament.round_set.values_list("number", "state"))
+    limit, note = None, ""
+    if public:
+        active = sum(1 for r in registrations if not r["withdrawn"]
+                     and (r["checked_in"] or not tournament.check_in_required))
+        limit, note = public_limit(tournament, rounds, active)
+    if through_round is not None and (limit is None or through_round < limit):
+        limit = through_round
+    played = max((n for n, s in rounds if s != Round.State.DRAFT), default=0)
+    if public and limit == 0 and played:
+        return StandingsView(tournament, [], tiebreaks_of(tournament), 0, played, True, note)
+    records = [r for row in pairing_rows(tournament, through_round=limit)
+               if (r := record_of(row)) is not None]
+    return StandingsView(tournament, _rows(tournament, registrations, records),
+                         tiebreaks_of(tournament), limit, played, bool(note), note)
+
+
+def _rows(tournament: Tournament, registrations: list[dict],
+          records: list[MatchRecord]) -> list[StandingRow]:
+    by_id = {r["id"]: r for r in registrations}
+    lines = compute_standings(sorted(by_id), records, tiebreaks_of(tournament))
+    rows = []
+    for line in lines:
+        reg = by_id[line.id]
+        rows.append(StandingRow(line, reg["player__name"], reg["player_id"], reg["withdrawn"],
+                                reg["late"], _named(line.head_to_head, by_id)))
+    return rows
+
+
+def _named(note: str, by_id: dict[int, dict]) -> str:
+    """"beat #12" with the registration id replaced by the player's name."""
+    if "#" not in note:
+        return note
+    words, _, reg = note.rpartition("#")
+    found = by_id.get(int(reg)) if reg.isdigit() else None
+    return f"{words}{found['player__name']}" if found else note
+
+
+def public_limit(tournament: Tournament, rounds: list[tuple[int, str]],
+                 active: int) -> tuple[int | None, str]:
+    """The last round whose results the public may see (None: all), and why."""
+    if tournament.state == Tournament.State.FINISHED:
+        return None, ""
+    last_closed = max((n for n, s in rounds if s == Round.State.CLOSED), default=0)
+    running = [n for n, s in rounds if s == Round.State.PUBLISHED]
+    limit, note = None, ""
+    if tournament.hide_standings_during_round and running:
+        limit = last_closed
+        note = (f"Standings after round {last_closed}; round {running[0]} is being played."
+                if last_closed else f"Round {running[0]} is being played; standings follow.")
+    if tournament.hide_last_rounds:
+        shown_until = max(planned_rounds(tournament, active) - tournament.hide_last_rounds, 0)
+        reached = limit if limit is not None else max(
+            (n for n, s in rounds if s != Round.State.DRAFT), default=0)
+        if reached > shown_until:
+            limit = shown_until
+            note = (f"The last {tournament.hide_last_rounds} rounds are hidden until the end: "
+                    f"standings after round {shown_until}.")
+    return limit, note
+
+
+# ------------------------------------------------------------------- round tables
+
+class TableState:
+    BYE = "bye"
+    PLAYING = "playing"
+    PENDING = "pending"
+    DISPUTED = "disputed"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class Clock:
+    started_at: datetime | None
+    ends_at: datetime | None
+    time_called: bool
+    now: datetime
+
+    @property
+    def running(self) -> bool:
+        return self.ends_at is not None and not self.time_called
+
+    @property
+    def seconds_left(self) -> int | None:
+        if self.ends_at is None:
+            return None
+        if self.time_called:
+            return 0
+        return max(0, int((self.ends_at - self.now).total_seconds()))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"started_at": self.started_at, "ends_at": self.ends_at,
+                "time_called": self.time_called, "seconds_left": self.seconds_left}
+
+
+def clock(round: Round) -> Clock:
+    return Clock(round.started_at, round.ends_at, round.time_called, timezone.now())
+
+
+def clock_for_match(match_id: int) -> Clock | None:
+    """The round clock of the tournament round a match is played in (for match pages)."""
+    found = Round.objects.filter(pairings__match_id=match_id).first()
+    return clock(found) if found is not None else None
+
+
+@dataclass
+class TableRow:
+    pairing: Pairing
+    state: str
+    pending: int = 0
+    disputed: int = 0
+    current_game: int | None = None
+    current_points: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+
+    @property
+    def winner_name(self) -> str | None:
+        p = self.pairing
+        seat = p.result_winner if p.resolved else (p.match.winner if p.match else "")
+        if not seat:
+            return None
+        return (p.player_a if seat == "A" else p.player_b).player.name
+
+    def as_dict(self, *, public: bool = False) -> dict[str, Any]:
+        p, m = self.pairing, self.pairing.match
+        games = ({"A": p.result_games_a, "B": p.result_games_b} if p.resolved
+                 else {"A": m.games_won_a, "B": m.games_won_b} if m else {"A": 0, "B": 0})
+        data = {
+            "pairing": p.pk, "table": p.table, "position": p.position,
+            "player_a": _seat(p.player_a), "player_b": _seat(p.player_b),
+            "reason": p.reason, "match": p.match_id,
+            "state": (TableState.PLAYING if public and self.state in (
+                TableState.PENDING, TableState.DISPUTED) else self.state),
+            "games_won": games, "winner": self.winner_name,
+            "current_game": self.current_game, "current_points": self.current_points,
+            "result_reason": p.result_reason,
+        }
+        if not public:
+            data.update(pending=self.pending, disputed=self.disputed,
+                        resolved=p.resolved)
+        return data
+
+
+def _seat(registration: Registration | None) -> dict[str, Any] | None:
+    if registration is None:
+        return None
+    return {"registration": registration.pk, "player": registration.player_id,
+            "name": registration.player.name}
+
+
+def table_state(pairing: Pairing, pending: int, disputed: int) -> str:
+    if pairing.is_bye:
+        return TableState.BYE
+    if pairing.resolved or (pairing.match and pairing.match.state != Match.State.IN_PROGRESS
+                            and pairing.match.winner):
+        return TableState.FINISHED
+    if disputed:
+        return TableState.DISPUTED
+    if pending:
+        return TableState.PENDING
+    return TableState.PLAYING
+
+
+def tables(round: Round) -> list[TableRow]:
+    """Every pairing of a round with its table state, in 3 queries."""
+    pairings = list(round.pairings.select_related(
+        "player_a__player", "player_b__player", "match").order_by("position"))
+    counts: dict[tuple[int, str], int] = {}
+    for row in (Hand.objects.filter(game__match__pairing__round=round,
+                                    state__in=[Hand.State.PENDING, Hand.State.DISPUTED])
+                .values("game__match_id", "state").annotate(n=Count("id"))):
+        counts[(row["game__match_id"], row["state"])] = row["n"]
+    current = {g["match_id"]: g for g in Game.objects.filter(
+        match__pairing__round=round, state=Game.State.IN_PROGRESS).values(
+        "match_id", "number", "hand_points_a", "hand_points_b")}
+    rows = []
+    for p in pairings:
+        pending = counts.get((p.match_id, Hand.State.PENDING), 0)
+        disputed = counts.get((p.match_id, Hand.State.DISPUTED), 0)
+        row = TableRow(p, table_state(p, pending, disputed), pending, disputed)
+        game = current.get(p.match_id)
+        if game is not None and row.state != TableState.FINISHED:
+            row.current_game = game["number"]
+            row.current_points = {"A": game["hand_points_a"], "B": game["hand_points_b"]}
+        rows.append(row)
+    return rows
+
+
+@dataclass
+class Dashboard:
+    round: Round
+    clock: Clock
+    tables: list[TableRow]
+
+    @property
+    def counts(self) -> dict[str, int]:
+        counts = {state: 0 for state in (TableState.PLAYING, TableState.PENDING,
+                                         TableState.DISPUTED, TableState.FINISHED,
+                                         TableState.BYE)}
+        for row in self.tables:
+            counts[row.state] += 1
+        return counts
+
+    @property
+    def can_close(self) -> bool:
+        return self.round.state == Round.State.PUBLISHED and all(
+            row.state in (TableState.FINISHED, TableState.BYE) for row in self.tables)
+
+    @property
+    def disputes(self) -> list[TableRow]:
+        return [row for row in self.tables if row.state == TableState.DISPUTED]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"round": self.round.number, "round_id": self.round.pk,
+                "state": self.round.state, "clock": self.clock.as_dict(),
+                "counts": self.counts, "can_close": self.can_close,
+                "tables": [row.as_dict() for row in self.tables]}
+
+
+def dashboard(round: Round) -> Dashboard:
+    """The organiser's view of a round: every table and its state, cheap to poll."""
+    return Dashboard(round, clock(round), tables(round))
+
+
+def round_dict(round: Round, *, public: bool = False) -> dict[str, Any]:
+    return {"id": round.pk, "number": round.number, "stage": round.stage,
+            "state": round.state, "clock": clock(round).as_dict(),
+            "pairings": [row.as_dict(public=public) for row in tables(round)]}
+
+
+# ------------------------------------------------------------------------ table links
+
+def table_path(match: Match) -> str:
+    """The signed, expiring link that opens a match's entry page (scoring.access)."""
+    return reverse("scoring:table", args=[access.table_token(match)])
+
+
+def qr_svg(url: str, *, scale: int = 4) -> str:
+    """An inline SVG QR code for `url` (table cards)."""
+    return segno.make(url, error="m").svg_inline(scale=scale)
+
+
+def tournament_dict(tournament: Tournament) -> dict[str, Any]:
+    t = tournament
+    return {
+        "id": t.pk, "slug": t.slug, "club": t.club.slug, "name": t.name, "date": t.date,
+        "venue": t.venue, "profile": t.profile, "overrides": t.overrides, "rules": t.rules,
+        "format": t.format, "rounds": t.rounds, "cut_size": t.cut_size,
+        "round_minutes": t.round_minutes, "tiebreaks": list(tiebreaks_of(t)),
+        "bye_games": t.bye_games, "bye_points": t.bye_points, "agreement": t.agreement,
+        "hide_standings_during_round": t.hide_standings_during_round,
+        "hide_last_rounds": t.hide_last_rounds, "public": t.public,
+        "check_in_required": t.check_in_required, "state": t.state,
+        "rounds_planned": rounds_planned(t),
+    }
+
+
+def registration_dict(registration: Registration) -> dict[str, Any]:
+    r = registration
+    return {"id": r.pk, "player": r.player_id, "name": r.player.name,
+            "email": r.player.email, "member_id": r.player.member_id, "seed": r.seed,
+            "checked_in": r.checked_in, "late": r.late, "withdrawn": r.withdrawn}

@@ -1,0 +1,228 @@
+"""The only code that writes tournaments, registrations, rounds and pairings.
+
+Every service takes keyword-only arguments, runs in one transaction holding the
+tournament's lock (tournaments.base), refuses anyone but the club's organisers (and
+admins), and appends one row per change to the tournament's ledger chain. Matches are
+started, stopped and re-scored only through scoring.services.
+
+The day, in services:
+    create_tournament → add_registration / import_registrations → check_in
+    → draft_round → (swap_players | fix_pairing | discard_round) → publish_round
+    → start_round_timer → call_time → apply_time_policy | record_result → close_round
+    → draft_round ... the last close_round finishes the tournament.
+Registrations (add, import, check-in, withdraw) live in tournaments.registration, rule
+changes in tournaments.rescoring, the archive import in tournaments.archive; all are
+re-exported here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from scoring.errors import Conflict, Forbidden, ServiceError
+from scoring.models import Club, Match
+from scoring.rules import RulesError, make_profile
+from scoring.services import Actor
+from tournaments.base import lock_tournament, log, require_organiser
+from tournaments.models import Round, Tournament
+from tournaments.pairing import TIEBREAKS
+
+# Settings a tournament keeps, in the order forms show them.
+SETTINGS = (
+    "name", "date", "venue", "profile", "overrides", "format", "rounds", "cut_size",
+    "round_minutes", "tiebreaks", "bye_games", "bye_points", "agreement",
+    "hide_standings_during_round", "hide_last_rounds", "public", "check_in_required",
+)
+# Fixed once round 1 is published: the rules change only through tournaments.rescoring,
+# the rest would contradict rounds already played.
+LOCKED_ONCE_STARTED = ("profile", "overrides", "format", "cut_size", "bye_games",
+                       "bye_points", "agreement")
+CUT_SIZES = (4, 8)
+
+
+def create_tournament(*, club: Club, actor: Actor, name: str, date: dt.date,
+                      **settings: Any) -> Tournament:
+    """Create a tournament of `club` in setup. `settings` are any of SETTINGS (defaults:
+    profile "tournament", Swiss, 5 rounds, 50-minute rounds, byes 3 games 0 points).
+
+    Raises Forbidden, ServiceError (`invalid` or `bad_option`, with `fields`).
+    """
+    unknown = sorted(set(settings) - set(SETTINGS))
+    if unknown:
+        raise ServiceError("invalid", f"Unknown setting: {', '.join(unknown)}.",
+                           fields={key: "unknown setting" for key in unknown})
+    if not actor.organises(club):
+        raise Forbidden("not_allowed", "Only the club's organisers create tournaments.")
+    tournament = Tournament(club=club, name=name, date=date, created_by=_user(actor))
+    for key, value in settings.items():
+        setattr(tournament, key, value)
+    check_settings(tournament)
+    with transaction.atomic():
+        tournament.slug = _unique_slug(tournament)
+        tournament.save()
+        log(tournament, "tournament_created", actor, after=settings_of(tournament))
+    return tournament
+
+
+def update_tournament(*, tournament_id: int, actor: Actor, **changes: Any) -> Tournament:
+    """Change settings. After round 1 is published, LOCKED_ONCE_STARTED settings are
+    refused (change the rules with tournaments.rescoring), and the Swiss rounds can not
+    go below the rounds already drafted.
+
+    Raises Forbidden, ServiceError (`invalid`, `bad_option`), Conflict (`frozen`).
+    """
+    unknown = sorted(set(changes) - set(SETTINGS))
+    if unknown:
+        raise ServiceError("invalid", f"Unknown setting: {', '.join(unknown)}.",
+                           fields={key: "unknown setting" for key in unknown})
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id, actor)
+        before = settings_of(tournament)
+        changed = {k: v for k, v in changes.items() if before.get(k) != _plain(v)}
+        locked = [key for key in changed if key in LOCKED_ONCE_STARTED]
+        if tournament.frozen and locked:
+            raise Conflict("frozen", f"{', '.join(locked)} cannot change once round 1 is "
+                           "published" + ("; change the rules with a rules change instead."
+                                          if {"profile", "overrides"} & set(locked) else "."),
+                           fields={key: "frozen" for key in locked})
+        for key, value in changed.items():
+            setattr(tournament, key, value)
+        check_settings(tournament)
+        if "rounds" in changed:
+            _check_rounds_change(tournament)
+        if changed:
+            tournament.save()
+            log(tournament, "tournament_updated", actor,
+                before={k: before[k] for k in changed},
+                after={k: _plain(v) for k, v in changed.items()})
+    return tournament
+
+
+def _check_rounds_change(tournament: Tournament) -> None:
+    stages = list(tournament.round_set.values_list("stage", flat=True))
+    swiss = stages.count(Round.Stage.SWISS)
+    if tournament.rounds < swiss or len(stages) > swiss:
+        raise Conflict("frozen", f"{len(stages)} rounds are already drafted; the number of "
+                       f"Swiss rounds cannot go below {swiss} or change after the cut.",
+                       fields={"rounds": "too late"})
+
+
+def settings_of(tournament: Tournament) -> dict[str, Any]:
+    return {key: _plain(getattr(tournament, key)) for key in SETTINGS}
+
+
+def _plain(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, dt.date) else value
+
+
+def check_settings(t: Tournament) -> None:
+    """Raise ServiceError naming the first bad setting (all of them in `fields`)."""
+    problems: dict[str, str] = {}
+    _text(problems, "name", t.name, 120, required=True)
+    _text(problems, "venue", t.venue, 200)
+    if not isinstance(t.date, dt.date):
+        problems["date"] = "a date (YYYY-MM-DD) is required"
+    games_to_win = _profile_problems(problems, t)
+    if t.format not in Tournament.Format.values:
+        problems["format"] = f"must be one of {', '.join(Tournament.Format.values)}"
+    _whole(problems, "rounds", t.rounds, 1, 50)
+    if t.format == Tournament.Format.SWISS_CUT and t.cut_size not in CUT_SIZES:
+        problems["cut_size"] = "a Swiss with a top cut needs a cut of 4 or 8 players"
+    elif t.format != Tournament.Format.SWISS_CUT and t.cut_size != 0:
+        problems["cut_size"] = "a top cut exists only in the Swiss-then-top-cut format"
+    _whole(problems, "round_minutes", t.round_minutes, 1, 600)
+    _tiebreak_problems(problems, t.tiebreaks)
+    _whole(problems, "bye_games", t.bye_games, 0, games_to_win)
+    _whole(problems, "bye_points", t.bye_points, 0, 10_000)
+    if t.agreement not in Match.Agreement.values:
+        problems["agreement"] = f"must be one of {', '.join(Match.Agreement.values)}"
+    _whole(problems, "hide_last_rounds", t.hide_last_rounds, 0, 50)
+    for key in ("hide_standings_during_round", "public", "check_in_required"):
+        if not isinstance(getattr(t, key), bool):
+            problems[key] = "must be true or false"
+    if problems:
+        key, text = next(iter(problems.items()))
+        code = "bad_option" if key in ("profile", "overrides") else "invalid"
+        raise ServiceError(code, f"{key.replace('_', ' ')}: {text}", fields=problems)
+
+
+def _text(problems, key: str, value: Any, most: int, required: bool = False) -> None:
+    if not isinstance(value, str) or len(value) > most or (required and not value.strip()):
+        problems[key] = f"text of {'1' if required else '0'} to {most} characters"
+
+
+def _whole(problems, key: str, value: Any, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        problems[key] = f"a whole number from {low} to {high}"
+
+
+def _profile_problems(problems, t: Tournament) -> int:
+    try:
+        return make_profile(t.profile, t.overrides).games_to_win
+    except RulesError as error:
+        problems["profile" if error.field == "profile" else "overrides"] = error.message
+        return 99
+
+
+def _tiebreak_problems(problems, tiebreaks: Any) -> None:
+    if not isinstance(tiebreaks, list) or not all(isinstance(x, str) for x in tiebreaks):
+        problems["tiebreaks"] = f"a list of tie-breaks from {', '.join(TIEBREAKS)}"
+    elif unknown := [x for x in tiebreaks if x not in TIEBREAKS]:
+        problems["tiebreaks"] = f"unknown tie-break {unknown[0]!r}: use {', '.join(TIEBREAKS)}"
+    elif len(set(tiebreaks)) != len(tiebreaks):
+        problems["tiebreaks"] = "a tie-break is listed twice"
+
+
+def _unique_slug(tournament: Tournament) -> str:
+    base = slugify(f"{tournament.name}-{tournament.date.year}")[:50].strip("-") or "event"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def _user(actor: Actor):
+    user = actor.user
+    return user if user is not None and user.is_authenticated else None
+
+
+# Re-exported so that callers use one module for every tournament write.
+from tournaments.archive import import_archive  # noqa: E402
+from tournaments.registration import (  # noqa: E402
+    add_registration,
+    check_in,
+    import_registrations,
+    reinstate_registration,
+    remove_registration,
+    set_seed,
+    withdraw_registration,
+)
+from tournaments.rescoring import apply_rules_change, preview_rules_change  # noqa: E402
+from tournaments.rounds import (  # noqa: E402
+    apply_time_policy,
+    call_time,
+    clear_result,
+    close_round,
+    discard_round,
+    draft_round,
+    fix_pairing,
+    publish_round,
+    record_result,
+    start_round_timer,
+    swap_players,
+)
+
+__all__ = [
+    "Actor", "create_tournament", "update_tournament", "settings_of", "check_settings",
+    "add_registration", "import_registrations", "check_in", "withdraw_registration",
+    "reinstate_registration", "remove_registration", "set_seed",
+    "preview_rules_change", "apply_rules_change", "draft_round", "discard_round",
+    "swap_players", "fix_pairing", "publish_round", "start_round_timer", "call_time",
+    "apply_time_policy", "record_result", "clear_result", "close_round", "import_archive",
+    "require_organiser",
+]
