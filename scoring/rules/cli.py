@@ -17,7 +17,7 @@ from typing import Any, TextIO
 from scoring.rules.cards import format_cards, parse_card, parse_cards
 from scoring.rules.errors import RulesError
 from scoring.rules.games import score_game
-from scoring.rules.hands import score_cards, score_quick
+from scoring.rules.hands import hand_limit, score_cards, score_quick
 from scoring.rules.melds import analyse_eleven, best_arrangement
 from scoring.rules.profiles import RuleProfile, make_profile
 
@@ -54,7 +54,7 @@ def deadwood(data: dict, profile: RuleProfile) -> dict:
     out = {"cards": format_cards(cards), **arrangement.as_dict()}
     out = {key: out[key] for key in ("cards", "deadwood", "melds", "deadwood_cards")}
     if len(cards) == 11:
-        limit = profile.knock_limit
+        limit = hand_limit(profile, _upcard(data)).knock_limit
         analysis = analyse_eleven(cards, limit)
         out.update(best_discard_deadwood=analysis.best_discard_deadwood,
                    knock_discards=format_cards(analysis.knock_discards),
@@ -63,15 +63,19 @@ def deadwood(data: dict, profile: RuleProfile) -> dict:
 
 
 def hand(data: dict, profile: RuleProfile) -> dict:
-    upcard = parse_card(data["upcard"]) if data.get("upcard") else None
+    upcard = _upcard(data)
     if "knocker" in data or "defender" in data:
         melds = data.get("knocker_melds")
+        if melds is not None and not isinstance(melds, list):
+            raise RulesError("invalid_meld", "\"knocker_melds\" must be a list of melds, "
+                             "each a list of cards")
         layoffs = data.get("layoffs")
         result = score_cards(
             knocker=parse_cards(_list(data, "knocker"), what="the knocker's hand"),
             defender=parse_cards(_list(data, "defender"), what="the defender's hand"),
-            knocker_melds=[parse_cards(m) for m in melds] if melds is not None else None,
-            layoffs=parse_cards(layoffs) if layoffs is not None else None,
+            knocker_melds=[parse_cards(_cards(m, "each knocker meld")) for m in melds]
+            if melds is not None else None,
+            layoffs=parse_cards(_list(data, "layoffs")) if layoffs is not None else None,
             upcard=upcard, profile=profile)
     else:
         result = score_quick(outcome=data.get("outcome"),
@@ -89,10 +93,17 @@ def game(data: dict, profile: RuleProfile) -> dict:
 
 
 def _list(data: dict, key: str) -> list:
-    value = data.get(key)
+    return _cards(data.get(key), f"\"{key}\"")
+
+
+def _cards(value: Any, what: str) -> list:
     if not isinstance(value, list):
-        raise RulesError("bad_card", f"\"{key}\" must be a list of cards")
+        raise RulesError("bad_card", f"{what} must be a list of cards")
     return value
+
+
+def _upcard(data: dict):
+    return parse_card(data["upcard"]) if data.get("upcard") is not None else None
 
 
 COMMANDS: dict[str, Callable[[dict, RuleProfile], dict]] = {
@@ -104,6 +115,8 @@ def _line(text: str, command: Callable, base: RuleProfile) -> dict:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         return {"error": {"code": "bad_json", "message": f"not JSON: {error.msg}"}}
+    except (ValueError, RecursionError) as error:  # over-long numbers, absurd nesting
+        return {"error": {"code": "bad_json", "message": f"not usable JSON: {error}"}}
     if not isinstance(data, dict):
         return {"error": {"code": "bad_json", "message": "each line must be a JSON object"}}
     try:
@@ -116,13 +129,15 @@ def _line(text: str, command: Callable, base: RuleProfile) -> dict:
 
 def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin,
          stdout: TextIO = sys.stdout) -> int:
-    args = _parser().parse_args(argv)
+    args = _parser().parse_intermixed_args(argv)  # options may sit among the cards
     try:
         profile = make_profile(args.profile, _options(args.options))
     except RulesError as error:
         print(json.dumps({"error": error.as_dict()}, ensure_ascii=False), file=stdout)
         return 2
     command = COMMANDS[args.command]
+    if hasattr(stdin, "reconfigure"):  # a stray byte spoils its line, not the whole run
+        stdin.reconfigure(errors="replace")
     if args.command == "deadwood" and args.cards:
         lines: Iterable[str] = [json.dumps({"cards": args.cards})]
     else:

@@ -1,7 +1,8 @@
 """The one error a user can fix: a stable code and a message that names the problem.
 
 Codes: bad_card, duplicate_card, wrong_card_count, invalid_meld, illegal_layoff,
-illegal_knock, bad_option, bad_deadwood, bad_outcome, missing_upcard, game_over.
+illegal_knock, bad_option, bad_deadwood, bad_outcome, missing_upcard, bad_hand, game_over
+(and bad_json, from the command-line tool).
 Anything else that goes wrong is a bug and fails an assertion instead.
 """
 

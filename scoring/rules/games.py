@@ -59,8 +59,10 @@ def _hand(entry) -> HandScore:
         winner, points = entry.winner, entry.points
     elif isinstance(entry, dict):
         winner, points = entry.get("winner"), entry.get("points")
-    else:
+    elif isinstance(entry, (list, tuple)) and len(entry) == 2:
         winner, points = entry
+    else:
+        raise RulesError("bad_hand", f"a hand is {{\"winner\", \"points\"}}, not {entry!r}")
     if winner not in (None, "A", "B"):
         raise RulesError("bad_hand", f"a hand's winner is A, B or null, not {winner!r}")
     if isinstance(points, bool) or not isinstance(points, int) or points < 0:

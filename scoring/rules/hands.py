@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from scoring.rules.cards import Card, check_unique, format_cards, total_value
 from scoring.rules.errors import RulesError
@@ -34,7 +34,7 @@ from scoring.rules.spread import Reply, best_layoffs, defender_reply
 MINUS = "−"
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     KNOCK = "knock"
     UNDERCUT = "undercut"
     GIN = "gin"

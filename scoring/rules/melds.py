@@ -61,11 +61,16 @@ def check_meld(cards: Sequence[Card]) -> str:
     check_unique(cards, "a meld")
     if len(cards) < 3:
         raise RulesError("invalid_meld", f"{text} is not a meld: a meld needs 3 or more cards")
-    ranks = {c.rank for c in cards}
-    if len({c.suit_index for c in cards}) == 1 and 1 in ranks and 13 in ranks:
+    if len({c.suit_index for c in cards}) == 1 and _wraps(sorted(c.rank for c in cards)):
         raise RulesError("invalid_meld", f"{text} is not a run: aces are low")
     raise RulesError("invalid_meld", f"{text} is not a meld: a set is 3 or 4 cards of one "
                      "rank, a run 3 or more cards in sequence in one suit")
+
+
+def _wraps(ranks: list[int]) -> bool:
+    """Distinct ranks that would be a run only if K-A were allowed to join (Q-K-A, K-A-2)."""
+    gaps = [b - a for a, b in zip(ranks, ranks[1:], strict=False)] + [ranks[0] + 13 - ranks[-1]]
+    return len(set(ranks)) == len(ranks) and gaps.count(1) == len(ranks) - 1 and gaps[-1] == 1
 
 
 # ------------------------------------------------------------- precomputed suit tables
