@@ -7,7 +7,12 @@ import pytest
 from tests.tournaments.pairing.reference import cost_of_round, expected_bye
 from tests.tournaments.pairing.simulate import Event
 from tournaments.pairing import Entrant, PairingError, pair_swiss, swiss_round
-from tournaments.pairing.matching import GRAPH_REMATCH_FREE, GRAPH_WINDOW, GRAPH_WITH_REMATCHES
+from tournaments.pairing.matching import (
+    GRAPH_REMATCH_FREE,
+    GRAPH_WIDE_WINDOW,
+    GRAPH_WINDOW,
+    GRAPH_WITH_REMATCHES,
+)
 from tournaments.pairing.swiss import BYE_EVERYONE_HAD_ONE, BYE_LOWEST, BYE_NEXT
 
 
@@ -122,23 +127,35 @@ def test_rematches_are_made_only_when_unavoidable_and_as_few_as_possible():
     assert result.pairs[0].reason.endswith("(rematch: no rematch-free pairing exists)")
 
 
-def test_the_full_graph_is_used_when_the_window_graph_has_no_perfect_matching():
-    # The top nine have all met one another, so each can only meet players ranked 10
-    # and below; the window graph joins each of them to the eight nearest (10..17) only,
-    # which cannot seat nine. The full rematch-free graph can.
-    top = set(range(1, 10))
-    entrants = [
-        Entrant(id=k, rank=k, score=2 if k in top else 0, opponents=frozenset(top - {k}))
+def top_block_met(block: int, players: int) -> list[Entrant]:
+    """The top ``block`` players have all met one another; nobody else has met anyone."""
+    top = set(range(1, block + 1))
+    return [
+        Entrant(id=k, rank=k, score=2, opponents=frozenset(top - {k}))
         if k in top
         else Entrant(id=k, rank=k, score=0)
-        for k in range(1, 25)
+        for k in range(1, players + 1)
     ]
-    result = pair_swiss(entrants, window=8)
-    assert result.graph == GRAPH_REMATCH_FREE
-    assert result.rematches == 0
+
+
+@pytest.mark.parametrize(
+    ("block", "window", "graph"),
+    [
+        # Each of the top three can only meet players ranked 4 and below, and a window
+        # of 2 joins them to 4 and 5 only, which cannot seat three; 4 x 2 = 8 can.
+        (3, 2, GRAPH_WIDE_WINDOW),
+        # Nine cannot be seated by a window of 2 (4, 5) nor of 8 (10..17): full graph.
+        (9, 2, GRAPH_REMATCH_FREE),
+    ],
+)
+def test_wider_graphs_are_used_when_the_window_graph_has_no_perfect_matching(block, window, graph):
+    entrants = top_block_met(block, 24)
+    result = pair_swiss(entrants, window=window)
+    assert (result.graph, result.rematches) == (graph, 0)
     assert_everyone_plays_once(entrants, list(result.pairs))
-    # Nine pull-ups of the nine best of group 0 (10..18), nearest first.
-    assert [(p.a, p.b) for p in result.pairs[:9]] == [(k, k + 9) for k in range(1, 10)]
+    # The top block are pulled up against the best of group 0, nearest first.
+    pulled_up = [(k, k + block) for k in range(1, block + 1)]
+    assert [(p.a, p.b) for p in result.pairs[:block]] == pulled_up
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
