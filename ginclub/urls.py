@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from ginclub import views
 from scoring.urls import api_urlpatterns
+from tournaments.urls import api_urlpatterns as tournament_api_urlpatterns
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,7 +14,9 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("", include("scoring.urls")),
+    path("", include("tournaments.urls")),
     path("api/", include(api_urlpatterns)),
+    path("api/", include(tournament_api_urlpatterns)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -49,3 +49,31 @@ class PlayerFactory(DjangoModelFactory):
         self.set_pin(extracted or PIN)
         if create:
             self.save(update_fields=["pin_hash"])
+
+
+# ------------------------------------------------------------------------ tournaments
+
+def _event_date():
+    from datetime import date
+
+    return date(2026, 11, 28)
+
+
+class TournamentFactory(DjangoModelFactory):
+    """A tournament in setup. Rounds are drafted and published through the services."""
+
+    class Meta:
+        model = "tournaments.Tournament"
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Event {n}")
+    slug = factory.Sequence(lambda n: f"event-{n}")
+    date = factory.LazyFunction(_event_date)
+
+
+class RegistrationFactory(DjangoModelFactory):
+    class Meta:
+        model = "tournaments.Registration"
+
+    tournament = factory.SubFactory(TournamentFactory)
+    player = factory.SubFactory(PlayerFactory, club=factory.SelfAttribute("..tournament.club"))

@@ -1,0 +1,510 @@
+"""The tournament API under /api/: the same services and selectors as the pages.
+
+Conventions are scoring.api's: errors are {"error": {"code", "message", "fields"?}}, input
+serializers refuse unknown fields. A tournament the requester may not see is a 404
+(nothing leaks); one they see but may not manage is a 403 from the services. Public
+reads (detail, rounds, pairings, standings) follow the public flag and hiding options.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.decorators import (
+    api_view,
+    parser_classes,
+    permission_classes,
+    renderer_classes,
+)
+from rest_framework.exceptions import NotFound
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring.api import ERRORS, api_errors
+from scoring.errors import Forbidden, ServiceError
+from scoring.models import Club
+from scoring.services import Actor
+from tournaments import exports, selectors, services
+from tournaments import serializers as s
+from tournaments.archive import tournament_archive
+from tournaments.models import Pairing, Registration, Round, Tournament
+
+CSV = {(200, "text/csv"): OpenApiTypes.STR, **ERRORS}
+ROUND_PARAM = OpenApiParameter("round", int, description="Standings or pairings after "
+                               "this round (default: the latest).")
+
+
+class _FileRenderer(BaseRenderer):
+    """Lets a client ask for the file's type; errors still come as JSON text."""
+
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return data if isinstance(data, (str, bytes)) else json.dumps(data)
+
+
+class CsvRenderer(_FileRenderer):
+    media_type, format = "text/csv", "csv"
+
+
+class SvgRenderer(_FileRenderer):
+    media_type, format = "image/svg+xml", "svg"
+
+
+def _valid(serializer_class, request: Request) -> dict:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _actor(request: Request) -> Actor:
+    return Actor(user=request.user, device=request.headers.get("User-Agent", "")[:200],
+                 ip=request.META.get("REMOTE_ADDR"))
+
+
+def _tournament(request: Request, slug: str) -> Tournament:
+    """The tournament if the requester may see it, else 404."""
+    tournament = Tournament.objects.select_related("club").filter(slug=slug).first()
+    if tournament is None or not selectors.can_view(request.user, tournament):
+        raise NotFound("No such tournament.")
+    return tournament
+
+
+def _managed(request: Request, tournament: Tournament) -> None:
+    if not selectors.can_manage(request.user, tournament):
+        raise Forbidden("not_allowed", "Only the club's organisers manage its tournaments.")
+
+
+def _round(request: Request, round_id: int) -> Round:
+    rnd = Round.objects.select_related("tournament__club").filter(pk=round_id).first()
+    if rnd is None or not selectors.can_view(request.user, rnd.tournament):
+        raise NotFound("No such round.")
+    if rnd.state == Round.State.DRAFT and not selectors.can_manage(request.user,
+                                                                   rnd.tournament):
+        raise NotFound("No such round.")
+    return rnd
+
+
+def _detail(tournament: Tournament) -> dict:
+    return s.TournamentSerializer(selectors.tournament_dict(tournament)).data
+
+
+# ---------------------------------------------------------------------- tournaments
+
+@extend_schema(methods=["GET"], responses=s.TournamentSerializer(many=True),
+               operation_id="tournaments_list")
+@extend_schema(methods=["POST"], request=s.CreateTournamentSerializer,
+               responses={201: s.TournamentSerializer, **ERRORS},
+               operation_id="tournaments_create")
+@api_view(["GET", "POST"])
+@permission_classes([AllowAny])
+@api_errors
+def tournaments(request: Request) -> Response:
+    if request.method == "GET":
+        rows = selectors.tournaments_for(request.user)[:200]
+        return Response([_detail(t) for t in rows])
+    if not request.user.is_authenticated:
+        raise Forbidden("not_allowed", "Log in as an organiser to create a tournament.")
+    data = _valid(s.CreateTournamentSerializer, request)
+    club = Club.objects.filter(slug=data.pop("club")).first()
+    if club is None:
+        raise ServiceError("invalid", "No such club.", fields={"club": "not found"})
+    tournament = services.create_tournament(club=club, actor=_actor(request), **data)
+    return Response(_detail(tournament), status=status.HTTP_201_CREATED)
+
+
+@extend_schema(methods=["GET"], responses={200: s.TournamentSerializer, **ERRORS},
+               operation_id="tournaments_detail")
+@extend_schema(methods=["PATCH"], request=s.SettingsSerializer,
+               responses={200: s.TournamentSerializer, **ERRORS},
+               operation_id="tournaments_update")
+@api_view(["GET", "PATCH"])
+@permission_classes([AllowAny])
+@api_errors
+def tournament(request: Request, slug: str) -> Response:
+    found = _tournament(request, slug)
+    if request.method == "PATCH":
+        data = _valid(s.SettingsSerializer, request)
+        found = services.update_tournament(tournament_id=found.pk, actor=_actor(request),
+                                           **data)
+    return Response(_detail(found))
+
+
+# -------------------------------------------------------------------- registrations
+
+@extend_schema(methods=["GET"], responses={200: s.RegistrationSerializer(many=True),
+                                           **ERRORS}, operation_id="registrations_list")
+@extend_schema(methods=["POST"], request=s.AddRegistrationSerializer,
+               responses={201: s.RegistrationSerializer, **ERRORS},
+               operation_id="registrations_add")
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+@api_errors
+def registrations(request: Request, slug: str) -> Response:
+    found = _tournament(request, slug)
+    if request.method == "GET":
+        _managed(request, found)
+        rows = [selectors.registration_dict(r) for r in selectors.registrations_of(found)]
+        return Response(s.RegistrationSerializer(rows, many=True).data)
+    data = _valid(s.AddRegistrationSerializer, request)
+    registration = services.add_registration(tournament_id=found.pk, actor=_actor(request),
+                                             **data)
+    return Response(s.RegistrationSerializer(selectors.registration_dict(registration)).data,
+                    status=status.HTTP_201_CREATED)
+
+
+@extend_schema(request={"multipart/form-data": s.ImportCsvSerializer,
+                        "application/json": s.ImportCsvSerializer},
+               responses={200: dict, **ERRORS})
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+@parser_classes([MultiPartParser, FormParser, JSONParser])
+@api_errors
+def import_registrations(request: Request, slug: str) -> Response:
+    """Register the players of a CSV file (header with a `name` column; optional
+    `email`, `member_id`). Returns the row-by-row report."""
+    found = _tournament(request, slug)
+    data = _valid(s.ImportCsvSerializer, request)
+    upload = data.get("file")
+    if upload is None and "csv" not in data:
+        raise ServiceError("invalid", "Send the CSV as a `file` upload or as `csv` text.",
+                           fields={"file": "required"})
+    content = upload.read() if upload is not None else data["csv"]
+    report = services.import_registrations(tournament_id=found.pk, actor=_actor(request),
+                                           content=content)
+    return Response(report.as_dict())
+
+
+def _registration_action(serializer_class, call, name: str):
+    """One endpoint per registration action: find it, validate, call the service."""
+
+    @extend_schema(request=serializer_class, responses={200: s.RegistrationSerializer,
+                                                        **ERRORS}, operation_id=name)
+    @api_view(["POST"])
+    @permission_classes([IsAuthenticated])
+    @api_errors
+    def endpoint(request: Request, registration_id: int) -> Response:
+        registration = Registration.objects.select_related("tournament__club").filter(
+            pk=registration_id).first()
+        if registration is None or not selectors.can_view(request.user,
+                                                          registration.tournament):
+            raise NotFound("No such registration.")
+        data = _valid(serializer_class, request)
+        updated = call(registration_id=registration.pk, actor=_actor(request), **data)
+        return Response(s.RegistrationSerializer(selectors.registration_dict(updated)).data)
+
+    endpoint.__name__ = name
+    return endpoint
+
+
+check_in = _registration_action(s.CheckInSerializer, services.check_in, "registration_check_in")
+withdraw = _registration_action(s.OptionalReasonSerializer, services.withdraw_registration,
+                                "registration_withdraw")
+reinstate = _registration_action(s.OptionalReasonSerializer, services.reinstate_registration,
+                                 "registration_reinstate")
+seed = _registration_action(s.SeedSerializer, services.set_seed, "registration_seed")
+
+
+@extend_schema(request=None, responses={204: None, **ERRORS})
+@api_view(["DELETE"])
+@permission_classes([IsAuthenticated])
+@api_errors
+def remove_registration(request: Request, registration_id: int) -> Response:
+    registration = Registration.objects.select_related("tournament__club").filter(
+        pk=registration_id).first()
+    if registration is None or not selectors.can_view(request.user, registration.tournament):
+        raise NotFound("No such registration.")
+    services.remove_registration(registration_id=registration.pk, actor=_actor(request))
+    return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# ---------------------------------------------------------------------------- rules
+
+@extend_schema(request=s.RulesChangeSerializer, responses={200: dict, **ERRORS})
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+@api_errors
+def rules_preview(request: Request, slug: str) -> Response:
+    """What changing the frozen rules would change (hands, games, matches, standings)."""
+    found = _tournament(request, slug)
+    data = _valid(s.RulesChangeSerializer, request)
+    change = services.preview_rules_change(tournament_id=found.pk, actor=_actor(request),
+                                           **data)
+    return Response(change.as_dict())
+
+
+@extend_schema(request=s.ApplyRulesSerializer, responses={200: dict, **ERRORS})
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+@api_errors
+def rules_apply(request: Request, slug: str) -> Response:
+    found = _tournament(request, slug)
+    data = _valid(s.ApplyRulesSerializer, request)
+    change = services.apply_rules_change(tournament_id=found.pk, actor=_actor(request), **data)
+    return Response(change.as_dict())
+
+
+# --------------------------------------------------------------------------- rounds
+
+@extend_schema(methods=["GET"], responses={200: dict, **ERRORS}, operation_id="rounds_list")
+@extend_schema(methods=["POST"], request=None, responses={201: dict, **ERRORS},
+               operation_id="rounds_draft")
+@api_view(["GET", "POST"])
+@permission_classes([AllowAny])
+@api_errors
+def rounds(request: Request, slug: str) -> Response:
+    """GET: the rounds (drafts for organisers only). POST: draft the next round."""
+    found = _tournament(request, slug)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            raise Forbidden("not_allowed", "Only the club's organisers draft rounds.")
+        rnd = services.draft_round(tournament_id=found.pk, actor=_actor(request))
+        return Response(selectors.round_dict(rnd), status=status.HTTP_201_CREATED)
+    listed = selectors.rounds_of(found)
+    if not selectors.can_manage(request.user, found):
+        listed = listed.exclude(state=Round.State.DRAFT)
+    return Response([{"id": r.pk, "number": r.number, "stage": r.stage, "state": r.state}
+                     for r in listed])
+
+
+@extend_schema(methods=["GET"], responses={200: dict, **ERRORS}, operation_id="round_detail")
+@extend_schema(methods=["DELETE"], request=None, responses={204: None, **ERRORS},
+               operation_id="round_discard")
+@api_view(["GET", "DELETE"])
+@permission_classes([AllowAny])
+@api_errors
+def round_detail(request: Request, round_id: int) -> Response:
+    """GET: the round with its pairings (public once published). DELETE: discard a draft."""
+    rnd = _round(request, round_id)
+    if request.method == "DELETE":
+        services.discard_round(round_id=rnd.pk, actor=_actor(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+    public = not selectors.can_manage(request.user, rnd.tournament)
+    return Response(selectors.round_dict(rnd, public=public))
+
+
+def _round_action(serializer_class, call, name: str, *, result=None):
+    """One endpoint per round action: find the round, validate, call the service."""
+
+    @extend_schema(request=serializer_class, responses={200: dict, **ERRORS},
+                   operation_id=name)
+    @api_view(["POST"])
+    @permission_classes([IsAuthenticated])
+    @api_errors
+    def endpoint(request: Request, round_id: int) -> Response:
+        rnd = _round(request, round_id)
+        data = _valid(serializer_class, request) if serializer_class else {}
+        outcome = call(round_id=rnd.pk, actor=_actor(request), **data)
+        if result is not None:
+            return Response(result(outcome))
+        rnd.refresh_from_db()
+        return Response(selectors.round_dict(rnd))
+
+    endpoint.__name__ = name
+    return endpoint
+
+
+swap = _round_action(s.SwapSerializer, services.swap_players, "round_swap")
+fix = _round_action(s.FixPairingSerializer, services.fix_pairing, "round_fix_pairing")
+publish = _round_action(None, services.publish_round, "round_publish")
+timer = _round_action(s.TimerSerializer, services.start_round_timer, "round_start_timer")
+call_time = _round_action(None, services.call_time, "round_call_time")
+time_policy = _round_action(None, services.apply_time_policy, "round_apply_time_policy",
+                            result=lambda report: report.as_dict())
+close_round = _round_action(None, services.close_round, "round_close")
+
+
+@extend_schema(responses={200: dict, **ERRORS})
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+@api_errors
+def dashboard(request: Request, round_id: int) -> Response:
+    """Every table of the round with its state; cheap to poll."""
+    rnd = _round(request, round_id)
+    _managed(request, rnd.tournament)
+    return Response(selectors.dashboard(rnd).as_dict())
+
+
+@extend_schema(responses={200: dict, **ERRORS})
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+@api_errors
+def table_links(request: Request, round_id: int) -> Response:
+    """Each table's signed, expiring link (it opens the match's entry page) and QR code."""
+    rnd = _round(request, round_id)
+    _managed(request, rnd.tournament)
+    rows = []
+    for pairing in rnd.pairings.select_related("match", "player_a__player",
+                                               "player_b__player").exclude(match=None):
+        rows.append({"pairing": pairing.pk, "table": pairing.table,
+                     "players": [pairing.player_a.player.name, pairing.player_b.player.name],
+                     "link": request.build_absolute_uri(selectors.table_path(pairing.match)),
+                     "qr": request.build_absolute_uri(f"/api/pairings/{pairing.pk}/qr.svg")})
+    return Response(rows)
+
+
+@extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.STR, **ERRORS},
+               operation_id="pairing_table_qr")
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+@renderer_classes([JSONRenderer, SvgRenderer])
+@api_errors
+def table_qr(request: Request, pairing_id: int) -> HttpResponse:
+    pairing = get_object_or_404(Pairing.objects.select_related("round__tournament__club",
+                                                               "match"), pk=pairing_id)
+    if not selectors.can_view(request.user, pairing.round.tournament):
+        raise NotFound("No such pairing.")
+    _managed(request, pairing.round.tournament)
+    if pairing.match is None:
+        raise ServiceError("invalid", "This pairing has no table (a bye or a draft).")
+    url = request.build_absolute_uri(selectors.table_path(pairing.match))
+    return HttpResponse(selectors.qr_svg(url), content_type="image/svg+xml")
+
+
+# ------------------------------------------------------------------------- results
+
+def _pairing(request: Request, pairing_id: int) -> Pairing:
+    pairing = Pairing.objects.select_related("round__tournament__club").filter(
+        pk=pairing_id).first()
+    if pairing is None or not selectors.can_view(request.user, pairing.round.tournament):
+        raise NotFound("No such pairing.")
+    return pairing
+
+
+@extend_schema(request=s.ResultSerializer, responses={200: dict, **ERRORS})
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+@api_errors
+def record_result(request: Request, pairing_id: int) -> Response:
+    """The organiser decides a table by hand, with a reason."""
+    pairing = _pairing(request, pairing_id)
+    data = _valid(s.ResultSerializer, request)
+    services.record_result(pairing_id=pairing.pk, actor=_actor(request), **data)
+    return Response(selectors.round_dict(pairing.round))
+
+
+@extend_schema(request=s.RequiredReasonSerializer, responses={200: dict, **ERRORS})
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+@api_errors
+def clear_result(request: Request, pairing_id: int) -> Response:
+    pairing = _pairing(request, pairing_id)
+    data = _valid(s.RequiredReasonSerializer, request)
+    services.clear_result(pairing_id=pairing.pk, actor=_actor(request), **data)
+    return Response(selectors.round_dict(pairing.round))
+
+
+# --------------------------------------------------------------- standings, pairings
+
+def _through(request: Request) -> int | None:
+    value = request.query_params.get("round")
+    if value in (None, ""):
+        return None
+    if not value.isdigit():
+        raise ServiceError("invalid", "round must be a round number.",
+                           fields={"round": "a whole number"})
+    return int(value)
+
+
+def _standings(request: Request, found: Tournament):
+    public = not selectors.can_manage(request.user, found)
+    return selectors.standings(found, public=public, through_round=_through(request))
+
+
+@extend_schema(parameters=[ROUND_PARAM], responses={200: dict, **ERRORS})
+@api_view(["GET"])
+@permission_classes([AllowAny])
+@api_errors
+def standings(request: Request, slug: str) -> Response:
+    """The standings with every tie-break value; the public sees what hiding allows."""
+    return Response(_standings(request, _tournament(request, slug)).as_dict())
+
+
+@extend_schema(parameters=[ROUND_PARAM], responses={200: dict, **ERRORS})
+@api_view(["GET"])
+@permission_classes([AllowAny])
+@api_errors
+def pairings(request: Request, slug: str) -> Response:
+    """A published round's pairings with table numbers and scores (default: the latest)."""
+    found = _tournament(request, slug)
+    listed = selectors.rounds_of(found).exclude(state=Round.State.DRAFT)
+    number = _through(request)
+    rnd = (listed.filter(number=number) if number is not None else listed.reverse()).first()
+    if rnd is None:
+        raise NotFound("No published round yet." if number is None else "No such round.")
+    public = not selectors.can_manage(request.user, found)
+    return Response(selectors.round_dict(rnd, public=public))
+
+
+# -------------------------------------------------------------------------- exports
+
+def _csv(text: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@extend_schema(parameters=[ROUND_PARAM], responses=CSV, operation_id="standings_csv")
+@api_view(["GET"])
+@permission_classes([AllowAny])
+@renderer_classes([JSONRenderer, CsvRenderer])
+@api_errors
+def standings_csv(request: Request, slug: str) -> HttpResponse:
+    found = _tournament(request, slug)
+    return _csv(exports.standings_csv(_standings(request, found)), f"{found.slug}-standings.csv")
+
+
+@extend_schema(responses=CSV, operation_id="hands_csv")
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+@renderer_classes([JSONRenderer, CsvRenderer])
+@api_errors
+def hands_csv(request: Request, slug: str) -> HttpResponse:
+    found = _tournament(request, slug)
+    _managed(request, found)
+    return _csv(exports.hands_csv(found), f"{found.slug}-hands.csv")
+
+
+@extend_schema(responses={200: dict, **ERRORS})
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+@api_errors
+def archive(request: Request, slug: str) -> Response:
+    """The whole tournament as a JSON archive (import it with the club import endpoint)."""
+    found = _tournament(request, slug)
+    _managed(request, found)
+    response = Response(tournament_archive(found))
+    response["Content-Disposition"] = f'attachment; filename="{found.slug}.json"'
+    return response
+
+
+@extend_schema(request={"application/json": OpenApiTypes.OBJECT,
+                        "multipart/form-data": s.ImportCsvSerializer},
+               responses={201: s.TournamentSerializer, **ERRORS})
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+@parser_classes([JSONParser, MultiPartParser])
+@api_errors
+def import_archive(request: Request, slug: str) -> Response:
+    """Create a tournament in this club from another instance's archive (JSON body, or
+    a `file` upload)."""
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise NotFound("No such club.")
+    data = request.data
+    upload = request.FILES.get("file")
+    if upload is not None:
+        try:
+            data = json.loads(upload.read().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise ServiceError("bad_archive", "The file is not a JSON archive.") from None
+    created = services.import_archive(club=club, actor=_actor(request), archive=data)
+    return Response(_detail(created), status=status.HTTP_201_CREATED)
