@@ -225,7 +225,7 @@ def parse_csv(content: bytes | str) -> tuple[list[str], list[tuple[int, dict[str
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    reader = csv.reader(io.StringIO(text), dialect)
+    reader = csv.reader(io.StringIO(text), dialect, strict=True)
     try:
         header = next(reader, [])
         columns = [COLUMNS.get(" ".join(h.strip().lower().replace("_", " ").replace("-", " ")
