@@ -1,0 +1,343 @@
+"""Rounds through the services: drafting by format, organiser adjustments, publishing,
+the clock, time called, organiser results and closing."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from scoring import access
+from scoring import services as scoring
+from scoring.errors import Conflict, ServiceError
+from scoring.hands import HandInput
+from scoring.models import LedgerRow, Match
+from tests.tournaments.helpers import (
+    GAME,
+    actor,
+    new_event,
+    pairs_of,
+    play_hand,
+    play_round,
+    reg,
+    win,
+)
+from tournaments import selectors, services
+from tournaments.models import Pairing, Round
+
+pytestmark = pytest.mark.django_db
+
+
+def draft(event, organiser) -> Round:
+    return services.draft_round(tournament_id=event.pk, actor=actor(organiser))
+
+
+def publish(rnd, organiser) -> Round:
+    return services.publish_round(round_id=rnd.pk, actor=actor(organiser))
+
+
+def pairing_of(rnd, name) -> Pairing:
+    return next(p for p in rnd.pairings.select_related("player_a__player", "player_b__player",
+                                                       "match")
+                if name in (p.player_a.player.name, p.player_b and p.player_b.player.name))
+
+
+# ---------------------------------------------------------------------------- Swiss
+
+def test_swiss_pairs_by_score_group_and_says_why(club, organiser):
+    event = new_event(club, organiser, players=4)
+    first = play_round(event, organiser, {"P01": "2-0", "P03": "2-0"})
+    assert pairs_of(first) == [("P01", "P02"), ("P03", "P04")]
+    second = draft(event, organiser)
+    assert pairs_of(second) == [("P01", "P03"), ("P02", "P04")]
+    assert [p.reason for p in second.pairings.order_by("position")] == [
+        "score group 1", "score group 0"]
+
+
+def test_swiss_makes_no_rematch_while_one_can_be_avoided(club, organiser):
+    event = new_event(club, organiser, players=4, rounds=3)
+    met = []
+    for _ in range(3):
+        met += [frozenset(pair) for pair in pairs_of(play_round(event, organiser))]
+    assert len(met) == 6 and len(set(met)) == 6  # every pair once: no rematch
+    event.refresh_from_db()
+    assert event.state == "finished"
+
+
+def test_an_odd_field_gives_the_bye_with_the_bye_score(club, organiser):
+    event = new_event(club, organiser, players=3, bye_games=1, bye_points=150)
+    rnd = play_round(event, organiser, close=False)
+    bye = rnd.pairings.get(player_b=None)
+    assert bye.player_a.player.name == "P03" and bye.table is None and bye.match is None
+    assert (bye.result_winner, bye.result_games_a, bye.result_points_a) == ("A", 1, 150)
+    assert bye.reason == "bye: lowest-ranked without one" and bye.resolved
+    line = next(r for r in selectors.standings(event).rows if r.name == "P03")
+    assert (line.standing.match_wins, line.standing.games_won, line.standing.points) == (
+        1, 1, 150)
+
+
+def test_drafting_needs_the_previous_round_closed_and_two_players(club, organiser):
+    event = new_event(club, organiser, players=1)
+    with pytest.raises(ServiceError, match="1 player\\(s\\) can be paired"):
+        draft(event, organiser)
+    services.add_registration(tournament_id=event.pk, actor=actor(organiser), name="P02")
+    rnd = draft(event, organiser)
+    with pytest.raises(Conflict, match="Round 1 is draft; close it"):
+        draft(event, organiser)
+    services.discard_round(round_id=rnd.pk, actor=actor(organiser))
+    assert draft(event, organiser).number == 1
+    assert LedgerRow.objects.filter(chain=event.chain, action="round_discarded").exists()
+
+
+# ----------------------------------------------------------------- organiser changes
+
+def test_swap_exchanges_two_players_and_logs_it(club, organiser):
+    event = new_event(club, organiser, players=4)
+    rnd = draft(event, organiser)
+    services.swap_players(round_id=rnd.pk, actor=actor(organiser), first=reg(event, "P02").pk,
+                          second=reg(event, "P03").pk, reason="brothers")
+    assert pairs_of(rnd) == [("P01", "P03"), ("P02", "P04")]
+    assert set(rnd.pairings.values_list("reason", flat=True)) == {"set by organiser: brothers"}
+    row = LedgerRow.objects.get(chain=event.chain, action="pairings_swapped")
+    assert row.reason == "brothers" and row.before != row.after
+
+
+def test_swap_with_the_bye_moves_the_bye(club, organiser):
+    event = new_event(club, organiser, players=3)
+    rnd = draft(event, organiser)
+    assert pairs_of(rnd) == [("P01", "P02"), ("P03", None)]
+    services.swap_players(round_id=rnd.pk, actor=actor(organiser), first=reg(event, "P03").pk,
+                          second=reg(event, "P01").pk)
+    assert pairs_of(rnd) == [("P03", "P02"), ("P01", None)]
+
+
+def test_fix_pairing_sets_a_pair_and_pairs_their_old_opponents(club, organiser):
+    event = new_event(club, organiser, players=5)
+    rnd = draft(event, organiser)
+    assert pairs_of(rnd) == [("P01", "P02"), ("P03", "P04"), ("P05", None)]
+    services.fix_pairing(round_id=rnd.pk, actor=actor(organiser), player_a=reg(event, "P01").pk,
+                         player_b=reg(event, "P04").pk, reason="asked to")
+    assert pairs_of(rnd) == [("P01", "P04"), ("P03", "P02"), ("P05", None)]
+    services.fix_pairing(round_id=rnd.pk, actor=actor(organiser), player_a=reg(event, "P02").pk,
+                         player_b=None)
+    assert pairs_of(rnd) == [("P01", "P04"), ("P03", "P05"), ("P02", None)]
+    services.fix_pairing(round_id=rnd.pk, actor=actor(organiser), player_a=reg(event, "P02").pk,
+                         player_b=reg(event, "P01").pk)
+    # P02 held the bye: P01 joins it there, and P01's opponent P04 takes the bye
+    assert pairs_of(rnd) == [("P01", "P02"), ("P03", "P05"), ("P04", None)]
+
+
+def test_adjustments_are_refused_with_a_reason_and_change_nothing(club, organiser):
+    event = new_event(club, organiser, players=4)
+    rnd = draft(event, organiser)
+    before = pairs_of(rnd)
+    with pytest.raises(ServiceError, match="Registration 999 is not paired in this round"):
+        services.swap_players(round_id=rnd.pk, actor=actor(organiser), first=999,
+                              second=reg(event, "P01").pk)
+    with pytest.raises(ServiceError, match="already play each other"):
+        services.fix_pairing(round_id=rnd.pk, actor=actor(organiser),
+                             player_a=reg(event, "P01").pk, player_b=reg(event, "P02").pk)
+    with pytest.raises(Conflict, match="no bye"):
+        services.fix_pairing(round_id=rnd.pk, actor=actor(organiser),
+                             player_a=reg(event, "P01").pk, player_b=None)
+    publish(rnd, organiser)
+    with pytest.raises(Conflict, match="Round 1 is published, not draft"):
+        services.swap_players(round_id=rnd.pk, actor=actor(organiser),
+                              first=reg(event, "P01").pk, second=reg(event, "P03").pk)
+    assert pairs_of(rnd) == before
+
+
+# -------------------------------------------------------------------------- publish
+
+def test_publish_numbers_tables_and_starts_matches_with_the_event_rules(club, organiser):
+    event = new_event(club, organiser, players=5, agreement="double")
+    rnd = publish(draft(event, organiser), organiser)
+    pairings = list(rnd.pairings.order_by("position"))
+    assert [p.table for p in pairings] == [1, 2, None]
+    event.refresh_from_db()
+    for pairing in pairings[:2]:
+        match = pairing.match
+        assert match.rules == event.rules and match.agreement == "double"
+        assert (match.player_a, match.player_b) == (pairing.player_a.player,
+                                                    pairing.player_b.player)
+        token = access.table_token(match)
+        assert access.match_id_from_token(token) == match.pk
+        assert selectors.table_path(match) == f"/t/{token}/"
+    assert "<svg" in selectors.qr_svg("http://club.example.org/t/abc/")
+    assert rnd.state == "published" and rnd.published_at is not None
+    with pytest.raises(Conflict, match="not draft"):
+        publish(rnd, organiser)
+
+
+# --------------------------------------------------------------------- clock, time
+
+def test_round_timer_runs_for_the_round_length(club, organiser):
+    event = new_event(club, organiser, players=2, round_minutes=45)
+    rnd = publish(draft(event, organiser), organiser)
+    before = timezone.now()
+    services.start_round_timer(round_id=rnd.pk, actor=actor(organiser))
+    rnd.refresh_from_db()
+    assert rnd.ends_at - rnd.started_at == timedelta(minutes=45) and rnd.started_at >= before
+    clock = selectors.clock_for_match(rnd.pairings.get().match_id)
+    assert 44 * 60 < clock.seconds_left <= 45 * 60 and clock.running
+    with pytest.raises(ServiceError, match="1 to 600 minutes"):
+        services.start_round_timer(round_id=rnd.pk, actor=actor(organiser), minutes=0)
+    services.call_time(round_id=rnd.pk, actor=actor(organiser))
+    clock = selectors.clock(Round.objects.get(pk=rnd.pk))
+    assert clock.seconds_left == 0 and clock.time_called and not clock.running
+    with pytest.raises(Conflict, match="already called"):
+        services.call_time(round_id=rnd.pk, actor=actor(organiser))
+
+
+def test_time_policy_decides_by_games_then_the_current_game(club, organiser):
+    """Four tables when time is called: one finished, one ahead on games, one level on
+    games but ahead in the game being played, one with a hand not yet confirmed."""
+    event = new_event(club, organiser, players=8)
+    rnd = publish(draft(event, organiser), organiser)
+    t1, t2, t3, t4 = rnd.pairings.order_by("position").select_related("match")
+    win(t1, organiser, t1.player_a.player.name)
+    play_hand(t2.match, organiser, game=1, number=1, winner="B")
+    play_hand(t2.match, organiser, game=2, number=1, winner="A", kd=5, dd=10)  # A leads 5-0
+    play_hand(t3.match, organiser, game=1, number=1, winner="A")
+    play_hand(t3.match, organiser, game=2, number=1, winner="B")
+    play_hand(t3.match, organiser, game=3, number=1, winner="B", kd=2, dd=20)  # B 18-0
+    scoring.submit_hand(match_id=t4.match_id, actor=scoring.Actor(player=t4.player_a.player),
+                        hand=HandInput(game=1, number=1, outcome="gin", knocker="A",
+                                       defender_deadwood=10), idempotency_key="pending")
+    with pytest.raises(Conflict, match="Call time before"):
+        services.apply_time_policy(round_id=rnd.pk, actor=actor(organiser))
+    services.call_time(round_id=rnd.pk, actor=actor(organiser))
+    report = services.apply_time_policy(round_id=rnd.pk, actor=actor(organiser))
+    assert [p.table for p in report.settled] == [2, 3]
+    assert [(p.table, why) for p, why in report.waiting] == [
+        (4, "table 4: a hand is not confirmed")]
+    t2.refresh_from_db(), t3.refresh_from_db()
+    assert (t2.result_winner, t2.result_games_a, t2.result_games_b) == ("B", 0, 1)
+    assert t2.result_reason == "time called: P04 won more games (0–1)"
+    assert (t3.result_winner, t3.result_games_a, t3.result_games_b) == ("B", 1, 1)
+    assert t3.result_reason == "time called: games level; P06 leads the current game 0–18"
+    assert (t3.result_points_a, t3.result_points_b) == (GAME, GAME + 18)
+    assert Match.objects.get(pk=t3.match_id).state == "closed"  # no more hands
+    with pytest.raises(Conflict, match="match is closed"):
+        play_hand(t3.match, organiser, game=3, number=2, winner="A")
+    with pytest.raises(Conflict, match="Tables still open: 4 \\(pending\\)"):
+        services.close_round(round_id=rnd.pk, actor=actor(organiser))
+
+
+def test_a_level_table_waits_for_the_organisers_result(club, organiser):
+    event = new_event(club, organiser, players=2)
+    rnd = publish(draft(event, organiser), organiser)
+    services.call_time(round_id=rnd.pk, actor=actor(organiser))
+    report = services.apply_time_policy(round_id=rnd.pk, actor=actor(organiser))
+    assert report.waiting[0][1] == "table 1: level on games and points; record the result by hand"
+    assert not Pairing.objects.get(round=rnd).resolved
+
+
+def test_organiser_result_stops_the_match_and_can_be_withdrawn(club, organiser):
+    event = new_event(club, organiser, players=2)
+    rnd = publish(draft(event, organiser), organiser)
+    pairing = rnd.pairings.select_related("match").get()
+    play_hand(pairing.match, organiser, game=1, number=1, winner="B")
+    with pytest.raises(ServiceError, match="Say why"):
+        services.record_result(pairing_id=pairing.pk, actor=actor(organiser), winner="A",
+                               reason=" ")
+    with pytest.raises(ServiceError, match="cannot end drawn"):
+        services.record_result(pairing_id=pairing.pk, actor=actor(organiser), winner="",
+                               reason="tie")
+    pairing.refresh_from_db()
+    assert not pairing.resolved
+    services.record_result(pairing_id=pairing.pk, actor=actor(organiser), winner="B",
+                           reason="A left for a train")
+    pairing.refresh_from_db()
+    assert (pairing.result_winner, pairing.result_games_a, pairing.result_games_b,
+            pairing.result_points_b) == ("B", 0, 1, GAME)
+    assert pairing.match.state == "closed"
+    row = LedgerRow.objects.get(chain=event.chain, action="result_recorded")
+    assert row.reason == "A left for a train" and row.after["winner"] == "B"
+    services.clear_result(pairing_id=pairing.pk, actor=actor(organiser), reason="came back")
+    pairing.refresh_from_db()
+    assert not pairing.resolved and pairing.match.state == "in_progress"
+
+
+def test_closing_needs_every_table_finished_and_the_last_round_finishes_the_event(
+        club, organiser):
+    event = new_event(club, organiser, players=2, rounds=1)
+    rnd = publish(draft(event, organiser), organiser)
+    with pytest.raises(Conflict) as caught:
+        services.close_round(round_id=rnd.pk, actor=actor(organiser))
+    assert caught.value.message == ("Tables still open: 1 (playing). Finish them or record "
+                                    "their results first.")
+    rnd.refresh_from_db()
+    assert rnd.state == "published"
+    win(rnd.pairings.get(), organiser, "P02", "2-1")
+    services.close_round(round_id=rnd.pk, actor=actor(organiser))
+    event.refresh_from_db()
+    assert event.state == "finished"
+    with pytest.raises(Conflict, match="finished"):
+        draft(event, organiser)
+
+
+# ---------------------------------------------------------------- other formats
+
+def test_round_robin_plays_every_pair_once_then_finishes(club, organiser):
+    event = new_event(club, organiser, players=5, format="round_robin")
+    met, byes = [], []
+    for _ in range(5):
+        for a, b in pairs_of(play_round(event, organiser)):
+            (byes.append(a) if b is None else met.append(frozenset((a, b))))
+    names = [f"P0{n}" for n in range(1, 6)]
+    assert sorted(met, key=sorted) == sorted(
+        (frozenset(p) for p in itertools.combinations(names, 2)), key=sorted)
+    assert sorted(byes) == names
+    event.refresh_from_db()
+    assert event.state == "finished" and selectors.rounds_planned(event) == 5
+
+
+def test_round_robin_gives_a_withdrawn_players_opponent_a_bye(club, organiser):
+    event = new_event(club, organiser, players=4, format="round_robin")
+    play_round(event, organiser)
+    services.withdraw_registration(registration_id=reg(event, "P02").pk, actor=actor(organiser))
+    rnd = draft(event, organiser)
+    byes = [(p.player_a.player.name, p.reason) for p in rnd.pairings.filter(player_b=None)]
+    assert len(byes) == 1 and byes[0][1] == "bye: opponent withdrew"
+    assert all("P02" not in pair for pair in pairs_of(rnd))
+
+
+def test_single_elimination_seeds_byes_to_the_top_and_ends_with_the_final(club, organiser):
+    event = new_event(club, organiser, players=6, format="elimination")
+    for number, name in enumerate(["P06", "P05", "P04", "P03", "P02", "P01"], start=1):
+        services.set_seed(registration_id=reg(event, name).pk, actor=actor(organiser),
+                          seed=number)
+    first = play_round(event, organiser, {"P03": "2-0", "P02": "2-1"})
+    assert pairs_of(first) == [("P06", None), ("P03", "P02"), ("P05", None), ("P04", "P01")]
+    second = play_round(event, organiser, {"P06": "2-0", "P04": "2-0"})
+    assert pairs_of(second) == [("P06", "P03"), ("P05", "P04")]
+    final = play_round(event, organiser, {"P04": "2-1"})
+    assert pairs_of(final) == [("P06", "P04")]
+    event.refresh_from_db()
+    assert event.state == "finished"
+    assert selectors.standings(event).rows[0].name == "P04"
+
+
+def test_swiss_then_top_cut_seeds_the_cut_by_the_swiss_standings(club, organiser):
+    event = new_event(club, organiser, players=6, format="swiss_cut", rounds=2, cut_size=4)
+    play_round(event, organiser)  # P01, P03, P05 win
+    play_round(event, organiser)
+    swiss = [row.name for row in selectors.standings(event).rows]
+    semis = draft(event, organiser)
+    assert semis.stage == "elimination"
+    assert pairs_of(semis) == [(swiss[0], swiss[3]), (swiss[1], swiss[2])]
+    assert semis.pairings.first().reason == "seed 1 v seed 4"
+    with pytest.raises(Conflict, match="the top cut has started"):
+        services.add_registration(tournament_id=event.pk, actor=actor(organiser), name="Late")
+    services.publish_round(round_id=semis.pk, actor=actor(organiser))
+    for pairing in semis.pairings.select_related("player_a__player", "player_b__player",
+                                                 "match"):
+        win(pairing, organiser, pairing.player_b.player.name)
+    services.close_round(round_id=semis.pk, actor=actor(organiser))
+    final = play_round(event, organiser)
+    assert pairs_of(final) == [(swiss[3], swiss[2])]
+    event.refresh_from_db()
+    assert event.state == "finished"
