@@ -29,6 +29,7 @@ from scoring.forms import (
 from scoring.hands import hand_input_from
 from scoring.models import Club, Hand, Match, Player
 from scoring.rules import RulesError
+from tournaments.selectors import clock_for_match
 
 USER_ERRORS = (ServiceError, RulesError)
 OUTCOME_CHOICES = [("knock", "Knock"), ("gin", "Gin"), ("big_gin", "Big gin"),
@@ -126,7 +127,8 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         "view": view, "match": view.match, "seated": seated,
         "seat": match.seat_of(seated) if seated else None,
         "staff": access.is_staff_for(request.user, match),
-        "new_key": new_key(), "outcomes": OUTCOME_CHOICES, **extra,
+        "new_key": new_key(), "outcomes": OUTCOME_CHOICES,
+        "round_clock": clock_for_match(match.pk), **extra,
     }
 
 

@@ -1,11 +1,50 @@
 from django.urls import path
 
 from tournaments import api
+from tournaments.views import outputs, public, rounds, setup
 
 app_name = "tournaments"
 
-# Pages (organiser, public, projector, printables) go here.
-urlpatterns: list = []
+T = "tournaments/<slug:slug>/"
+M = T + "manage/"
+
+urlpatterns = [
+    path("tournaments/", setup.tournament_list, name="list"),
+    path("tournaments/new/", setup.create, name="create"),
+    path("tournaments/import/", outputs.import_archive, name="import"),
+    # Public: no login, when the tournament is public.
+    path(T, public.home, name="public"),
+    path(T + "pairings-table/", public.pairings_table, name="pairings-table"),
+    path(T + "standings/", public.standings, name="public-standings"),
+    path(T + "standings-table/", public.standings_table, name="standings-table"),
+    path(T + "tables/<int:pairing_id>/", public.match_summary, name="match-summary"),
+    path(T + "projector/", public.projector, name="projector"),
+    path(T + "projector/board/", public.projector_board, name="projector-board"),
+    # Organisers of the club, and admins.
+    path(M, setup.settings, name="settings"),
+    path(M + "rules/", setup.rules_change, name="rules-change"),
+    path(M + "players/", setup.players, name="players"),
+    path(M + "players/add/", setup.add_player, name="add-player"),
+    path(M + "players/import/", setup.import_players, name="import-players"),
+    path(M + "players/<int:registration_id>/<str:action>/", setup.registration_action,
+         name="registration-action"),
+    path(M + "rounds/", rounds.rounds, name="rounds"),
+    path(M + "rounds/draft/", rounds.draft, name="draft"),
+    path(M + "rounds/<int:number>/adjust/<str:action>/", rounds.adjust, name="adjust"),
+    path(M + "rounds/<int:number>/<str:action>/", rounds.round_action, name="round-action"),
+    path(M + "dashboard/", rounds.dashboard, name="dashboard"),
+    path(M + "dashboard/tables/", rounds.dashboard_tables, name="dashboard-tables"),
+    path(M + "tables/<int:pairing_id>/result/", rounds.result, name="result"),
+    path(M + "tables/<int:pairing_id>/clear/", rounds.clear_result, name="clear-result"),
+    path(M + "standings/", rounds.standings, name="standings"),
+    path(M + "corrections/", rounds.corrections, name="corrections"),
+    path(M + "print/cards/", outputs.table_cards, name="print-cards"),
+    path(M + "print/sheets/", outputs.score_sheets, name="print-sheets"),
+    path(M + "print/standings/", outputs.print_standings, name="print-standings"),
+    path(M + "export/standings.csv", outputs.standings_csv, name="export-standings"),
+    path(M + "export/hands.csv", outputs.hands_csv, name="export-hands"),
+    path(M + "export/archive.json", outputs.archive_json, name="export-archive"),
+]
 
 api_urlpatterns = [
     path("tournaments/", api.tournaments, name="api-tournaments"),

@@ -1,0 +1,35 @@
+"""Template filters for tournament pages (and the round clock on match pages)."""
+
+from __future__ import annotations
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def clock(seconds: int | None) -> str:
+    """Seconds left as m:ss ("" when the clock has not started)."""
+    if seconds is None:
+        return ""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+@register.filter
+def percent(value: float | None) -> str:
+    """0.6667 → "66.7%"."""
+    if value is None:
+        return ""
+    return f"{value * 100:.1f}%"
+
+
+@register.filter
+def seat_name(pairing, seat: str) -> str:
+    """The name of the player in seat "A" or "B" of a pairing ("" for a bye's B)."""
+    registration = pairing.player_a if seat == "A" else pairing.player_b
+    return registration.player.name if registration is not None else ""
+
+
+@register.filter
+def get(mapping, key):
+    return mapping.get(key) if mapping else None

@@ -1,0 +1,121 @@
+"""Printables (table cards, score sheets, final standings: browser print CSS), the
+downloads (standings CSV, hands CSV, JSON archive) and the archive import form."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from scoring.errors import Forbidden
+from scoring.views import forbidden_page
+from tournaments import archive, exports, selectors, services
+from tournaments.forms import ArchiveImportForm
+from tournaments.models import Round, Tournament
+from tournaments.views.common import USER_ERRORS, actor_of, add_service_error, back, organiser_page
+from tournaments.views.setup import organised_clubs
+
+HANDS_A_GAME = 12  # rows on a score sheet's game grid; a game rarely needs more
+
+
+def _print_round(tournament: Tournament, request: HttpRequest) -> Round | None:
+    rounds = tournament.round_set.exclude(state=Round.State.DRAFT)
+    number = request.GET.get("round")
+    if number and number.isdigit():
+        return rounds.filter(number=int(number)).first()
+    return rounds.order_by("-number").first()
+
+
+def _tables(rnd: Round | None, request: HttpRequest) -> list:
+    if rnd is None:
+        return []
+    rows = [row for row in selectors.tables(rnd) if not row.pairing.is_bye]
+    table = request.GET.get("table")
+    if table and table.isdigit():
+        rows = [row for row in rows if row.pairing.table == int(table)]
+    return rows
+
+
+@organiser_page
+def table_cards(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """One card per table: its number, the two names and the QR code of its link."""
+    rnd = _print_round(tournament, request)
+    cards = []
+    for row in _tables(rnd, request):
+        url = request.build_absolute_uri(selectors.table_path(row.pairing.match))
+        cards.append({"pairing": row.pairing, "url": url,
+                      "qr": selectors.qr_svg(url, scale=5)})
+    return render(request, "tournaments/print_cards.html", {
+        "tournament": tournament, "round": rnd, "cards": cards})
+
+
+@organiser_page
+def score_sheets(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Blank sheets for tables without a phone: a grid per game of the match."""
+    rnd = _print_round(tournament, request)
+    rules = tournament.rules or {}
+    games_to_win = rules.get("games_to_win", 1)
+    return render(request, "tournaments/print_sheets.html", {
+        "tournament": tournament, "round": rnd, "rows": _tables(rnd, request),
+        "rules": rules, "games": range(1, 2 * games_to_win), "hands": range(1, HANDS_A_GAME + 1)})
+
+
+@organiser_page
+def print_standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return render(request, "tournaments/print_standings.html", {
+        "tournament": tournament, "standings": selectors.standings(tournament)})
+
+
+def _download(content: str, filename: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@organiser_page
+def standings_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return _download(exports.standings_csv(selectors.standings(tournament)),
+                     f"{tournament.slug}-standings.csv", "text/csv; charset=utf-8")
+
+
+@organiser_page
+def hands_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return _download(exports.hands_csv(tournament), f"{tournament.slug}-hands.csv",
+                     "text/csv; charset=utf-8")
+
+
+@organiser_page
+def archive_json(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    body = json.dumps(archive.tournament_archive(tournament), cls=DjangoJSONEncoder, indent=1)
+    return _download(body, f"{tournament.slug}-archive.json", "application/json")
+
+
+@login_required
+def import_archive(request: HttpRequest) -> HttpResponse:
+    clubs = organised_clubs(request.user)
+    if not clubs:
+        return forbidden_page(request, Forbidden(
+            "not_allowed", "Only club organisers import tournaments."))
+    form = ArchiveImportForm(request.POST or None, request.FILES or None, clubs=clubs)
+    if request.method == "POST" and form.is_valid():
+        try:
+            data = json.loads(form.cleaned_data["file"].read())
+        except (UnicodeDecodeError, ValueError) as error:
+            form.add_error("file", f"This is not a JSON archive: {error}.")
+        else:
+            try:
+                tournament = services.import_archive(
+                    club=form.clubs[form.cleaned_data["club"]], actor=actor_of(request),
+                    archive=data)
+            except USER_ERRORS as error:
+                add_service_error(form, error)
+            else:
+                messages.success(request, f"{tournament.name} imported into "
+                                 f"{tournament.club.name}.")
+                return back(tournament, "standings")
+    return render(request, "tournaments/import.html", {"form": form},
+                  status=400 if form.errors else 200)

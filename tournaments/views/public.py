@@ -1,0 +1,119 @@
+"""Public pages, no login: pairings with table numbers, live standings (hidden as the
+organiser chose), each match's score, and the projector view.
+
+Results of the rounds hidden by `hide_last_rounds` stay hidden here too until the end,
+or the pairings page would give the hidden standings away. The private match page
+(hand entry) is never linked: the public gets a read-only summary.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from scoring import selectors as scoring_selectors
+from tournaments import selectors
+from tournaments.models import Pairing, Round, Tournament
+from tournaments.views.common import public_page
+
+
+def hidden_after(tournament: Tournament) -> int | None:
+    """The last round whose results the public sees (None: all of them)."""
+    if not tournament.hide_last_rounds or tournament.state == Tournament.State.FINISHED:
+        return None
+    return max(selectors.rounds_planned(tournament) - tournament.hide_last_rounds, 0)
+
+
+def _published(tournament: Tournament):
+    return tournament.round_set.exclude(state=Round.State.DRAFT).order_by("number")
+
+
+def _shown_round(tournament: Tournament, request: HttpRequest) -> Round | None:
+    number = request.GET.get("round")
+    rounds = _published(tournament)
+    if number and number.isdigit():
+        return rounds.filter(number=int(number)).first()
+    return rounds.last()
+
+
+def _pairings_context(tournament: Tournament, rnd: Round | None) -> dict:
+    limit = hidden_after(tournament)
+    return {"tournament": tournament, "round": rnd,
+            "rows": selectors.tables(rnd) if rnd is not None else [],
+            "clock": selectors.clock(rnd) if rnd is not None else None,
+            "results_hidden": rnd is not None and limit is not None and rnd.number > limit}
+
+
+@public_page
+def home(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Pairings of the current round (or of `?round=N`), with the round list."""
+    rnd = _shown_round(tournament, request)
+    context = _pairings_context(tournament, rnd)
+    context["rounds"] = _published(tournament)
+    context["manage"] = selectors.can_manage(request.user, tournament)
+    return render(request, "tournaments/public.html", context)
+
+
+@public_page
+@require_GET
+def pairings_table(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The `pairings-table` partial the public page polls."""
+    rnd = _shown_round(tournament, request)
+    return render(request, "tournaments/_pairings_table.html",
+                  _pairings_context(tournament, rnd))
+
+
+def _standings_context(tournament: Tournament) -> dict:
+    return {"tournament": tournament, "standings": selectors.standings(tournament,
+                                                                       public=True),
+            "public": True}
+
+
+@public_page
+def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return render(request, "tournaments/public_standings.html",
+                  _standings_context(tournament))
+
+
+@public_page
+@require_GET
+def standings_table(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The `standings-table` partial the public standings page polls."""
+    return render(request, "tournaments/_standings_table.html",
+                  _standings_context(tournament))
+
+
+@public_page
+def match_summary(request: HttpRequest, tournament: Tournament, pairing_id: int) -> HttpResponse:
+    pairing = get_object_or_404(
+        Pairing.objects.select_related("round", "player_a__player", "player_b__player"),
+        pk=pairing_id, round__tournament=tournament)
+    if pairing.round.state == Round.State.DRAFT:
+        raise Http404("No such table.")
+    limit = hidden_after(tournament)
+    hidden = limit is not None and pairing.round.number > limit
+    view = (scoring_selectors.match_view(pairing.match_id)
+            if pairing.match_id and not hidden else None)
+    return render(request, "tournaments/match_summary.html", {
+        "tournament": tournament, "pairing": pairing, "view": view, "hidden": hidden})
+
+
+def _projector_context(tournament: Tournament) -> dict:
+    rnd = _published(tournament).last()
+    context = _pairings_context(tournament, rnd)
+    context.update(_standings_context(tournament))
+    return context
+
+
+@public_page
+def projector(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return render(request, "tournaments/projector.html", _projector_context(tournament))
+
+
+@public_page
+@require_GET
+def projector_board(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The `projector-board` partial the projector polls."""
+    return render(request, "tournaments/_projector_board.html",
+                  _projector_context(tournament))
