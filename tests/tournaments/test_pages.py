@@ -601,3 +601,10 @@ def test_match_pages_of_a_casual_match_show_no_round_clock(org, club, organiser)
     match = scoring.start_match(club=club, player_a=a, player_b=b, actor=actor(organiser))
     assert "left in round" not in text(org.get(f"/matches/{match.pk}/"))
 
+
+
+def test_club_page_links_its_tournaments_and_a_new_one_for_organisers(org, event):
+    page = text(org.get("/clubs/gin-club/"))
+    assert url(event, "manage/dashboard/") in page
+    assert "/tournaments/new/?club=gin-club" in page
+    assert 'href="/tournaments/"' in text(org.get("/"))

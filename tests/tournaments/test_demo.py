@@ -1,0 +1,45 @@
+"""`manage.py load_demo` loads the demo tournament once, through the services."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from tournaments.models import Round, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def test_load_demo_publishes_round_one_of_a_demo_tournament_once():
+    first, second = StringIO(), StringIO()
+    call_command("load_demo", stdout=first)
+    call_command("load_demo", stdout=second)
+    tournament = Tournament.objects.get()
+    assert tournament.registrations.filter(checked_in=True).count() == 8
+    rnd = tournament.round_set.get()
+    assert rnd.state == Round.State.PUBLISHED
+    assert rnd.pairings.filter(match__isnull=False).count() == 4
+    for out in (first.getvalue(), second.getvalue()):
+        assert f"/tournaments/{tournament.slug}/manage/dashboard/" in out
+        assert f"/tournaments/{tournament.slug}/" in out
+    assert "Demo tournament Demo Open loaded" not in second.getvalue()
+
+
+def test_load_demo_adds_the_tournament_to_a_demo_club_loaded_before_it():
+    """A database loaded before tournaments existed: club, organiser, players, no event."""
+    from scoring import services
+    from scoring.management.commands.load_demo import DEMO_PLAYERS
+    from scoring.models import Club
+    from tests.factories import UserFactory
+
+    club = Club.objects.create(name="Demo Gin Club", slug="demo")
+    organiser = UserFactory(username="organiser")
+    club.organisers.add(organiser)
+    for name, pin in DEMO_PLAYERS:
+        services.add_player(club=club, name=name, pin=pin, actor=services.Actor(user=organiser))
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    assert "Demo club already loaded." in out.getvalue()
+    assert Tournament.objects.get(club=club).round_set.count() == 1
