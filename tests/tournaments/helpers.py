@@ -98,14 +98,21 @@ def win(pairing: Pairing, organiser, winner_name: str, score: str = "2-0") -> No
 
 
 def play_round(
-    tournament: Tournament, organiser, results: dict[str, str] | None = None, *, close: bool = True
+    tournament: Tournament,
+    organiser,
+    results: dict[str, str] | None = None,
+    *,
+    play: bool = True,
+    close: bool = True,
 ) -> Round:
     """Draft, publish and play a round: `results` maps a winner's name to "2-0"/"2-1";
-    tables not named go to player A 2-0. Closes the round unless told not to."""
+    tables not named go to player A 2-0. Closes the round unless told not to; with
+    play=False the round is only drafted and published."""
     rnd = services.draft_round(tournament_id=tournament.pk, actor=actor(organiser))
     services.publish_round(round_id=rnd.pk, actor=actor(organiser))
     results = results or {}
-    for pairing in rnd.pairings.select_related("player_a__player", "player_b__player", "match"):
+    pairings = rnd.pairings.select_related("player_a__player", "player_b__player", "match")
+    for pairing in pairings if play else []:
         if pairing.is_bye:
             continue
         names = (pairing.player_a.player.name, pairing.player_b.player.name)
