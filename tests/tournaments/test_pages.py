@@ -608,3 +608,13 @@ def test_club_page_links_its_tournaments_and_a_new_one_for_organisers(org, event
     assert url(event, "manage/dashboard/") in page
     assert "/tournaments/new/?club=gin-club" in page
     assert 'href="/tournaments/"' in text(org.get("/"))
+
+
+def test_an_imported_player_without_a_pin_gets_one_from_the_players_page(org, event):
+    reg = event.registrations.select_related("player").get(player__name="P01")
+    assert "no PIN" in text(org.get(url(event, "manage/players/")))
+    refused = org.post(url(event, f"manage/players/{reg.pk}/pin/"), {"pin": "12"}, follow=True)
+    assert "A PIN is 4 to 8 digits." in text(refused)
+    org.post(url(event, f"manage/players/{reg.pk}/pin/"), {"pin": "4321"})
+    reg.player.refresh_from_db()
+    assert reg.player.check_pin("4321")

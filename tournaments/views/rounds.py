@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
+from scoring.models import Game
 from tournaments import selectors, services
 from tournaments.forms import ReasonForm, ResultForm, RoundPlayersForm, TimerForm
 from tournaments.models import Pairing, Round, Tournament
@@ -191,7 +192,7 @@ def result(request: HttpRequest, tournament: Tournament, pairing_id: int) -> Htt
     pairing = _pairing(tournament, pairing_id)
     names = (pairing.player_a.player.name,
              pairing.player_b.player.name if pairing.player_b else "")
-    form = ResultForm(request.POST or None, names=names)
+    form = ResultForm(request.POST or None, names=names, initial=_result_initial(pairing))
     if request.method == "POST" and form.is_valid():
         try:
             services.record_result(pairing_id=pairing.pk, actor=actor_of(request),
@@ -206,6 +207,22 @@ def result(request: HttpRequest, tournament: Tournament, pairing_id: int) -> Htt
         "tournament": tournament, "pairing": pairing, "form": form, "match": match,
         "clear_form": ReasonForm(), "tab": "dashboard"},
         status=400 if form.errors else 200)
+
+
+def _result_initial(pairing: Pairing) -> dict:
+    """The result so far, so the organiser sees (and corrects) what would be recorded."""
+    if pairing.resolved:
+        return {"winner": pairing.result_winner, "games_a": pairing.result_games_a,
+                "games_b": pairing.result_games_b, "points_a": pairing.result_points_a,
+                "points_b": pairing.result_points_b}
+    m = pairing.match
+    if m is None:
+        return {}
+    current = m.games.filter(state=Game.State.IN_PROGRESS).values(
+        "hand_points_a", "hand_points_b").first() or {"hand_points_a": 0, "hand_points_b": 0}
+    return {"games_a": m.games_won_a, "games_b": m.games_won_b,
+            "points_a": m.points_a + current["hand_points_a"],
+            "points_b": m.points_b + current["hand_points_b"]}
 
 
 @organiser_page

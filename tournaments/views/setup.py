@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from scoring import services as scoring
 from scoring.errors import Forbidden
 from scoring.models import Club
 from scoring.rules import RulesError, make_profile
@@ -206,7 +207,7 @@ def _registration(tournament: Tournament, registration_id: int) -> Registration:
 @require_POST
 def registration_action(request: HttpRequest, tournament: Tournament, registration_id: int,
                         action: str) -> HttpResponse:
-    """One button per player: check in / undo, withdraw / reinstate, remove."""
+    """One button per player: check in / undo, withdraw / reinstate, remove, set PIN."""
     registration = _registration(tournament, registration_id)
     if request.htmx and action in ("check-in", "undo-check-in"):
         return _check_in_row(request, tournament, registration, action == "check-in")
@@ -221,7 +222,10 @@ def registration_action(request: HttpRequest, tournament: Tournament, registrati
                       f"{name} is back in: paired from the next round."),
         "remove": (services.remove_registration, {}, f"{name} removed."),
     }
-    if action not in calls:
+    if action == "pin":  # a player imported from a list has no PIN to enter results with
+        run(request, scoring.set_pin, f"{name}'s table PIN is set.", player=registration.player,
+            pin=request.POST.get("pin", "").strip())
+    elif action not in calls:
         messages.error(request, f"Unknown action {action!r}.")
     else:
         service, extra, success = calls[action]

@@ -1,0 +1,166 @@
+"""The organiser's day in a real browser: create a tournament, import the players from a
+CSV file, publish round 1, two players record their match to its end on their phones,
+the organiser decides the other table by hand and closes the round, and the public
+standings show the result. Screenshots of each step at phone width go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.models import Match
+from tests.browser.conftest import ARTIFACTS
+from tests.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
+from tournaments.models import Round, Tournament
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PINS = {"Alice": "1111", "Bob": "2222", "Cara": "3333", "Dan": "4444"}
+# Club members with PINs, listed by name and member id; one line is refused.
+PLAYERS_CSV = (b"name,email,member_id\n"
+               b"Alice,alice@example.org,M1\nBob,,M2\nCara,,M3\nDan,,M4\n"
+               b"Eve,not-an-email,\n")
+
+
+@pytest.fixture
+def desk(browser, live_server, settings):
+    """The organiser's browser: a tablet-sized window, logged in."""
+    settings.SESSION_COOKIE_SECURE = settings.CSRF_COOKIE_SECURE = False
+    settings.SECURE_SSL_REDIRECT = False
+    context = browser.new_context(viewport={"width": 900, "height": 1000},
+                                  base_url=live_server.url)
+    context.set_default_timeout(15000)
+    yield context.new_page()
+    context.close()
+
+
+def shot(page, name: str) -> None:
+    """A full-page screenshot at phone width, whatever the window was."""
+    size = page.viewport_size
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.screenshot(path=str(ARTIFACTS / f"organiser-day-{name}.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360, f"{name} overflows"
+    page.set_viewport_size(size)
+
+
+def log_in(page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator(".who")).to_have_text(username)
+
+
+def sit_down(page, link: str, name: str) -> None:
+    page.goto(link)
+    page.get_by_label(name, exact=True).check()
+    page.get_by_label("PIN").fill(PINS[name])
+    page.get_by_role("button", name="This is me").click()
+    expect(page.locator("#hand-form")).to_contain_text(f"as {name}")
+
+
+def test_organiser_day_from_registration_to_public_standings(desk, phone):
+    club = ClubFactory(name="Riverside Gin", slug="riverside")
+    club.organisers.add(UserFactory(username="olga"))
+    for number, (name, pin) in enumerate(PINS.items(), start=1):
+        PlayerFactory(club=club, name=name, pin=pin, member_id=f"M{number}")
+
+    # Create the tournament: short rules, so one knock decides a match.
+    log_in(desk, "olga")
+    desk.goto("/clubs/riverside/")
+    desk.get_by_role("link", name="New tournament").click()
+    desk.locator("#id_name").fill("Autumn Open")
+    desk.locator("#id_date").fill("2026-11-28")
+    desk.locator("#id_overrides").fill("games_to_win = 1\ngame_target = 25")
+    desk.locator("#id_rounds").fill("3")
+    desk.locator("#id_bye_games").fill("1")
+    desk.get_by_role("button", name="Create the tournament").click()
+    expect(desk.locator(".messages")).to_contain_text("Autumn Open created")
+    tournament = Tournament.objects.get(name="Autumn Open")
+
+    # Import the players: four accepted, one refused with its reason.
+    desk.locator("#id_file").set_input_files(files=[{
+        "name": "players.csv", "mimeType": "text/csv", "buffer": PLAYERS_CSV}])
+    desk.get_by_role("button", name="Import").click()
+    report = desk.locator("#import-report")
+    expect(report).to_contain_text("4 accepted, 1 refused")
+    expect(report).to_contain_text("'not-an-email' is not an email address.")
+    shot(desk, "1-import-report")
+
+    # Draft round 1, see why each pair was made, publish, start the clock.
+    desk.get_by_role("link", name="Rounds").click()
+    desk.get_by_role("button", name="Draft round 1").click()
+    expect(desk.locator("#draft .pairing")).to_have_count(2)
+    shot(desk, "2-draft")
+    desk.get_by_role("button", name="Publish round 1").click()
+    expect(desk.locator("#dashboard-tables")).to_contain_text("2 playing")
+    desk.get_by_role("button", name="Start the clock").click()
+    expect(desk.get_by_test_id("clock")).to_contain_text("left")
+
+    # The table cards carry each table's link; Alice's table plays on two phones.
+    desk.get_by_role("link", name="Table cards").click()
+    card = desk.locator(".table-card", has_text="Alice")
+    expect(card.locator("svg")).to_be_visible()
+    link = card.locator(".url").inner_text().strip()
+    names = card.locator(".names").inner_text()
+    opponent = next(n for n in PINS if n != "Alice" and n in names)
+    other_table = 1 if "Table 2" in card.locator(".big-table").inner_text() else 2
+    shot(desk, "3-table-cards")
+
+    alice, rival = phone(), phone()
+    sit_down(alice, link, "Alice")
+    sit_down(rival, link, opponent)
+    expect(alice.get_by_test_id("round-clock")).to_contain_text("left in the round")
+    entry = alice.locator("#hand-form")
+    entry.get_by_label("Alice", exact=True).check()
+    alice.locator("#id_knocker_deadwood").fill("3")
+    alice.locator("#id_defender_deadwood").fill("41")
+    alice.get_by_test_id("submit-hand").click()
+    expect(alice.locator("#scoreboard")).to_contain_text("Pending")
+    confirm = rival.get_by_test_id("confirm-1")
+    expect(confirm).to_be_visible(timeout=10000)  # arrives by polling, no reload
+    rival.screenshot(path=str(ARTIFACTS / "organiser-day-4-confirm-on-phone.png"),
+                     full_page=True)
+    confirm.click()
+    for page in (alice, rival):
+        expect(page.locator("#scoreboard")).to_contain_text("Alice wins the match",
+                                                            timeout=10000)
+    alice.screenshot(path=str(ARTIFACTS / "organiser-day-5-match-won.png"), full_page=True)
+    assert Match.objects.get(pairing__round__tournament=tournament,
+                             player_a__name__in=["Alice", opponent],
+                             player_b__name__in=["Alice", opponent]).winner
+
+    # The dashboard sees the finished table by itself; the other has no phone.
+    desk.goto(f"/tournaments/{tournament.slug}/manage/dashboard/")
+    tables = desk.locator("#dashboard-tables")
+    expect(tables).to_contain_text("1 finished", timeout=10000)
+    shot(desk, "6-dashboard")
+    desk.get_by_test_id(f"result-{other_table}").click()
+    desk.locator('input[name="winner"][value="A"]').check()
+    desk.locator("#id_games_a").fill("1")
+    desk.get_by_label("Reason (goes in the ledger)").fill("no phone at the table")
+    desk.get_by_role("button", name="Record the result").click()
+    expect(desk.locator(".messages")).to_contain_text(f"Table {other_table}: result recorded")
+    desk.get_by_test_id("close-round").click()
+    expect(desk.locator(".messages")).to_contain_text("Round 1 is closed.")
+    assert Round.objects.get(tournament=tournament, number=1).state == Round.State.CLOSED
+
+    # Anyone sees the standings on the public page, on a phone, without logging in.
+    public = phone()
+    public.goto(f"/tournaments/{tournament.slug}/standings/")
+    rows = public.locator("#standings-table tbody tr")
+    expect(rows).to_have_count(4)
+    top_two = {rows.nth(i).locator("td").nth(1).inner_text() for i in range(2)}
+    assert "Alice" in top_two
+    expect(rows.first).to_contain_text("1/1")
+    assert re.search(r"100\.0%", rows.first.inner_text())
+    public.screenshot(path=str(ARTIFACTS / "organiser-day-7-public-standings.png"),
+                      full_page=True)
+    assert public.evaluate("document.documentElement.scrollWidth") <= 360
+    public.goto(f"/tournaments/{tournament.slug}/")
+    expect(public.locator("#pairings-table")).to_contain_text("Alice wins")
+    public.screenshot(path=str(ARTIFACTS / "organiser-day-8-public-pairings.png"),
+                      full_page=True)

@@ -1,0 +1,118 @@
+"""Every tournament page fits a 360 px phone: nothing wider than the screen (a wide
+standings table scrolls inside its own box). Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring import services as scoring
+from scoring.hands import HandInput
+from tests.browser.conftest import ARTIFACTS
+from tests.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
+from tournaments import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NAMES = ["Alexandra Montgomery-Smythe", "Bob", "Cara", "Dan", "Eve"]
+
+
+def build_event():
+    """Five players (a bye), round 1 published: one table finished, one disputed."""
+    club = ClubFactory(name="Riverside Gin", slug="riverside")
+    organiser = UserFactory(username="olga")
+    club.organisers.add(organiser)
+    actor = scoring.Actor(user=organiser)
+    players = [PlayerFactory(club=club, name=name, pin="1234") for name in NAMES]
+    tournament = services.create_tournament(
+        club=club, actor=actor, name="Riverside Autumn Championship", date=dt.date(2026, 11, 28),
+        venue="The Old Boathouse", overrides={"games_to_win": 2, "game_target": 25},
+        bye_games=1)
+    for player in players:
+        services.add_registration(tournament_id=tournament.pk, actor=actor, player_id=player.pk)
+    draft = services.draft_round(tournament_id=tournament.pk, actor=actor)
+    rnd = services.publish_round(round_id=draft.pk, actor=actor)
+    services.start_round_timer(round_id=rnd.pk, actor=actor)
+    first, second = rnd.pairings.filter(match__isnull=False).order_by("table")
+    for game in (1, 2):
+        scoring.submit_hand(match_id=first.match_id, actor=actor, idempotency_key=f"k{game}",
+                            hand=HandInput(game=game, number=1, outcome="knock", knocker="A",
+                                           knocker_deadwood=5, defender_deadwood=35))
+    match = second.match
+    scoring.submit_hand(match_id=match.pk, actor=scoring.Actor(player=match.player_a),
+                        idempotency_key="d1", hand=HandInput(
+                            game=1, number=1, outcome="knock", knocker="A",
+                            knocker_deadwood=5, defender_deadwood=20))
+    hand = match.games.get().hands.get()
+    scoring.dispute_hand(hand_id=hand.pk, actor=scoring.Actor(player=match.player_b),
+                         version=hand.version, idempotency_key="d2", reason="it was 25")
+    return tournament, first
+
+
+def fits(page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"phone-{name}.png"), full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"{name} is {width} px wide"
+
+
+def test_every_tournament_page_fits_a_phone(phone):
+    tournament, finished = build_event()
+    base = f"/tournaments/{tournament.slug}/"
+    visitor = phone()
+    for name, path in [("public-pairings", ""), ("public-standings", "standings/"),
+                       ("match-summary", f"tables/{finished.pk}/")]:
+        visitor.goto(base + path)
+        expect(visitor.locator("main")).to_contain_text("Riverside Autumn Championship")
+        fits(visitor, name)
+
+    page = phone()
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("olga")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    pages = [("create", "/tournaments/new/"), ("list", "/tournaments/")] + [
+        (name, base + "manage/" + path) for name, path in [
+            ("settings", ""), ("players", "players/"), ("rounds", "rounds/"),
+            ("dashboard", "dashboard/"), ("result", f"tables/{finished.pk}/result/"),
+            ("standings", "standings/"), ("corrections", "corrections/"),
+            ("print-cards", "print/cards/"), ("print-sheets", "print/sheets/?table=1"),
+            ("print-standings", "print/standings/")]]
+    for name, path in pages:
+        page.goto(path)
+        expect(page.locator("main")).not_to_be_empty()
+        fits(page, name)
+    page.goto(base + "manage/dashboard/")
+    expect(page.get_by_test_id("dispute-2")).to_be_visible()
+
+
+def test_printables_fit_an_a4_page_without_the_site_chrome(phone):
+    tournament, _finished = build_event()
+    page = phone()
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("olga")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.set_viewport_size({"width": 794, "height": 1123})  # A4 at 96 dpi
+    page.emulate_media(media="print")
+    for name in ("cards", "sheets", "standings"):
+        page.goto(f"/tournaments/{tournament.slug}/manage/print/{name}/")
+        expect(page.locator(".topbar")).to_be_hidden()
+        expect(page.get_by_role("button", name="Print")).to_be_hidden()
+        page.screenshot(path=str(ARTIFACTS / f"print-{name}.png"), full_page=True)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 794, f"the printed {name} are {width} px wide"
+
+
+def test_projector_scrolls_by_itself(browser, live_server):
+    tournament, _finished = build_event()
+    context = browser.new_context(viewport={"width": 1024, "height": 480},
+                                  base_url=live_server.url)
+    page = context.new_page()
+    page.goto(f"/tournaments/{tournament.slug}/projector/")
+    expect(page.locator("#projector-board")).to_contain_text("Round 1 pairings")
+    page.screenshot(path=str(ARTIFACTS / "projector.png"))
+    assert page.evaluate("window.scrollY") == 0
+    page.wait_for_function("window.scrollY > 50", timeout=15000)  # after a 5 s pause
+    context.close()
