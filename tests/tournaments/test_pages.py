@@ -618,3 +618,15 @@ def test_an_imported_player_without_a_pin_gets_one_from_the_players_page(org, ev
     org.post(url(event, f"manage/players/{reg.pk}/pin/"), {"pin": "4321"})
     reg.player.refresh_from_db()
     assert reg.player.check_pin("4321")
+
+
+def test_seed_a_player_and_a_bad_seed_is_explained(org, event):
+    reg = event.registrations.get(player__name="P03")
+    bad = org.post(url(event, f"manage/players/{reg.pk}/seed/"), {"seed": "x1"}, follow=True)
+    assert "A seed is a whole number, not &#x27;x1&#x27;." in text(bad)
+    org.post(url(event, f"manage/players/{reg.pk}/seed/"), {"seed": "1"})
+    other = event.registrations.get(player__name="P04")
+    taken = org.post(url(event, f"manage/players/{other.pk}/seed/"), {"seed": "1"}, follow=True)
+    assert "Seed 1 is already P03&#x27;s." in text(taken)
+    reg.refresh_from_db()
+    assert reg.seed == 1

@@ -207,7 +207,7 @@ def _registration(tournament: Tournament, registration_id: int) -> Registration:
 @require_POST
 def registration_action(request: HttpRequest, tournament: Tournament, registration_id: int,
                         action: str) -> HttpResponse:
-    """One button per player: check in / undo, withdraw / reinstate, remove, set PIN."""
+    """One button per player: check in / undo, withdraw / reinstate, remove, PIN, seed."""
     registration = _registration(tournament, registration_id)
     if request.htmx and action in ("check-in", "undo-check-in"):
         return _check_in_row(request, tournament, registration, action == "check-in")
@@ -225,12 +225,24 @@ def registration_action(request: HttpRequest, tournament: Tournament, registrati
     if action == "pin":  # a player imported from a list has no PIN to enter results with
         run(request, scoring.set_pin, f"{name}'s table PIN is set.", player=registration.player,
             pin=request.POST.get("pin", "").strip())
+    elif action == "seed":
+        _set_seed(request, registration)
     elif action not in calls:
         messages.error(request, f"Unknown action {action!r}.")
     else:
         service, extra, success = calls[action]
         run(request, service, success, registration_id=registration.pk, **extra)
     return redirect(f"{back(tournament, 'players').url}#reg-{registration.pk}")
+
+
+def _set_seed(request: HttpRequest, registration: Registration) -> None:
+    raw = request.POST.get("seed", "").strip()
+    if raw and not raw.isdigit():
+        messages.error(request, f"A seed is a whole number, not {raw!r}.")
+        return
+    seed = int(raw) if raw else None
+    run(request, services.set_seed, f"{registration.player.name}'s seed is "
+        f"{seed if seed is not None else 'cleared'}.", registration_id=registration.pk, seed=seed)
 
 
 def _check_in_row(request, tournament, registration, checked_in: bool) -> HttpResponse:
