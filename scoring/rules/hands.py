@@ -23,13 +23,22 @@ from scoring.rules.cards import Card, check_unique, format_cards, total_value
 from scoring.rules.errors import RulesError
 from scoring.rules.melds import (
     Meld,
-    arrangements_by_value,
     best_arrangement,
     best_deadwood,
     check_meld,
+    deadwood_of_masks,
+    suit_masks,
 )
 from scoring.rules.profiles import RuleProfile
-from scoring.rules.spread import Reply, best_layoffs, defender_reply
+from scoring.rules.spread import (
+    MeldTable,
+    Reply,
+    by_suit,
+    could_lay_off,
+    defender_reply,
+    reply_for,
+    reply_masks,
+)
 
 MINUS = "−"
 
@@ -231,49 +240,56 @@ def _score_spread(knocker, melds, defender, layoffs, profile, limit) -> HandResu
 def _best_for_knocker(knocker, defender, layoffs, profile, limit) -> HandResult:
     """Without declared melds, the knocker's spread is the one with the best net result
     for the knocker against the defender's best reply."""
-    if best_deadwood(knocker) == 0:
+    own = suit_masks(knocker)
+    if deadwood_of_masks(*own) == 0:
         return _score_spread(knocker, best_arrangement(knocker).melds, defender, layoffs,
                              profile, limit)
-    before = best_deadwood(defender)
-    best: tuple[int, tuple[Meld, ...], HandResult] | None = None
+    held = suit_masks(defender)
+    before = deadwood_of_masks(*held)
+    if layoffs is None and not (profile.layoffs and could_lay_off(own, held)):
+        # D is the same for every spread, and the knocker's net only falls as K rises:
+        # the least-deadwood arrangement is the best spread.
+        arrangement = best_arrangement(knocker)
+        if arrangement.deadwood > limit.knock_limit:
+            raise _explain_illegal(knocker, limit, None)
+        result = _knock(arrangement.deadwood, before, before, profile, limit)
+        return _with_reply(result, arrangement.melds, reply_for(defender, ()))
+    table = MeldTable.of(own)
+    replies: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+    best = None
     first_error = None
     # Lay-offs only lower D, so no spread can net more than (D before lay-offs − K):
     # trying spreads from the lowest K up, stop once that bound cannot beat the best.
-    for k, melds in _legal_spreads(knocker, limit):
+    for k, chosen in table.legal_spreads(total_value(knocker), limit.knock_limit):
         if best is not None and (before - k) * limit.multiplier <= best[0]:
             break
-        try:
-            d = _reply_deadwood(melds, defender, layoffs, profile, before)
-        except RulesError as error:
-            first_error = first_error or error
-            continue
+        melds = tuple(table.melds[i] for i in chosen)
+        if layoffs is not None:
+            try:
+                reply = defender_reply(melds, defender, layoffs_allowed=profile.layoffs,
+                                       declared=tuple(layoffs))
+            except RulesError as error:
+                first_error = first_error or error
+                continue
+            d, off = reply.deadwood, reply
+        elif profile.layoffs:
+            key = table.signature(chosen)
+            if key not in replies:
+                replies[key] = reply_masks(by_suit(key[0]), by_suit(key[1]), held, before)
+            d, off = replies[key]
+        else:
+            d, off = before, (0, 0, 0, 0)
         result = _knock(k, before, d, profile, limit)
         net = result.points if result.winner == "knocker" else -result.points
         if best is None or net > best[0]:
-            best = (net, melds, result)
+            best = (net, melds, result, off)
     if best is None:
         raise _explain_illegal(knocker, limit, first_error)
-    _, melds, result = best
-    reply = defender_reply(melds, defender, layoffs_allowed=profile.layoffs,
-                           declared=tuple(layoffs) if layoffs is not None else None)
-    return _with_reply(result, melds, reply)
-
-
-def _legal_spreads(knocker, limit: Limit) -> list[tuple[int, tuple[Meld, ...]]]:
-    """Every spread whose deadwood is within the knock limit, lowest deadwood first."""
-    total = total_value(knocker)
-    spreads = [(total - melded, melds) for melded, melds in arrangements_by_value(knocker)
-               if total - melded <= limit.knock_limit]
-    spreads.sort(key=lambda item: item[0])
-    return spreads
-
-
-def _reply_deadwood(melds, defender, layoffs, profile, before: int) -> int:
-    if layoffs is not None:
-        return defender_reply(melds, defender, layoffs_allowed=profile.layoffs,
-                              declared=tuple(layoffs)).deadwood
-    return best_layoffs(melds, defender, layoffs_allowed=profile.layoffs,
-                        no_layoff_deadwood=before)[0]
+    _, melds, result, off = best
+    if isinstance(off, Reply):
+        return _with_reply(result, melds, off)
+    laid_off = tuple(c for c in defender if off[c.suit_index] & c.bit)
+    return _with_reply(result, melds, reply_for(defender, laid_off))
 
 
 def _explain_illegal(knocker, limit: Limit, error: RulesError | None) -> RulesError:

@@ -16,11 +16,11 @@ each 3-card subset, the 4-card set) is tried and the four suits are then looked 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from scoring.rules.cards import Card, card_at, check_unique, format_cards
+from scoring.rules.cards import DECK, Card, check_unique, format_cards
 from scoring.rules.errors import RulesError
 
 Meld = tuple[Card, ...]
@@ -108,46 +108,46 @@ def suit_masks(cards: Iterable[Card]) -> list[int]:
     return masks
 
 
-def _set_ranks(m: Sequence[int]) -> int:
-    """Bitmask of ranks present in at least three suits."""
-    a, b, c, d = m
-    return (a & b & (c | d)) | (c & d & (a | b))
+def _removals(present: int) -> tuple[tuple[int, int, int, int], ...]:
+    """For a rank held in the suits of `present` (4 bits): which suits each set choice
+    takes out of the hand, as 0/1 per suit (no set, the 4-set, each 3-card set)."""
+    suits = [s for s in range(4) if present >> s & 1]
+    choices = [suits] if len(suits) == 4 else []
+    choices += [list(three) for three in combinations(suits, 3)]
+    return tuple(tuple(int(s in choice) for s in range(4)) for choice in choices)
 
 
-def _set_options(m: Sequence[int], rank_bit: int) -> list[tuple[int, ...]]:
-    """For one rank held 3 or 4 times: the suit tuples that may form its set (or none)."""
-    suits = tuple(s for s in range(4) if m[s] & rank_bit)
-    options: list[tuple[int, ...]] = [()]
-    if len(suits) == 4:
-        options.append(suits)
-    options.extend(combinations(suits, 3))
-    return options
+_REMOVALS = [_removals(present) for present in range(16)]
 
 
-def _search(m: list[int], ranks: list[int]) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
-    """Min deadwood over all set choices for `ranks`, and the sets chosen."""
-    if not ranks:
-        return RUN_BEST[m[0]] + RUN_BEST[m[1]] + RUN_BEST[m[2]] + RUN_BEST[m[3]], ()
-    rank_bit, rest = ranks[0], ranks[1:]
-    best_value, best_sets = 1 << 30, ()
-    for suits in _set_options(m, rank_bit):
-        for s in suits:
-            m[s] ^= rank_bit
-        value, sets = _search(m, rest)
-        for s in suits:
-            m[s] ^= rank_bit
-        if value < best_value:
-            best_value, best_sets = value, (((rank_bit, suits),) + sets if suits else sets)
-    return best_value, best_sets
+def deadwood_of_masks(a: int, b: int, c: int, d: int) -> int:
+    """The least deadwood of the hand held as four suit masks (bit r-1 for rank r)."""
+    sets = (a & b & (c | d)) | (c & d & (a | b))
+    if not sets:
+        return RUN_BEST[a] + RUN_BEST[b] + RUN_BEST[c] + RUN_BEST[d]
+    return _with_sets(a, b, c, d, sets)
 
 
-def _rank_bits(mask: int) -> list[int]:
-    bits = []
-    while mask:
-        low = mask & -mask
-        bits.append(low)
-        mask ^= low
-    return bits
+def _with_sets(a: int, b: int, c: int, d: int, sets: int) -> int:
+    """Every choice of sets for the ranks in `sets` (none, the 4-set, each 3-card set),
+    the rest of each suit looked up in the run table."""
+    bit = sets & -sets
+    sets ^= bit
+    if sets:
+        best = _with_sets(a, b, c, d, sets)
+    else:
+        best = RUN_BEST[a] + RUN_BEST[b] + RUN_BEST[c] + RUN_BEST[d]
+    present = (1 if a & bit else 0) | (2 if b & bit else 0) | (4 if c & bit else 0) | (
+        8 if d & bit else 0)
+    for x, y, z, w in _REMOVALS[present]:
+        a2, b2, c2, d2 = a ^ bit * x, b ^ bit * y, c ^ bit * z, d ^ bit * w
+        if sets:
+            value = _with_sets(a2, b2, c2, d2, sets)
+        else:
+            value = RUN_BEST[a2] + RUN_BEST[b2] + RUN_BEST[c2] + RUN_BEST[d2]
+        if value < best:
+            best = value
+    return best
 
 
 def best_deadwood(cards: Iterable[Card]) -> int:
@@ -155,32 +155,57 @@ def best_deadwood(cards: Iterable[Card]) -> int:
     m = [0, 0, 0, 0]
     for card in cards:
         m[card.suit_index] |= card.bit
-    sets = (m[0] & m[1] & (m[2] | m[3])) | (m[2] & m[3] & (m[0] | m[1]))
+    a, b, c, d = m
+    sets = (a & b & (c | d)) | (c & d & (a | b))
     if not sets:
-        return RUN_BEST[m[0]] + RUN_BEST[m[1]] + RUN_BEST[m[2]] + RUN_BEST[m[3]]
-    return _search(m, _rank_bits(sets))[0]
+        return RUN_BEST[a] + RUN_BEST[b] + RUN_BEST[c] + RUN_BEST[d]
+    return _with_sets(a, b, c, d, sets)
+
+
+def _sets_choice(a: int, b: int, c: int, d: int, sets: int) -> tuple[int, tuple[int, ...]]:
+    """Like `_with_sets`, also saying which cards the chosen sets take (per-suit masks)."""
+    if not sets:
+        return RUN_BEST[a] + RUN_BEST[b] + RUN_BEST[c] + RUN_BEST[d], (0, 0, 0, 0)
+    bit = sets & -sets
+    sets ^= bit
+    best, taken = _sets_choice(a, b, c, d, sets)
+    present = (1 if a & bit else 0) | (2 if b & bit else 0) | (4 if c & bit else 0) | (
+        8 if d & bit else 0)
+    for x, y, z, w in _REMOVALS[present]:
+        value, more = _sets_choice(a ^ bit * x, b ^ bit * y, c ^ bit * z, d ^ bit * w, sets)
+        if value < best:
+            best = value
+            taken = (more[0] | bit * x, more[1] | bit * y, more[2] | bit * z, more[3] | bit * w)
+    return best, taken
 
 
 def best_arrangement(cards: Sequence[Card]) -> Arrangement:
     """One arrangement with the least deadwood (melds, deadwood cards, deadwood)."""
     m = suit_masks(cards)
-    value, sets = _search(m, _rank_bits(_set_ranks(m)))
+    a, b, c, d = m
+    value, taken = _sets_choice(a, b, c, d, (a & b & (c | d)) | (c & d & (a | b)))
     melds: list[Meld] = []
-    for rank_bit, suits in sets:
-        rank = rank_bit.bit_length()
-        melds.append(tuple(card_at(s, rank) for s in suits))
-        for s in suits:
-            m[s] ^= rank_bit
+    rank_bits = taken[0] | taken[1] | taken[2] | taken[3]
+    while rank_bits:
+        bit = rank_bits & -rank_bits
+        rank_bits ^= bit
+        melds.append(tuple(DECK[s * 13 + bit.bit_length() - 1] for s in range(4)
+                           if taken[s] & bit))
+    melded = list(taken)
     for s in range(4):
-        for low, high in RUN_CHOICE[m[s]]:
-            melds.append(tuple(card_at(s, r) for r in range(low, high + 1)))
-    melded = {card for meld in melds for card in meld}
-    dead = tuple(sorted((c for c in cards if c not in melded), key=lambda c: (c.rank, c.suit)))
-    assert sum(c.value for c in dead) == value
-    return Arrangement(tuple(melds), dead, value)
+        for low, high in RUN_CHOICE[m[s] ^ taken[s]]:
+            melds.append(DECK[s * 13 + low - 1: s * 13 + high])
+            melded[s] |= ((1 << (high - low + 1)) - 1) << (low - 1)
+    dead = sorted((card for card in cards if not melded[card.suit_index] & card.bit),
+                  key=_by_rank)
+    return Arrangement(tuple(melds), tuple(dead), value)
 
 
-# ----------------------------------------------------------- every possible arrangement
+def _by_rank(card: Card) -> int:
+    return card.rank * 4 + card.suit_index
+
+
+# ------------------------------------------------------------ every stretch of a run
 
 def _sub_runs(mask: int) -> tuple[tuple[int, int], ...]:
     """Every stretch of 3 or more consecutive ranks inside a suit mask, as (low, high)."""
@@ -194,47 +219,8 @@ def _sub_runs(mask: int) -> tuple[tuple[int, int], ...]:
     return tuple(found)
 
 
-_SUB_RUNS = [_sub_runs(mask) if mask & (mask >> 1) & (mask >> 2) else () for mask in range(8192)]
-
-
-def possible_melds(cards: Sequence[Card]) -> list[Meld]:
-    """Every meld the cards can form, sub-melds included (each 3 of a 4-set, every
-    stretch of 3 or more inside a longer run)."""
-    m = suit_masks(cards)
-    melds: list[Meld] = []
-    for rank_bit in _rank_bits(_set_ranks(m)):
-        rank = rank_bit.bit_length()
-        group = [card_at(s, rank) for s in range(4) if m[s] & rank_bit]
-        melds.extend(combinations(group, 3))
-        if len(group) == 4:
-            melds.append(tuple(group))
-    for suit in range(4):
-        for low, high in _SUB_RUNS[m[suit]]:
-            melds.append(tuple(card_at(suit, r) for r in range(low, high + 1)))
-    return melds
-
-
-def all_arrangements(cards: Sequence[Card]) -> Iterator[tuple[Meld, ...]]:
-    """Every collection of disjoint melds, the empty one included."""
-    for _, melds in arrangements_by_value(cards):
-        yield melds
-
-
-def arrangements_by_value(cards: Sequence[Card]) -> list[tuple[int, tuple[Meld, ...]]]:
-    """Every collection of disjoint melds with the total value it melds."""
-    melds = possible_melds(cards)
-    masks = [sum(1 << c.index for c in meld) for meld in melds]
-    values = [sum(c.value for c in meld) for meld in melds]
-    found: list[tuple[int, tuple[Meld, ...]]] = []
-
-    def extend(start: int, used: int, value: int, chosen: tuple[Meld, ...]) -> None:
-        found.append((value, chosen))
-        for i in range(start, len(melds)):
-            if not used & masks[i]:
-                extend(i + 1, used | masks[i], value + values[i], chosen + (melds[i],))
-
-    extend(0, 0, 0, ())
-    return found
+RUN_STRETCHES = [_sub_runs(mask) if mask & (mask >> 1) & (mask >> 2) else ()
+                 for mask in range(8192)]
 
 
 # ------------------------------------------------------------------------- 11 cards
@@ -270,10 +256,15 @@ def analyse_eleven(cards: Sequence[Card], knock_limit: int) -> ElevenAnalysis:
     if len(cards) != 11:
         raise RulesError("wrong_card_count", f"an 11-card hand needs 11 cards, not {len(cards)}")
     check_unique(cards)
-    after = [(card, best_deadwood(c for c in cards if c is not card)) for card in cards]
+    m = suit_masks(cards)
+    after = []
+    for card in cards:
+        m[card.suit_index] ^= card.bit
+        after.append((card, deadwood_of_masks(*m)))
+        m[card.suit_index] ^= card.bit
     best = min(value for _, value in after)
-    ordered = sorted(after, key=lambda item: (item[0].rank, item[0].suit))
-    all11 = best_deadwood(cards)
+    ordered = sorted(after, key=lambda item: (item[0].rank, item[0].suit_index))
+    all11 = deadwood_of_masks(*m)
     return ElevenAnalysis(
         deadwood_all11=all11,
         best_discard_deadwood=best,

@@ -10,17 +10,33 @@ Terms:
 The defender chooses their own melds and their lay-offs together, to leave the least
 deadwood; the knocker, when their melds are not declared, is assumed to choose the
 arrangement that gives them the best net result against that reply.
+
+How, exactly: whether a set of lay-offs is valid is decided suit by suit (a card joins a
+run through a chain of laid-off cards of its own suit, or completes a set), so every
+valid set is tried as a product of each suit's valid subsets, and the defender's best
+deadwood with the rest is looked up each time (melds.deadwood_of_masks). A spread only
+matters to the defender through its signature: the cards of its runs and the cards that
+would complete its three-card sets. Masks are 13-bit per suit (bit r-1 for rank r) or
+52-bit per hand (bit suit*13 + r-1).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
-from scoring.rules.cards import Card, format_cards
+from scoring.rules.cards import DECK, Card, format_cards
 from scoring.rules.errors import RulesError
-from scoring.rules.melds import Meld, best_arrangement, best_deadwood, suit_masks
+from scoring.rules.melds import (
+    RUN_STRETCHES,
+    VALUE_SUM,
+    Meld,
+    best_arrangement,
+    deadwood_of_masks,
+    suit_masks,
+)
 
 EMPTY: tuple[Card, ...] = ()
 
@@ -58,15 +74,6 @@ def _anchored(run: int, held: int) -> int:
         reach = grown
 
 
-def layoff_candidates(knocker_melds: Sequence[Meld], defender: Iterable[Card]) -> list[Card]:
-    """Defender cards that some valid set of lay-offs could include."""
-    runs, fourths = spread_masks(knocker_melds)
-    held = suit_masks(defender)
-    return [card for card in defender
-            if (_anchored(runs[card.suit_index], held[card.suit_index])
-                | fourths[card.suit_index]) & card.bit]
-
-
 def valid_layoffs(knocker_melds: Sequence[Meld], laid_off: Iterable[Card]) -> Card | None:
     """None when every card can be laid off together; else the first card that can't."""
     runs, fourths = spread_masks(knocker_melds)
@@ -90,7 +97,7 @@ def defender_reply(knocker_melds: Sequence[Meld], defender: Sequence[Card], *,
     if declared is not None:
         return _declared_reply(knocker_melds, defender, declared, layoffs_allowed)
     _, laid_off = best_layoffs(knocker_melds, defender, layoffs_allowed=layoffs_allowed)
-    return _reply(defender, laid_off)
+    return reply_for(defender, laid_off)
 
 
 def best_layoffs(knocker_melds: Sequence[Meld], defender: Sequence[Card], *,
@@ -98,23 +105,50 @@ def best_layoffs(knocker_melds: Sequence[Meld], defender: Sequence[Card], *,
                  no_layoff_deadwood: int | None = None) -> tuple[int, tuple[Card, ...]]:
     """The defender's least deadwood and the lay-offs that give it (deadwood only: the
     melds are found once, for the reply finally shown)."""
-    best_value = best_deadwood(defender) if no_layoff_deadwood is None else no_layoff_deadwood
-    best_off = EMPTY
+    held = suit_masks(defender)
+    before = deadwood_of_masks(*held) if no_layoff_deadwood is None else no_layoff_deadwood
     if not layoffs_allowed:
-        return best_value, best_off
-    candidates = layoff_candidates(knocker_melds, defender)
+        return before, EMPTY
     runs, fourths = spread_masks(knocker_melds)
-    for size in range(1, len(candidates) + 1):
-        for chosen in combinations(candidates, size):
-            if _first_invalid(runs, fourths, chosen) is not None:
-                continue
-            value = best_deadwood([c for c in defender if c not in chosen])
-            if value < best_value:
-                best_value, best_off = value, chosen
-    return best_value, best_off
+    value, off = reply_masks(runs, fourths, held, before)
+    return value, tuple(c for c in sorted(defender) if off[c.suit_index] & c.bit)
 
 
-def _reply(defender: Sequence[Card], laid_off: Sequence[Card]) -> Reply:
+def reply_masks(runs: Sequence[int], fourths: Sequence[int], held: Sequence[int],
+                before: int) -> tuple[int, tuple[int, ...]]:
+    """The least deadwood over every valid set of lay-offs, with the defender's own melds
+    found for the rest each time, and the lay-offs (suit masks) that give it.
+
+    A set of lay-offs is valid suit by suit (a card joins a run through a chain of laid-off
+    cards of its own suit, or completes a set), so the valid sets are the products of
+    each suit's valid subsets."""
+    per_suit = []
+    for s in range(4):
+        fits = (_anchored(runs[s], held[s]) | fourths[s]) & held[s]
+        if not fits:
+            per_suit.append((0,))
+            continue
+        valid = [0]
+        sub = fits
+        while sub:
+            if not sub & ~(_anchored(runs[s], sub) | fourths[s]):
+                valid.append(sub)
+            sub = (sub - 1) & fits
+        per_suit.append(valid)
+    best, best_off = before, (0, 0, 0, 0)
+    a, b, c, d = held
+    for w in per_suit[0]:
+        for x in per_suit[1]:
+            for y in per_suit[2]:
+                for z in per_suit[3]:
+                    if w | x | y | z:
+                        value = deadwood_of_masks(a ^ w, b ^ x, c ^ y, d ^ z)
+                        if value < best:
+                            best, best_off = value, (w, x, y, z)
+    return best, best_off
+
+
+def reply_for(defender: Sequence[Card], laid_off: Sequence[Card]) -> Reply:
     arrangement = best_arrangement([c for c in defender if c not in laid_off])
     return Reply(arrangement.deadwood, tuple(sorted(laid_off)), arrangement.melds)
 
@@ -129,4 +163,126 @@ def _declared_reply(knocker_melds, defender, declared, layoffs_allowed) -> Reply
     if bad is not None:
         raise RulesError("illegal_layoff", f"{bad} cannot be laid off on the knocker's melds "
                          f"({'; '.join(' '.join(format_cards(m)) for m in knocker_melds)})")
-    return _reply(defender, declared)
+    return reply_for(defender, declared)
+
+
+# ------------------------------------------------------------ the knocker's spreads
+
+SUIT_BITS = 8191  # one suit's 13 ranks in a 52-bit card mask (bit suit*13 + rank-1)
+
+
+def by_suit(mask: int) -> tuple[int, int, int, int]:
+    return (mask & SUIT_BITS, mask >> 13 & SUIT_BITS, mask >> 26 & SUIT_BITS, mask >> 39)
+
+
+def _mask_value(mask: int) -> int:
+    return (VALUE_SUM[mask & SUIT_BITS] + VALUE_SUM[mask >> 13 & SUIT_BITS]
+            + VALUE_SUM[mask >> 26 & SUIT_BITS] + VALUE_SUM[mask >> 39])
+
+
+def could_lay_off(knocker: Sequence[int], held: Sequence[int]) -> bool:
+    """Whether some spread of the knocker's (suit masks) could take some defender card:
+    every card of the knocker's that can be in a run counts as a run card, and every
+    rank held exactly three times as a set the defender might complete."""
+    a, b, c, d = knocker
+    three = (a & b & (c | d) | c & d & (a | b)) & ~(a & b & c & d)
+    for s in range(4):
+        m = knocker[s]
+        starts = m & (m >> 1) & (m >> 2)
+        in_run = starts | starts << 1 | starts << 2
+        if (_anchored(in_run, held[s]) | (three & ~m)) & held[s]:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class MeldTable:
+    """Every meld a hand can show (sub-melds included), with per meld its 52-bit card
+    mask, value, run cards and the card that would complete it as a set of four."""
+
+    melds: tuple[Meld, ...]
+    masks: tuple[int, ...]
+    values: tuple[int, ...]
+    runs: tuple[int, ...]
+    fourths: tuple[int, ...]
+
+    @classmethod
+    def of(cls, masks: Sequence[int]) -> MeldTable:
+        rows: list[tuple] = []
+        a, b, c, d = masks
+        sets = a & b & (c | d) | c & d & (a | b)
+        while sets:
+            bit = sets & -sets
+            sets ^= bit
+            present = (1 if a & bit else 0) | (2 if b & bit else 0) | (4 if c & bit else 0) | (
+                8 if d & bit else 0)
+            rows += _SET_ROWS[bit, present]
+        for s in range(4):
+            if RUN_STRETCHES[masks[s]]:
+                rows += _run_rows(s, masks[s])
+        if not rows:
+            return cls((), (), (), (), ())
+        return cls(*(tuple(column) for column in zip(*rows, strict=True)))
+
+    def signature(self, chosen: Sequence[int]) -> tuple[int, int]:
+        """What a spread of these melds lets the defender lay off: (run cards, fourths)."""
+        runs = fourths = 0
+        for i in chosen:
+            runs |= self.runs[i]
+            fourths |= self.fourths[i]
+        return runs, fourths
+
+    def legal_spreads(self, total: int, limit: int) -> list[tuple[int, tuple[int, ...]]]:
+        """Every collection of disjoint melds leaving deadwood within `limit`, as
+        (deadwood, meld indexes), lowest deadwood first."""
+        masks, values, count = self.masks, self.values, len(self.masks)
+        free_after = [0] * (count + 1)  # the cards the melds from i on could still take
+        for i in range(count - 1, -1, -1):
+            free_after[i] = free_after[i + 1] | masks[i]
+        found: list[tuple[int, tuple[int, ...]]] = []
+
+        def grow(start: int, used: int, left: int, chosen: tuple[int, ...]) -> None:
+            if left <= limit:
+                found.append((left, chosen))
+            for i in range(start, count):
+                # Melding every free card of the melds from i on would still leave too
+                # much: no spread can go on from this one with meld i or a later one.
+                if left - _mask_value(free_after[i] & ~used) > limit:
+                    break
+                if not used & masks[i]:
+                    grow(i + 1, used | masks[i], left - values[i], chosen + (i,))
+
+        grow(0, 0, total, ())
+        found.sort(key=lambda item: item[0])
+        return found
+
+
+def _set_rows(bit: int, present: int) -> tuple[tuple, ...]:
+    """MeldTable rows for the sets of one rank held in the suits of `present` (4 bits)."""
+    rank = bit.bit_length()
+    suits = [s for s in range(4) if present >> s & 1]
+    groups = [suits] if len(suits) == 4 else []
+    groups += [list(three) for three in combinations(suits, 3)]
+    rows = []
+    for group in groups:
+        mask = sum(1 << (s * 13 + rank - 1) for s in group)
+        missing = [s for s in range(4) if s not in group]
+        fourth = 1 << (missing[0] * 13 + rank - 1) if len(group) == 3 else 0
+        rows.append((tuple(DECK[s * 13 + rank - 1] for s in group), mask,
+                     min(rank, 10) * len(group), 0, fourth))
+    return tuple(rows)
+
+
+_SET_ROWS = {(1 << r, present): _set_rows(1 << r, present)
+             for r in range(13) for present in range(16) if bin(present).count("1") >= 3}
+
+
+@lru_cache(maxsize=4096)
+def _run_rows(suit: int, held: int) -> tuple[tuple, ...]:
+    """MeldTable rows for every stretch of a run within one suit's cards."""
+    rows = []
+    for low, high in RUN_STRETCHES[held]:
+        mask = ((1 << (high - low + 1)) - 1) << (suit * 13 + low - 1)
+        rows.append((DECK[suit * 13 + low - 1: suit * 13 + high], mask, _mask_value(mask),
+                     mask, 0))
+    return tuple(rows)
