@@ -73,9 +73,10 @@ def hand(data: dict, profile: RuleProfile) -> dict:
         result = score_cards(
             knocker=parse_cards(_list(data, "knocker"), what="the knocker's hand"),
             defender=parse_cards(_list(data, "defender"), what="the defender's hand"),
-            knocker_melds=[parse_cards(_cards(m, "each knocker meld")) for m in melds]
-            if melds is not None else None,
-            layoffs=parse_cards(_list(data, "layoffs")) if layoffs is not None else None,
+            knocker_melds=[parse_cards(_cards(m, "each knocker meld", text=True))
+                           for m in melds] if melds is not None else None,
+            layoffs=parse_cards(_cards(layoffs, "\"layoffs\"", text=True))
+            if layoffs is not None else None,
             upcard=upcard, profile=profile)
     else:
         result = score_quick(outcome=data.get("outcome"),
@@ -96,8 +97,9 @@ def _list(data: dict, key: str) -> list:
     return _cards(data.get(key), f"\"{key}\"")
 
 
-def _cards(value: Any, what: str) -> list:
-    if not isinstance(value, list):
+def _cards(value: Any, what: str, text: bool = False) -> list | str:
+    """A list of card tokens, or with `text` also one string of them ("8H 9H")."""
+    if not isinstance(value, list) and not (text and isinstance(value, str)):
         raise RulesError("bad_card", f"{what} must be a list of cards")
     return value
 

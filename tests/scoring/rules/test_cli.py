@@ -155,6 +155,14 @@ def test_profile_set_and_a_per_line_rules_object_change_the_score(args, rules, e
         assert (out[0]["winner"], out[0]["points"]) == expected
 
 
+def test_declared_melds_and_layoffs_may_also_be_written_as_one_string_each():
+    line = {"knocker": "5H 6H 7H 9C 9D 9S JS QS KS 2D".split(),
+            "defender": "8H 9H 3H KD KC 3C 4C 5C 4H TS".split(),
+            "knocker_melds": ["5H 6H 7H", ["9C", "9D", "9S"], "JS,QS,KS"], "layoffs": "8H 9H"}
+    _, out = run_here("hand", lines=[line])
+    assert (out[0]["defender_deadwood"], out[0]["laid_off"]) == (37, ["8H", "9H"])
+
+
 def test_a_rules_object_overrides_the_command_line_for_its_line_only():
     quick = {"outcome": "knock", "knocker_deadwood": 6, "defender_deadwood": 6}
     _, out = run_here("hand", "--set", "undercut_bonus=10", lines=[

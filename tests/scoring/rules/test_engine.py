@@ -445,6 +445,13 @@ def test_dead_hands_count_as_hands_but_win_no_box():
     assert result.totals == {"A": 105 + 100 + 50, "B": 10 + 25}
 
 
+def test_a_hand_won_for_0_points_still_wins_a_box():
+    # With undercut_on_tie off, a tie is a knocker's win worth 0 (RULES.md §5).
+    result = score_game(hands_of(("B", 0), ("A", 100)), make_profile("standard"))
+    assert result.hands_won == {"A": 1, "B": 1}
+    assert (result.totals, result.shutout) == ({"A": 225, "B": 25}, False)
+
+
 @pytest.mark.parametrize(("hands", "winner", "totals", "finished"), [
     (hands_of(("A", 10), ("B", 20), ("A", 5)), "B", {"A": 15 + 50, "B": 20 + 100 + 25}, True),
     (hands_of(("A", 10), ("B", 20)), None, {"A": 10, "B": 20}, False),
