@@ -26,6 +26,7 @@ urlpatterns = [
     path(M + "players/", setup.players, name="players"),
     path(M + "players/add/", setup.add_player, name="add-player"),
     path(M + "players/import/", setup.import_players, name="import-players"),
+    path(M + "players/counts/", setup.registration_counts, name="registration-counts"),
     path(M + "players/<int:registration_id>/<str:action>/", setup.registration_action,
          name="registration-action"),
     path(M + "rounds/", rounds.rounds, name="rounds"),

@@ -89,6 +89,10 @@ def test_organiser_day_from_registration_to_public_standings(desk, phone):
     expect(report).to_contain_text("4 accepted, 1 refused")
     expect(report).to_contain_text("'not-an-email' is not an email address.")
     shot(desk, "1-import-report")
+    for name in PINS:  # check-in swaps the player's row; the counts follow by event
+        desk.locator(".reg", has_text=name).get_by_role("button", name="Check in").click()
+        expect(desk.locator(".reg", has_text=name)).to_contain_text("checked in")
+    expect(desk.locator("#registration-counts")).to_contain_text("4 checked in")
 
     # Draft round 1, see why each pair was made, publish, start the clock.
     desk.get_by_role("link", name="Rounds").click()

@@ -337,6 +337,10 @@ def test_check_in_with_htmx_returns_the_players_row(org, event):
     page = text(response).lstrip()
     assert page.startswith(f'<li id="reg-{reg.pk}"') and "checked in" in page
     assert "Undo check-in" in page
+    assert response["HX-Trigger"] == "registration-changed"
+    counts = text(org.get(url(event, "manage/players/counts/"), HTTP_HX_REQUEST="true"))
+    assert counts.startswith('<p id="registration-counts"')
+    assert "<strong>1</strong> checked in" in counts
 
 
 def test_withdrawing_a_player_keeps_them_out_of_the_next_draft(org, event, organiser):

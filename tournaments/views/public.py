@@ -72,8 +72,9 @@ def _standings_context(tournament: Tournament) -> dict:
 
 @public_page
 def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return render(request, "tournaments/public_standings.html",
-                  _standings_context(tournament))
+    return render(request, "tournaments/public_standings.html", {
+        **_standings_context(tournament),
+        "manage": selectors.can_manage(request.user, tournament)})
 
 
 @public_page

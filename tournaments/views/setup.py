@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from scoring import services as scoring
 from scoring.errors import Forbidden
@@ -42,13 +42,11 @@ def organised_clubs(user):
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
     tournaments = list(selectors.tournaments_for(request.user))
-    managed = set()
-    if request.user.is_authenticated:
-        clubs = {club.pk for club in organised_clubs(request.user)}
-        managed = {t.pk for t in tournaments if t.club_id in clubs}
+    clubs = {club.pk for club in organised_clubs(request.user)
+             } if request.user.is_authenticated else set()
     return render(request, "tournaments/list.html", {
-        "tournaments": tournaments, "managed": managed,
-        "can_create": request.user.is_authenticated and bool(organised_clubs(request.user))})
+        "tournaments": tournaments, "can_create": bool(clubs),
+        "managed": {t.pk for t in tournaments if t.club_id in clubs}})
 
 
 @login_required
@@ -153,9 +151,22 @@ def _players_page(request, tournament, form=None, import_form=None, report=None,
     return render(request, "tournaments/players.html", {
         "tournament": tournament, "registrations": registrations,
         "form": form or RegistrationForm(), "import_form": import_form or ImportForm(),
-        "report": report, "field": selectors.field_size(tournament),
-        "checked_in": sum(1 for r in registrations if r.checked_in and not r.withdrawn),
-        "tab": "players"}, status=status)
+        "report": report, "tab": "players", **_counts(tournament, registrations)},
+        status=status)
+
+
+def _counts(tournament: Tournament, registrations: list[Registration]) -> dict:
+    return {"registered": len(registrations), "field": selectors.field_size(tournament),
+            "checked_in": sum(1 for r in registrations if r.checked_in and not r.withdrawn)}
+
+
+@organiser_page
+@require_GET
+def registration_counts(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The `registration-counts` partial, refreshed when a check-in changes."""
+    return render(request, "tournaments/_registration_counts.html", {
+        "tournament": tournament,
+        **_counts(tournament, list(selectors.registrations_of(tournament)))})
 
 
 @organiser_page
@@ -253,5 +264,8 @@ def _check_in_row(request, tournament, registration, checked_in: bool) -> HttpRe
                                          actor=actor_of(request), checked_in=checked_in)
     except USER_ERRORS as caught:
         error = caught
-    return render(request, "tournaments/_registration_row.html",
-                  {"tournament": tournament, "r": registration, "error": error})
+    response = render(request, "tournaments/_registration_row.html",
+                      {"tournament": tournament, "r": registration, "error": error})
+    if error is None:
+        response["HX-Trigger"] = "registration-changed"
+    return response
