@@ -634,3 +634,17 @@ def test_seed_a_player_and_a_bad_seed_is_explained(org, event):
     assert "Seed 1 is already P03&#x27;s." in text(taken)
     reg.refresh_from_db()
     assert reg.seed == 1
+
+
+def test_call_time_then_the_policy_decides_the_leading_table_and_names_the_level_one(
+        org, club, organiser):
+    tournament = make_event(club, organiser, overrides={"game_target": 25, "games_to_win": 2})
+    rnd = publish(tournament, organiser)
+    leading, level = rnd.pairings.order_by("table").select_related("match")
+    knock(leading.match, organiser)  # 1–0 in games
+    org.post(url(tournament, "manage/rounds/1/call-time/"))
+    page = text(org.post(url(tournament, "manage/rounds/1/time-policy/"), follow=True))
+    assert "Table 1: time called:" in page and "won more games (1–0)" in page
+    assert "Still open: table 2: level on games and points; record the result by hand." in page
+    leading.refresh_from_db()
+    assert leading.resolved and leading.result_winner == "A"
