@@ -70,6 +70,9 @@ def format_overrides(overrides: dict[str, Any] | None) -> str:
 
 def _tiebreak_field(slot: int) -> forms.ChoiceField:
     return forms.ChoiceField(label=f"Tie-break {slot}", required=False,
+                             initial=TIEBREAKS[slot - 1],
+                             help_text="After match wins, in this order; “—” ends the list."
+                             if slot == 1 else "",
                              choices=[("", "—")] + list(TIEBREAK_LABELS.items()))
 
 
@@ -78,7 +81,8 @@ class TournamentForm(forms.Form):
     contradict played rounds are shown disabled (rules change through RulesChangeForm)."""
 
     name = forms.CharField(max_length=120)
-    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}),
+    # An <input type="date"> reads and writes ISO dates whatever the language.
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
                            error_messages={"invalid": "Enter a date as YYYY-MM-DD."})
     venue = forms.CharField(max_length=200, required=False)
     profile = forms.ChoiceField(label="Rule profile", choices=[(p, p) for p in PROFILES],

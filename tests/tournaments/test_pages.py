@@ -648,3 +648,10 @@ def test_call_time_then_the_policy_decides_the_leading_table_and_names_the_level
     assert "Still open: table 2: level on games and points; record the result by hand." in page
     leading.refresh_from_db()
     assert leading.resolved and leading.result_winner == "A"
+
+
+def test_forms_show_dates_as_iso_for_the_date_picker_and_the_default_tiebreaks(org, event):
+    page = text(org.get(url(event, "manage/")))
+    assert 'type="date" name="date" value="2026-11-28"' in page
+    create = text(org.get("/tournaments/new/"))
+    assert '<option value="head_to_head" selected>' in create
