@@ -317,7 +317,8 @@ fix = _round_action(s.FixPairingSerializer, services.fix_pairing, "round_fix_pai
 publish = _round_action(None, services.publish_round, "round_publish")
 timer = _round_action(s.TimerSerializer, services.start_round_timer, "round_start_timer")
 call_time = _round_action(None, services.call_time, "round_call_time")
-time_policy = _round_action(None, services.apply_time_policy, "round_apply_time_policy",
+time_policy = _round_action(s.TimePolicySerializer, services.apply_time_policy,
+                            "round_apply_time_policy",
                             result=lambda report: report.as_dict())
 close_round = _round_action(None, services.close_round, "round_close")
 

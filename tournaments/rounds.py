@@ -425,13 +425,17 @@ class TimeReport:
                             for p, why in self.waiting]}
 
 
-def apply_time_policy(*, round_id: int, actor: Actor) -> TimeReport:
-    """After time is called, decide every unfinished match whose hands are all agreed:
-    to the player with more games won, else to the leader in the current game, else to
-    the leader on match points. A table with a pending or disputed hand waits for it;
-    a table level on all three waits for an organiser's result. Decided matches are
-    stopped (no more hands). Raises Forbidden, Conflict (`not_published`,
-    `time_not_called`)."""
+def apply_time_policy(*, round_id: int, actor: Actor,
+                      pairing_ids: list[int] | None = None) -> TimeReport:
+    """After time is called, decide every unfinished match whose hands are all agreed
+    (or only the tables `pairing_ids`, e.g. as each says its last hand is entered): to
+    the player with more games won, else to the leader in the current game, else to the
+    leader on match points. A table with a pending or disputed hand waits for it; a
+    table level on all three waits for an organiser's result. Decided matches are
+    stopped (no more hands). The service cannot know whether a table is still playing
+    its last hand: apply it once the tables have entered it.
+
+    Raises Forbidden, Conflict (`not_published`, `time_not_called`)."""
     with transaction.atomic():
         tournament, rnd = lock_round(round_id, actor)
         _require_state(rnd, Round.State.PUBLISHED)
@@ -440,7 +444,8 @@ def apply_time_policy(*, round_id: int, actor: Actor) -> TimeReport:
         report, now = TimeReport(), timezone.now()
         for row in tables(rnd):
             pairing = row.pairing
-            if row.state in (TableState.FINISHED, TableState.BYE):
+            if row.state in (TableState.FINISHED, TableState.BYE) or (
+                    pairing_ids is not None and pairing.pk not in pairing_ids):
                 continue
             if row.pending or row.disputed:
                 report.waiting.append((pairing, f"table {pairing.table}: a hand is "

@@ -140,6 +140,12 @@ class TimerSerializer(StrictSerializer):
     minutes = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 
+class TimePolicySerializer(StrictSerializer):
+    pairing_ids = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                        allow_null=True, default=None,
+                                        help_text="Only these tables (default: all).")
+
+
 class ResultSerializer(StrictSerializer):
     winner = serializers.ChoiceField(choices=["A", "B"])
     reason = serializers.CharField(max_length=500)

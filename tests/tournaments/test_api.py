@@ -158,8 +158,11 @@ def test_a_round_from_draft_to_close(api, event, organiser):
     response = api.post(f"/api/rounds/{rnd['id']}/close/", {}, format="json")
     assert response.status_code == 409 and error(response)["code"] == "round_unfinished"
     assert api.post(f"/api/rounds/{rnd['id']}/call-time/", {}, format="json").status_code == 200
-    report = api.post(f"/api/rounds/{rnd['id']}/time-policy/", {}, format="json").json()
-    assert report["waiting"][0]["table"] == 2
+    report = api.post(f"/api/rounds/{rnd['id']}/time-policy/", {"pairing_ids": [second.pk]},
+                      format="json").json()
+    assert report == {"settled": [], "waiting": [
+        {"pairing": second.pk, "table": 2,
+         "reason": "table 2: level on games and points; record the result by hand"}]}
     response = api.post(f"/api/pairings/{second.pk}/result/", {"winner": "B",
                                                               "reason": "forfeit"},
                         format="json")

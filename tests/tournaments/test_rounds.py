@@ -226,6 +226,20 @@ def test_time_policy_decides_by_games_then_the_current_game(club, organiser):
         services.close_round(round_id=rnd.pk, actor=actor(organiser))
 
 
+def test_time_policy_can_decide_one_table_at_a_time(club, organiser):
+    event = new_event(club, organiser, players=4)
+    rnd = publish(draft(event, organiser), organiser)
+    t1, t2 = rnd.pairings.order_by("position").select_related("match")
+    for table in (t1, t2):
+        play_hand(table.match, organiser, game=1, number=1, winner="A")
+    services.call_time(round_id=rnd.pk, actor=actor(organiser))
+    report = services.apply_time_policy(round_id=rnd.pk, actor=actor(organiser),
+                                        pairing_ids=[t2.pk])
+    assert [p.pk for p in report.settled] == [t2.pk] and report.waiting == []
+    t1.refresh_from_db()
+    assert not t1.resolved and t1.match.state == "in_progress"
+
+
 def test_a_level_table_waits_for_the_organisers_result(club, organiser):
     event = new_event(club, organiser, players=2)
     rnd = publish(draft(event, organiser), organiser)
