@@ -27,9 +27,33 @@ from scoring.errors import Conflict, Forbidden, ServiceError
 from scoring.models import Club, Match
 from scoring.rules import RulesError, make_profile
 from scoring.services import Actor
+from tournaments.archive import import_archive
 from tournaments.base import lock_tournament, log, require_organiser
 from tournaments.models import Round, Tournament
 from tournaments.pairing import TIEBREAKS
+from tournaments.registration import (
+    add_registration,
+    check_in,
+    import_registrations,
+    reinstate_registration,
+    remove_registration,
+    set_seed,
+    withdraw_registration,
+)
+from tournaments.rescoring import apply_rules_change, preview_rules_change
+from tournaments.rounds import (
+    apply_time_policy,
+    call_time,
+    clear_result,
+    close_round,
+    discard_round,
+    draft_round,
+    fix_pairing,
+    publish_round,
+    record_result,
+    start_round_timer,
+    swap_players,
+)
 
 # Settings a tournament keeps, in the order forms show them.
 SETTINGS = (
@@ -190,32 +214,6 @@ def _user(actor: Actor):
     user = actor.user
     return user if user is not None and user.is_authenticated else None
 
-
-# Re-exported so that callers use one module for every tournament write.
-from tournaments.archive import import_archive  # noqa: E402
-from tournaments.registration import (  # noqa: E402
-    add_registration,
-    check_in,
-    import_registrations,
-    reinstate_registration,
-    remove_registration,
-    set_seed,
-    withdraw_registration,
-)
-from tournaments.rescoring import apply_rules_change, preview_rules_change  # noqa: E402
-from tournaments.rounds import (  # noqa: E402
-    apply_time_policy,
-    call_time,
-    clear_result,
-    close_round,
-    discard_round,
-    draft_round,
-    fix_pairing,
-    publish_round,
-    record_result,
-    start_round_timer,
-    swap_players,
-)
 
 __all__ = [
     "Actor", "create_tournament", "update_tournament", "settings_of", "check_settings",

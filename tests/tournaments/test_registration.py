@@ -7,7 +7,7 @@ import pytest
 
 from scoring.errors import Conflict, ServiceError
 from scoring.models import LedgerRow, Player
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactory
 from tests.tournaments.helpers import actor, new_event, pairs_of, play_round, reg
 from tournaments import services
 from tournaments.models import Registration
@@ -212,3 +212,17 @@ def test_seeds_are_unique(club, organiser):
     with pytest.raises(ServiceError, match="Seed 1 is already P01's"):
         services.set_seed(registration_id=reg(event, "P02").pk, actor=actor(organiser), seed=1)
     assert reg(event, "P02").seed is None
+
+
+def test_check_in_can_be_undone_and_a_withdrawn_player_cannot_check_in(organiser, club):
+    registration = RegistrationFactory(tournament=TournamentFactory(club=club))
+    services.check_in(registration_id=registration.pk, actor=actor(organiser))
+    services.check_in(registration_id=registration.pk, actor=actor(organiser),
+                      checked_in=False)
+    registration.refresh_from_db()
+    assert not registration.checked_in
+    assert list(LedgerRow.objects.filter(chain=registration.tournament.chain).values_list(
+        "action", flat=True)) == ["checked_in", "check_in_undone"]
+    services.withdraw_registration(registration_id=registration.pk, actor=actor(organiser))
+    with pytest.raises(Conflict, match="has withdrawn"):
+        services.check_in(registration_id=registration.pk, actor=actor(organiser))
