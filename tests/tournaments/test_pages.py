@@ -655,3 +655,18 @@ def test_forms_show_dates_as_iso_for_the_date_picker_and_the_default_tiebreaks(o
     assert 'type="date" name="date" value="2026-11-28"' in page
     create = text(org.get("/tournaments/new/"))
     assert '<option value="head_to_head" selected>' in create
+
+
+def test_after_time_is_called_one_table_is_decided_by_the_policy_when_it_is_done(
+        org, club, organiser):
+    tournament = make_event(club, organiser, overrides={"game_target": 25, "games_to_win": 2})
+    rnd = publish(tournament, organiser)
+    first, second = rnd.pairings.order_by("table").select_related("match")
+    knock(first.match, organiser)
+    knock(second.match, organiser, winner="B")
+    org.post(url(tournament, "manage/rounds/1/call-time/"))
+    board = text(org.get(url(tournament, "manage/dashboard/tables/")))
+    assert 'data-testid="time-policy-2"' in board
+    org.post(url(tournament, "manage/rounds/1/time-policy/"), {"pairing": second.pk})
+    first.refresh_from_db(), second.refresh_from_db()
+    assert second.resolved and second.result_winner == "B" and not first.resolved

@@ -83,8 +83,10 @@ def round_action(request: HttpRequest, tournament: Tournament, number: int,
     if action == "call-time":
         run(request, services.call_time, "Time is called: tables finish the hand they are "
             "playing.", round_id=rnd.pk)
-    elif action == "time-policy":
-        ok, report = run(request, services.apply_time_policy, round_id=rnd.pk)
+    elif action == "time-policy":  # the whole round, or one table ("pairing")
+        table = request.POST.get("pairing", "")
+        ok, report = run(request, services.apply_time_policy, round_id=rnd.pk,
+                         pairing_ids=[int(table)] if table.isdigit() else None)
         if ok:
             _report_time_policy(request, report)
     elif action == "close":
