@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.hands import HandInput
-from scoring.models import Entry, Game, Hand, Match
+from scoring.models import Game, Hand, Match
 
 
 def entered_values(payload: dict[str, Any] | None) -> dict[str, Any]:
@@ -22,14 +22,6 @@ def entered_values(payload: dict[str, Any] | None) -> dict[str, Any]:
     if not payload:
         return {}
     return dict(payload.get("values") or payload)
-
-
-def payload_of(hand: Hand) -> dict[str, Any]:
-    """The hand as its accepted entry (or, before agreement, its first entry) gave it."""
-    entry = hand.accepted_entry
-    if entry is None:
-        entry = hand.entries.filter(kind=Entry.Kind.SUBMIT).order_by("id").first()
-    return entered_values(entry.payload if entry is not None else None)
 
 
 def stored_input(hand: Hand, game_number: int, payload: dict[str, Any]) -> HandInput:

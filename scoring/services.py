@@ -648,10 +648,11 @@ def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor,
         report = Rescore(match=match, before=match_summary(match))
         games = _games_with_hands(match)
         games_before = {game.number: game_summary(game) for game in games}
+        unagreed = _first_payloads(match)
         for game in games:
             for hand in game.hands.all():
                 if hand.state != Hand.State.VOIDED:
-                    change = _rescore_hand(match, game, hand, profile)
+                    change = _rescore_hand(match, game, hand, profile, unagreed)
                     if change is not None:
                         report.hands.append(change)
         old_rules, state = match.rules, match.state
@@ -682,11 +683,24 @@ def _games_with_hands(match: Match) -> list[Game]:
     return list(match.games.order_by("number").prefetch_related(Prefetch("hands", hands)))
 
 
-def _rescore_hand(match: Match, game: Game, hand: Hand, profile: RuleProfile):
-    from scoring.rescore import hand_summary, payload_of, stored_input
+def _first_payloads(match: Match) -> dict[int, dict[str, Any]]:
+    """Hands nobody agreed to yet have no accepted entry: their first entry's values."""
+    from scoring.rescore import entered_values
+
+    rows = (Entry.objects.filter(match=match, kind=Entry.Kind.SUBMIT,
+                                 hand__accepted_entry__isnull=True)
+            .order_by("-id").values_list("hand_id", "payload"))
+    return {hand_id: entered_values(payload) for hand_id, payload in rows}
+
+
+def _rescore_hand(match: Match, game: Game, hand: Hand, profile: RuleProfile,
+                  unagreed: dict[int, dict[str, Any]]):
+    from scoring.rescore import entered_values, hand_summary, stored_input
     from scoring.rules import RulesError
 
-    hand_input = stored_input(hand, game.number, payload_of(hand))
+    payload = (entered_values(hand.accepted_entry.payload) if hand.accepted_entry
+               else unagreed.get(hand.pk, {}))
+    hand_input = stored_input(hand, game.number, payload)
     try:
         result = evaluate(hand_input, profile)
     except RulesError as error:

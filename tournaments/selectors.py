@@ -320,11 +320,10 @@ class TableRow:
                 TableState.PENDING, TableState.DISPUTED) else self.state),
             "games_won": games, "winner": self.winner_name,
             "current_game": self.current_game, "current_points": self.current_points,
-            "result_reason": p.result_reason,
         }
-        if not public:
+        if not public:  # an organiser's reasons may be private ("left ill")
             data.update(pending=self.pending, disputed=self.disputed,
-                        resolved=p.resolved)
+                        resolved=p.resolved, result_reason=p.result_reason)
         return data
 
 

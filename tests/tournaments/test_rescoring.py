@@ -155,3 +155,25 @@ def test_an_organisers_result_stands_through_a_rules_change(club, organiser):
     assert (pairing.result_winner, pairing.result_points_a) == ("B", 310)  # ...the result stands
     assert pairing.match.state == "closed"
     assert selectors.standings(event).rows[0].name == "P02"
+
+
+def test_a_hand_not_yet_agreed_is_rescored_from_its_entry(club, organiser):
+    """Double entry: one player's entry is not accepted yet. An Oklahoma quick entry keeps
+    its upcard only in the entry, and the spade double needs it."""
+    event = new_event(club, organiser, players=2, profile="oklahoma", agreement="double",
+                      overrides={"game_target": 100, "games_to_win": 2})
+    rnd = play_round(event, organiser, play=False, close=False)
+    pairing = rnd.pairings.select_related("player_a__player").get()
+    scoring.submit_hand(match_id=pairing.match_id, idempotency_key="ok1",
+                        actor=scoring.Actor(player=pairing.player_a.player),
+                        hand=HandInput(game=1, number=1, outcome="knock", knocker="A",
+                                       knocker_deadwood=5, defender_deadwood=20, upcard="7S"))
+    hand = Hand.objects.get(game__match_id=pairing.match_id)
+    assert (hand.state, hand.accepted_entry, hand.points) == ("pending", None, 15)
+    event.refresh_from_db()
+    services.apply_rules_change(tournament_id=event.pk, actor=actor(organiser),
+                                profile="oklahoma", reason="spades double",
+                                overrides={"game_target": 100, "games_to_win": 2,
+                                           "oklahoma_spade_double": True})
+    hand.refresh_from_db()
+    assert (hand.points, hand.state, hand.version) == (30, "pending", 2)
