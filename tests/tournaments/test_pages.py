@@ -339,7 +339,6 @@ def test_check_in_with_htmx_returns_the_players_row(org, event):
     assert "Undo check-in" in page
     assert response["HX-Trigger"] == "registration-changed"
     counts = text(org.get(url(event, "manage/players/counts/"), HTTP_HX_REQUEST="true"))
-    assert counts.startswith('<p id="registration-counts"')
     assert "<strong>1</strong> checked in" in counts
 
 
