@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from scoring import ledger
-from scoring.errors import Forbidden, ServiceError
+from scoring.errors import Conflict, Forbidden, ServiceError
 from scoring.services import Actor
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.pairing import PairingError, bracket_size, round_robin
@@ -104,3 +104,23 @@ def planned_rounds(tournament: Tournament, field: int) -> int:
     if fmt == Tournament.Format.ROUND_ROBIN:
         return len(round_robin(list(range(field))))
     return int(math.log2(bracket_size(field)))
+
+
+# ----------------------------------------------------------------- rounds, results
+
+def require_state(rnd: Round, state: str) -> None:
+    if rnd.state != state:
+        raise Conflict(f"not_{state}", f"Round {rnd.number} is {rnd.get_state_display()}, "
+                       f"not {Round.State(state).label}.")
+
+
+RESULT_FIELDS = ["result_winner", "result_reason", "result_games_a", "result_games_b",
+                 "result_points_a", "result_points_b", "resolved_at"]
+
+
+def resolve(pairing: Pairing, winner: str, games: tuple[int, int],
+             points: tuple[int, int], reason: str, when) -> None:
+    pairing.result_winner, pairing.result_reason = winner, reason
+    pairing.result_games_a, pairing.result_games_b = games
+    pairing.result_points_a, pairing.result_points_b = points
+    pairing.resolved_at = when

@@ -10,9 +10,10 @@ The day, in services:
     → draft_round → (swap_players | fix_pairing | discard_round) → publish_round
     → start_round_timer → call_time → apply_time_policy | record_result → close_round
     → draft_round ... the last close_round finishes the tournament.
-Registrations (add, import, check-in, withdraw) live in tournaments.registration, rule
-changes in tournaments.rescoring, the archive import in tournaments.archive; all are
-re-exported here.
+Registrations (add, import, check-in, withdraw) live in tournaments.registration, rounds
+(draft, adjust, publish) in tournaments.rounds, the running round (clock, time policy,
+results, close) in tournaments.results, rule changes in tournaments.rescoring, the
+archive import in tournaments.archive; all are re-exported here.
 """
 
 from __future__ import annotations
@@ -41,17 +42,19 @@ from tournaments.registration import (
     withdraw_registration,
 )
 from tournaments.rescoring import apply_rules_change, preview_rules_change
-from tournaments.rounds import (
+from tournaments.results import (
     apply_time_policy,
     call_time,
     clear_result,
     close_round,
+    record_result,
+    start_round_timer,
+)
+from tournaments.rounds import (
     discard_round,
     draft_round,
     fix_pairing,
     publish_round,
-    record_result,
-    start_round_timer,
     swap_players,
 )
 

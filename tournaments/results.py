@@ -1,0 +1,281 @@
+"""A running round: the clock, time called, organiser results and closing (services;
+see services.py).
+
+Time called: tables finish the hand they are playing; then apply_time_policy gives each
+unfinished match to the player with more games won, else to the leader in the current
+game, else to the leader on match points (a level table waits for the organiser). An
+organiser may also decide any table by hand, with a reason. Either way the pairing is
+*resolved* (its own winner, games and points) and the match is stopped. There are no
+drawn matches: the standings maths counts only decided ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring import services as scoring
+from scoring.errors import Conflict, ServiceError
+from scoring.models import Game, Match
+from scoring.services import Actor
+from tournaments.base import (
+    RESULT_FIELDS,
+    lock_pairing,
+    lock_round,
+    log,
+    planned_rounds,
+    require_state,
+    resolve,
+)
+from tournaments.models import Pairing, Round, Tournament
+from tournaments.rounds import active_registrations
+from tournaments.selectors import TableState, tables
+
+# --------------------------------------------------------------------------- clock
+
+def start_round_timer(*, round_id: int, actor: Actor, minutes: int | None = None) -> Round:
+    """Start (or restart) the round clock: it ends `minutes` (default: the tournament's
+    round length) from now. Raises Forbidden, ServiceError (`invalid`), Conflict."""
+    with transaction.atomic():
+        tournament, rnd = lock_round(round_id, actor)
+        require_state(rnd, Round.State.PUBLISHED)
+        minutes = tournament.round_minutes if minutes is None else minutes
+        if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 600:
+            raise ServiceError("invalid", "A round lasts 1 to 600 minutes.",
+                               fields={"minutes": "1 to 600"})
+        now = timezone.now()
+        rnd.started_at, rnd.ends_at = now, now + timedelta(minutes=minutes)
+        rnd.time_called = False
+        rnd.save(update_fields=["started_at", "ends_at", "time_called"])
+        log(tournament, "round_timer_started", actor,
+            after={"round": rnd.number, "minutes": minutes, "ends_at": rnd.ends_at.isoformat()})
+    return rnd
+
+
+def call_time(*, round_id: int, actor: Actor) -> Round:
+    """Time is called: tables finish the hand they are playing, then apply_time_policy
+    decides the unfinished matches. Raises Forbidden, Conflict (`not_published`,
+    `time_already_called`)."""
+    with transaction.atomic():
+        tournament, rnd = lock_round(round_id, actor)
+        require_state(rnd, Round.State.PUBLISHED)
+        if rnd.time_called:
+            raise Conflict("time_already_called", f"Time was already called in round "
+                           f"{rnd.number}.")
+        now = timezone.now()
+        rnd.time_called = True
+        if rnd.ends_at is None or rnd.ends_at > now:
+            rnd.ends_at = now
+        rnd.save(update_fields=["time_called", "ends_at"])
+        log(tournament, "time_called", actor, after={"round": rnd.number})
+    return rnd
+
+
+@dataclass
+class TimeReport:
+    """What apply_time_policy did: pairings it decided, and tables it left (and why)."""
+
+    settled: list[Pairing] = field(default_factory=list)
+    waiting: list[tuple[Pairing, str]] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"settled": [{"pairing": p.pk, "table": p.table, "winner": p.result_winner,
+                             "reason": p.result_reason} for p in self.settled],
+                "waiting": [{"pairing": p.pk, "table": p.table, "reason": why}
+                            for p, why in self.waiting]}
+
+
+def apply_time_policy(*, round_id: int, actor: Actor,
+                      pairing_ids: list[int] | None = None) -> TimeReport:
+    """After time is called, decide every unfinished match whose hands are all agreed
+    (or only the tables `pairing_ids`, e.g. as each says its last hand is entered): to
+    the player with more games won, else to the leader in the current game, else to the
+    leader on match points. A table with a pending or disputed hand waits for it; a
+    table level on all three waits for an organiser's result. Decided matches are
+    stopped (no more hands). The service cannot know whether a table is still playing
+    its last hand: apply it once the tables have entered it.
+
+    Raises Forbidden, Conflict (`not_published`, `time_not_called`)."""
+    with transaction.atomic():
+        tournament, rnd = lock_round(round_id, actor)
+        require_state(rnd, Round.State.PUBLISHED)
+        if not rnd.time_called:
+            raise Conflict("time_not_called", "Call time before applying the time policy.")
+        report, now = TimeReport(), timezone.now()
+        for row in tables(rnd):
+            pairing = row.pairing
+            if row.state in (TableState.FINISHED, TableState.BYE) or (
+                    pairing_ids is not None and pairing.pk not in pairing_ids):
+                continue
+            if row.pending or row.disputed:
+                report.waiting.append((pairing, f"table {pairing.table}: a hand is "
+                                       f"{'disputed' if row.disputed else 'not confirmed'}"))
+                continue
+            decision = _time_decision(pairing, row.current_points)
+            if decision is None:
+                report.waiting.append((pairing, f"table {pairing.table}: level on games and "
+                                       "points; record the result by hand"))
+                continue
+            winner, reason = decision
+            _decide(pairing, winner, reason, actor, now, row.current_points)
+            report.settled.append(pairing)
+        log(tournament, "time_policy_applied", actor, after={"round": rnd.number,
+                                                             **report.as_dict()})
+    return report
+
+
+def _time_decision(pairing: Pairing, current: dict[str, int]) -> tuple[str, str] | None:
+    m = pairing.match
+    names = {"A": pairing.player_a.player.name, "B": pairing.player_b.player.name}
+    if m.games_won_a != m.games_won_b:
+        seat = "A" if m.games_won_a > m.games_won_b else "B"
+        return seat, (f"time called: {names[seat]} won more games "
+                      f"({m.games_won_a}–{m.games_won_b})")
+    if current["A"] != current["B"]:
+        seat = "A" if current["A"] > current["B"] else "B"
+        return seat, (f"time called: games level; {names[seat]} leads the current game "
+                      f"{current['A']}–{current['B']}")
+    if m.points_a != m.points_b:
+        seat = "A" if m.points_a > m.points_b else "B"
+        return seat, (f"time called: games level; {names[seat]} leads on points "
+                      f"{m.points_a}–{m.points_b}")
+    return None
+
+
+def _decide(pairing: Pairing, winner: str, reason: str, actor: Actor, now,
+            current: dict[str, int], games=None, points=None) -> None:
+    m = pairing.match
+    games = games or (m.games_won_a, m.games_won_b)
+    points = points or (m.points_a + current["A"], m.points_b + current["B"])
+    resolve(pairing, winner, games, points, reason, now)
+    pairing.save(update_fields=RESULT_FIELDS)
+    if m.state == Match.State.IN_PROGRESS:
+        scoring.stop_match(match_id=m.pk, actor=actor, reason=reason)
+
+
+# ------------------------------------------------------------------------ results
+
+def record_result(*, pairing_id: int, actor: Actor, winner: str, reason: str,
+                  games_a: int | None = None, games_b: int | None = None,
+                  points_a: int | None = None, points_b: int | None = None) -> Pairing:
+    """The organiser decides a table by hand (time called, no phone at the table, a
+    forfeit). Games and points default to the match so far (the current game's hand
+    points included). The match is stopped. There are no drawn matches.
+
+    Raises Forbidden, ServiceError (`reason_required`, `invalid`), Conflict
+    (`not_published`, `bye`).
+    """
+    if not reason.strip():
+        raise ServiceError("reason_required", "Say why the result is recorded by hand.",
+                           fields={"reason": "required"})
+    if winner not in ("A", "B"):
+        raise ServiceError("invalid", "The winner is seat A or B: a match cannot end drawn.",
+                           fields={"winner": "A or B"})
+    with transaction.atomic():
+        tournament, pairing = lock_pairing(pairing_id, actor)
+        require_state(pairing.round, Round.State.PUBLISHED)
+        if pairing.is_bye:
+            raise Conflict("bye", "A bye needs no result.")
+        current = _current_points(pairing.match)
+        m = pairing.match
+        games = (_or(games_a, m.games_won_a), _or(games_b, m.games_won_b))
+        points = (_or(points_a, m.points_a + current["A"]), _or(points_b, m.points_b +
+                                                                 current["B"]))
+        _check_result(games, points)
+        before = _result_of(pairing)
+        _decide(pairing, winner, reason.strip(), actor, timezone.now(), current, games, points)
+        log(tournament, "result_recorded", actor, reason=reason, before=before,
+            after=_result_of(pairing))
+    return pairing
+
+
+def clear_result(*, pairing_id: int, actor: Actor, reason: str) -> Pairing:
+    """Withdraw an organiser's (or the time policy's) result: the match goes on.
+    Raises Forbidden, ServiceError (`reason_required`), Conflict (`not_published`,
+    `bye`, `not_resolved`)."""
+    if not reason.strip():
+        raise ServiceError("reason_required", "Say why the result is withdrawn.",
+                           fields={"reason": "required"})
+    with transaction.atomic():
+        tournament, pairing = lock_pairing(pairing_id, actor)
+        require_state(pairing.round, Round.State.PUBLISHED)
+        if pairing.is_bye:
+            raise Conflict("bye", "A bye's result cannot be withdrawn.")
+        if not pairing.resolved:
+            raise Conflict("not_resolved", "This table has no organiser's result.")
+        before = _result_of(pairing)
+        resolve(pairing, "", (0, 0), (0, 0), "", None)
+        pairing.save(update_fields=RESULT_FIELDS)
+        m = pairing.match
+        if m.state == Match.State.CLOSED and not m.winner:
+            scoring.resume_match(match_id=m.pk, actor=actor, reason=reason)
+        log(tournament, "result_cleared", actor, reason=reason, before=before)
+    return pairing
+
+
+def _or(value: int | None, default: int) -> int:
+    return default if value is None else value
+
+
+def _check_result(games: tuple[int, int], points: tuple[int, int]) -> None:
+    for name, value, high in (("games_a", games[0], 99), ("games_b", games[1], 99),
+                              ("points_a", points[0], 1_000_000),
+                              ("points_b", points[1], 1_000_000)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
+            raise ServiceError("invalid", f"{name.replace('_', ' ')} must be a whole number "
+                               f"from 0 to {high}", fields={name: f"0 to {high}"})
+
+
+def _current_points(match: Match) -> dict[str, int]:
+    game = match.games.filter(state=Game.State.IN_PROGRESS).first()
+    if game is None:
+        return {"A": 0, "B": 0}
+    return {"A": game.hand_points_a, "B": game.hand_points_b}
+
+
+def _result_of(pairing: Pairing) -> dict:
+    return {"table": pairing.table, "winner": pairing.result_winner or None,
+            "games": [pairing.result_games_a, pairing.result_games_b],
+            "points": [pairing.result_points_a, pairing.result_points_b],
+            "reason": pairing.result_reason, "resolved": pairing.resolved}
+
+
+# -------------------------------------------------------------------------- close
+
+def close_round(*, round_id: int, actor: Actor) -> Round:
+    """Close a round once every table is finished (or resolved). Closing the last round
+    (the final, in elimination) finishes the tournament.
+
+    Raises Forbidden, Conflict (`not_published`, `round_unfinished`).
+    """
+    with transaction.atomic():
+        tournament, rnd = lock_round(round_id, actor)
+        require_state(rnd, Round.State.PUBLISHED)
+        rows = tables(rnd)
+        open_tables = [row for row in rows
+                       if row.state not in (TableState.FINISHED, TableState.BYE)]
+        if open_tables:
+            listed = ", ".join(f"{row.pairing.table} ({row.state})" for row in open_tables)
+            raise Conflict("round_unfinished", f"Tables still open: {listed}. Finish them or "
+                           "record their results first.")
+        rnd.state, rnd.closed_at = Round.State.CLOSED, timezone.now()
+        rnd.save(update_fields=["state", "closed_at"])
+        log(tournament, "round_closed", actor, after={"round": rnd.number})
+        if _is_last(tournament, rnd, rows):
+            tournament.state = Tournament.State.FINISHED
+            tournament.save(update_fields=["state"])
+            log(tournament, "tournament_finished", actor, after={"rounds": rnd.number})
+    return rnd
+
+
+def _is_last(tournament: Tournament, rnd: Round, rows) -> bool:
+    if rnd.stage == Round.Stage.ELIMINATION:
+        return len(rows) == 1
+    if tournament.format == Tournament.Format.SWISS_CUT:
+        return False
+    active = len(active_registrations(tournament))
+    return rnd.number >= planned_rounds(tournament, active)
+
