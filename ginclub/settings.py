@@ -7,6 +7,8 @@ Environment variables:
     DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://club.example.org
     DATABASE_URL          e.g. postgres://user@host:5432/ginclub; default: SQLite file
     SQLITE_PATH           where the default SQLite file lives (default: <repo>/db.sqlite3)
+    SQLITE_TEST_PATH      the test suite's SQLite file (default: <repo>/.test-db.sqlite3), so two
+                          checkouts' or sessions' test runs never share one
     DJANGO_SECURE_SSL_REDIRECT  "0" when TLS ends in front of a proxy that already redirects
 """
 
@@ -120,7 +122,7 @@ else:
             "OPTIONS": SQLITE_OPTIONS,
             # Threaded tests need a real file: the shared in-memory database serialises
             # nothing the way production does.
-            "TEST": {"NAME": BASE_DIR / ".test-db.sqlite3"},
+            "TEST": {"NAME": os.environ.get("SQLITE_TEST_PATH", BASE_DIR / ".test-db.sqlite3")},
         }
     }
 
