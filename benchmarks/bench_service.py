@@ -13,36 +13,14 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import os
 import random
 import re
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-
-def setup_django(db_path: Path) -> None:
-    os.environ["SQLITE_PATH"] = str(db_path)
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only-key-" + "x" * 40)
-    os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "0")
-    os.environ["DJANGO_SETTINGS_MODULE"] = "ginclub.settings"
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    # Serve static files as production does, from `collectstatic` output (hashed, compressed).
-    from django.conf import settings
-
-    settings.STATIC_ROOT = str(db_path.parent / "static")
-    call_command("collectstatic", verbosity=0, interactive=False)
+from django_env import setup_django  # benchmarks/ is on sys.path when run as a script
 
 
 def random_hands(count: int, seed: int = 7):
