@@ -6,42 +6,18 @@ Each thread has its own connection; a barrier lines them up so they really colli
 from __future__ import annotations
 
 import json
-import threading
 import time
-from collections.abc import Callable
 
 import pytest
-from django.db import connections
 
 from scoring import services
 from scoring.errors import Conflict
 from scoring.models import Entry, Game, Hand, Match
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.scoring.helpers import as_player, quick
+from tests.threads import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def run_together(count: int, work: Callable[[int], object]) -> list[object]:
-    """Run work(i) in `count` threads released at the same instant; return results/errors."""
-    barrier = threading.Barrier(count)
-    results: list[object] = [None] * count
-
-    def runner(index: int) -> None:
-        try:
-            barrier.wait(timeout=30)
-            results[index] = work(index)
-        except Exception as error:  # collected and asserted on by the test
-            results[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=runner, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return results
 
 
 @pytest.fixture

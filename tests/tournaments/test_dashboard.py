@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connections
 
 from scoring import services as scoring
 from scoring.errors import Conflict
 from scoring.hands import HandInput
 from scoring.models import LedgerRow, Match
+from tests.threads import run_together
 from tests.tournaments.helpers import actor, new_event, play_round, win
 from tournaments import selectors, services
 from tournaments.models import Round
@@ -45,27 +43,6 @@ def test_every_table_shows_its_state(club, organiser):
     assert board.tables[3].winner_name == finished.player_b.player.name
     public = board.tables[2].as_dict(public=True)
     assert public["state"] == "playing" and "disputed" not in public
-
-
-def run_together(count, work):
-    barrier = threading.Barrier(count)
-    results = [None] * count
-
-    def runner(index):
-        try:
-            barrier.wait(timeout=30)
-            results[index] = work(index)
-        except Exception as error:  # collected and asserted on below
-            results[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=runner, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return results
 
 
 @pytest.mark.django_db(transaction=True)

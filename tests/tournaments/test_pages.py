@@ -28,18 +28,6 @@ def actor(user) -> scoring.Actor:
 
 
 @pytest.fixture
-def club(db):
-    return ClubFactory(name="Gin Club", slug="gin-club")
-
-
-@pytest.fixture
-def organiser(club):
-    user = UserFactory(username="org")
-    club.organisers.add(user)
-    return user
-
-
-@pytest.fixture
 def org(client, organiser) -> Client:
     client.force_login(organiser)
     return client
