@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -107,27 +108,40 @@ def _check_players(club: Club, a: Player, b: Player) -> None:
 
 def close_match(*, match_id: int, actor: Actor, reason: str = "") -> Match:
     """Close a finished match. Raises Forbidden, Conflict (`not_finished`)."""
-    with transaction.atomic():
-        match = _lock(match_id)
-        _require_organiser(actor, match)
-        if match.state != Match.State.FINISHED:
-            raise Conflict("not_finished", "Only a finished match can be closed.")
-        _set_match_state(match, Match.State.CLOSED, actor, "match_closed", reason)
-    return match
+    return _change_match_state(
+        match_id=match_id, actor=actor, reason=reason, action="match_closed",
+        allowed=lambda m: m.state == Match.State.FINISHED,
+        refusal=Conflict("not_finished", "Only a finished match can be closed."),
+        state=lambda m: Match.State.CLOSED)
 
 
 def reopen_match(*, match_id: int, actor: Actor, reason: str) -> Match:
-    """Reopen a closed match; a reason is required. Raises Forbidden, ServiceError, Conflict."""
-    if not reason.strip():
-        raise ServiceError("reason_required", "Say why the match is reopened.",
-                           fields={"reason": "required"})
+    """Reopen a closed match: a decided one is finished again, one stopped undecided goes
+    on. A reason is required. Raises Forbidden, ServiceError, Conflict (`not_closed`)."""
+    _require_reason(reason, "Say why the match is reopened.")
+    return _change_match_state(
+        match_id=match_id, actor=actor, reason=reason, action="match_reopened",
+        allowed=lambda m: m.state == Match.State.CLOSED,
+        refusal=Conflict("not_closed", "The match is not closed."),
+        state=lambda m: Match.State.FINISHED if m.winner else Match.State.IN_PROGRESS)
+
+
+def _change_match_state(*, match_id: int, actor: Actor, reason: str, action: str,
+                        allowed: Callable[[Match], bool], refusal: Conflict,
+                        state: Callable[[Match], str]) -> Match:
+    """The organiser's match transitions: lock, check who and whether, move, one ledger row."""
     with transaction.atomic():
         match = _lock(match_id)
         _require_organiser(actor, match)
-        if match.state != Match.State.CLOSED:
-            raise Conflict("not_closed", "The match is not closed.")
-        _set_match_state(match, Match.State.FINISHED, actor, "match_reopened", reason)
+        if not allowed(match):
+            raise refusal
+        _set_match_state(match, state(match), actor, action, reason)
     return match
+
+
+def _require_reason(reason: str, message: str) -> None:
+    if not reason.strip():
+        raise ServiceError("reason_required", message, fields={"reason": "required"})
 
 
 def _set_match_state(match: Match, state: str, actor: Actor, action: str, reason: str) -> None:
@@ -350,9 +364,7 @@ def correct_hand(*, hand_id: int, actor: Actor, hand_input: HandInput, version: 
 
     Raises Forbidden, ServiceError (`reason_required`), RulesError, Conflict.
     """
-    if not reason.strip():
-        raise ServiceError("reason_required", "A correction needs a reason.",
-                           fields={"reason": "required"})
+    _require_reason(reason, "A correction needs a reason.")
     with transaction.atomic():
         hand, match = _lock_hand(hand_id)
         payload = {"hand": hand_id, "version": version, "reason": reason,
@@ -385,9 +397,7 @@ def correct_hand(*, hand_id: int, actor: Actor, hand_input: HandInput, version: 
 def void_hand(*, hand_id: int, actor: Actor, version: int, reason: str,
               idempotency_key: str) -> Outcome:
     """An organiser strikes a hand out (it stays on record). Raises Forbidden, Conflict."""
-    if not reason.strip():
-        raise ServiceError("reason_required", "Voiding a hand needs a reason.",
-                           fields={"reason": "required"})
+    _require_reason(reason, "Voiding a hand needs a reason.")
     with transaction.atomic():
         hand, match = _lock_hand(hand_id)
         payload = {"hand": hand_id, "version": version, "reason": reason}
@@ -727,31 +737,23 @@ def stop_match(*, match_id: int, actor: Actor, reason: str) -> Match:
 
     Raises Forbidden, ServiceError (`reason_required`), Conflict (`not_in_progress`).
     """
-    if not reason.strip():
-        raise ServiceError("reason_required", "Say why the match is stopped.",
-                           fields={"reason": "required"})
-    with transaction.atomic():
-        match = _lock(match_id)
-        _require_organiser(actor, match)
-        if match.state != Match.State.IN_PROGRESS:
-            raise Conflict("not_in_progress", "Only a match in progress can be stopped.")
-        _set_match_state(match, Match.State.CLOSED, actor, "match_stopped", reason)
-    return match
+    _require_reason(reason, "Say why the match is stopped.")
+    return _change_match_state(
+        match_id=match_id, actor=actor, reason=reason, action="match_stopped",
+        allowed=lambda m: m.state == Match.State.IN_PROGRESS,
+        refusal=Conflict("not_in_progress", "Only a match in progress can be stopped."),
+        state=lambda m: Match.State.CLOSED)
 
 
 def resume_match(*, match_id: int, actor: Actor, reason: str) -> Match:
     """Let a stopped (closed, undecided) match go on. Raises Forbidden, ServiceError
     (`reason_required`), Conflict (`not_stopped`)."""
-    if not reason.strip():
-        raise ServiceError("reason_required", "Say why the match is resumed.",
-                           fields={"reason": "required"})
-    with transaction.atomic():
-        match = _lock(match_id)
-        _require_organiser(actor, match)
-        if match.state != Match.State.CLOSED or match.winner:
-            raise Conflict("not_stopped", "Only a stopped, undecided match can be resumed.")
-        _set_match_state(match, Match.State.IN_PROGRESS, actor, "match_resumed", reason)
-    return match
+    _require_reason(reason, "Say why the match is resumed.")
+    return _change_match_state(
+        match_id=match_id, actor=actor, reason=reason, action="match_resumed",
+        allowed=lambda m: m.state == Match.State.CLOSED and not m.winner,
+        refusal=Conflict("not_stopped", "Only a stopped, undecided match can be resumed."),
+        state=lambda m: Match.State.IN_PROGRESS)
 
 
 def import_match(*, club: Club, player_a: Player, player_b: Player, actor: Actor,

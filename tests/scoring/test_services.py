@@ -299,3 +299,12 @@ def test_next_dealer_alternates_by_default(match, alice, bob):
     first = play_hand(match, alice, bob, quick(number=1))
     second = submit(match, alice, quick(number=2)).hand
     assert first.dealer == "A" and second.dealer == "B"
+
+
+def test_reopening_a_match_stopped_undecided_lets_it_go_on(match, organiser, alice, bob):
+    org = services.Actor(user=organiser)
+    services.stop_match(match_id=match.pk, actor=org, reason="time called, result by hand")
+    services.reopen_match(match_id=match.pk, actor=org, reason="result recorded in error")
+    match.refresh_from_db()
+    assert (match.state, match.winner) == (Match.State.IN_PROGRESS, "")
+    assert play_hand(match, alice, bob, quick()).state == Hand.State.CONFIRMED
