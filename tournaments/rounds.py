@@ -17,7 +17,7 @@ Withdrawn players are never paired; when check-in is required, only checked-in p
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from django.db import transaction
 from django.utils import timezone
@@ -152,14 +152,14 @@ def _without_withdrawn(pairs: list[Pair], active: set[int]) -> list[Pair]:
 def swiss_entrants(tournament: Tournament, active: list[Registration]) -> list[Entrant]:
     """The active players as the Swiss pairing sees them, from the Swiss rounds so far."""
     opponents: dict[int, set[int]] = defaultdict(set)
-    byes: set[int] = set()
+    byes: Counter[int] = Counter()  # a count: in a long event someone gets a second bye
     records = []
     for row in pairing_rows(tournament):
         if row["round__stage"] != Round.Stage.SWISS:
             continue
         a, b = row["player_a_id"], row["player_b_id"]
         if b is None:
-            byes.add(a)
+            byes[a] += 1
         else:
             opponents[a].add(b)
             opponents[b].add(a)
@@ -170,7 +170,8 @@ def swiss_entrants(tournament: Tournament, active: list[Registration]) -> list[E
                                                 tiebreaks_of(tournament))}
     order = sorted(active, key=lambda r: (lines[r.pk].rank, r.seed is None, r.seed or 0, r.pk))
     return [Entrant(id=r.pk, rank=rank, score=lines[r.pk].match_wins,
-                    opponents=frozenset(opponents[r.pk]), had_bye=r.pk in byes)
+                    opponents=frozenset(opponents[r.pk]), had_bye=byes[r.pk] > 0,
+                    byes=byes[r.pk])
             for rank, r in enumerate(order, start=1)]
 
 

@@ -355,3 +355,16 @@ def test_swiss_then_top_cut_seeds_the_cut_by_the_swiss_standings(club, organiser
     assert pairs_of(final) == [(swiss[3], swiss[2])]
     event.refresh_from_db()
     assert event.state == "finished"
+
+
+def test_in_a_long_swiss_on_an_odd_field_nobody_gets_a_second_bye_before_everyone(club,
+                                                                                   organiser):
+    event = new_event(club, organiser, players=3, rounds=6)
+    byes: dict[str, int] = {}
+    for number in range(1, 7):
+        rnd = play_round(event, organiser)
+        bye = rnd.pairings.select_related("player_a__player").get(player_b=None)
+        byes[bye.player_a.player.name] = byes.get(bye.player_a.player.name, 0) + 1
+        assert max(byes.values()) - min(byes.get(n, 0) for n in ("P01", "P02", "P03")) <= 1, (
+            number, byes)
+    assert byes == {"P01": 2, "P02": 2, "P03": 2}
