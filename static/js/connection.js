@@ -1,0 +1,24 @@
+// Club Wi-Fi drops. When an htmx request cannot reach the server (or the server fails),
+// say so plainly instead of leaving a tap that seemingly did nothing; the forms keep their
+// idempotency keys, so tapping again is always safe. The banner clears itself on the next
+// request that gets through (the scoreboard polls every few seconds).
+(function () {
+  function banner() { return document.getElementById("connection"); }
+  function show(text) {
+    var el = banner();
+    if (!el) return;
+    el.textContent = text;
+    el.hidden = false;
+  }
+  document.addEventListener("htmx:sendError", function () {
+    show("No connection: nothing was saved. Check the Wi-Fi and tap again.");
+  });
+  document.addEventListener("htmx:responseError", function (e) {
+    if (e.detail.xhr && e.detail.xhr.status >= 500) {
+      show("The server had a problem: nothing was saved. Tap again in a moment.");
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (e.detail.successful && banner()) banner().hidden = true;
+  });
+})();

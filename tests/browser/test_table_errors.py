@@ -1,0 +1,44 @@
+"""What a phone shows when an entry is refused or the Wi-Fi drops: never a silent tap."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.models import Hand
+from tests.browser.test_table_flow import sit_down, start
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def fill_quick_knock(page, knocker_deadwood: str, defender_deadwood: str) -> None:
+    page.locator('input[name="knocker"][value="A"]').check()
+    page.locator("#id_knocker_deadwood").fill(knocker_deadwood)
+    page.locator("#id_defender_deadwood").fill(defender_deadwood)
+
+
+def test_an_illegal_knock_is_explained_on_the_phone_and_the_entry_kept(phone):
+    match, link = start()
+    alice = phone()
+    sit_down(alice, link, "Alice", "1111")
+    fill_quick_knock(alice, "15", "30")
+    alice.get_by_test_id("submit-hand").click()
+    expect(alice.locator("#hand-form [role=alert]")).to_contain_text(
+        "deadwood 15 is over the knock limit 10")
+    expect(alice.locator("#id_knocker_deadwood")).to_have_value("15")
+    assert not Hand.objects.filter(game__match=match).exists()
+
+
+def test_a_dropped_connection_says_nothing_was_saved_and_a_retry_saves_once(phone):
+    match, link = start()
+    alice = phone()
+    sit_down(alice, link, "Alice", "1111")
+    fill_quick_knock(alice, "4", "30")
+    alice.context.set_offline(True)
+    alice.get_by_test_id("submit-hand").click()
+    expect(alice.locator("#connection")).to_contain_text("nothing was saved")
+    alice.context.set_offline(False)
+    alice.get_by_test_id("submit-hand").click()
+    expect(alice.locator("#scoreboard")).to_contain_text("Knock: 30 − 4 = 26")
+    expect(alice.locator("#connection")).to_be_hidden()
+    assert Hand.objects.filter(game__match=match).count() == 1
