@@ -8,6 +8,7 @@ from django.core.management.base import CommandError
 
 from scoring import ledger, services
 from scoring.models import Entry, Hand, LedgerRow
+from scoring.services import hands as service_hands
 from tests.scoring.helpers import as_player, confirm, key, play_hand, quick, start, submit
 
 pytestmark = pytest.mark.django_db
@@ -64,7 +65,7 @@ def test_failure_after_the_domain_write_leaves_neither_hand_nor_ledger_row(
     def explode(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(services.ledger, "append", explode)
+    monkeypatch.setattr(ledger, "append", explode)
     with pytest.raises(RuntimeError):
         submit(match, alice, quick())
     assert (Hand.objects.count(), Entry.objects.count(), rows()) == counts
@@ -77,7 +78,7 @@ def test_failure_after_the_ledger_row_rolls_both_back(match, alice, bob, monkeyp
     def explode(*args, **kwargs):
         raise RuntimeError("crash while recomputing")
 
-    monkeypatch.setattr(services, "recompute_match", explode)
+    monkeypatch.setattr(service_hands, "recompute_match", explode)
     with pytest.raises(RuntimeError):
         confirm(hand, bob)
     hand.refresh_from_db()

@@ -1,0 +1,170 @@
+"""What every write service shares: who acts (`Actor`), what a write did (`Outcome`),
+the match lock, the permission and state checks, idempotency keys and entries, and the
+match's ledger chain. Services lock the match row first (on SQLite the IMMEDIATE
+transaction is that lock), so everything below runs one writer per match at a time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from scoring.errors import Conflict, Forbidden, ServiceError
+from scoring.models import Club, Entry, Hand, Match, Player
+from scoring.selectors import hand_dict
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who makes a request: a logged-in user, and/or the player (seat) it acts for."""
+
+    user: Any = None
+    player: Player | None = None
+    device: str = ""
+    ip: str | None = None
+
+    @property
+    def label(self) -> str:
+        if self.player is not None:
+            return f"player {self.player.name}"
+        if self.user is not None and self.user.is_authenticated:
+            return f"user {self.user.get_username()}"
+        return "anonymous"
+
+    def is_admin(self) -> bool:
+        return bool(self.user is not None and self.user.is_authenticated
+                    and self.user.is_superuser)
+
+    def organises(self, club: Club) -> bool:
+        if self.is_admin():
+            return True
+        return bool(self.user is not None and self.user.is_authenticated
+                    and club.organisers.filter(pk=self.user.pk).exists())
+
+
+@dataclass
+class Outcome:
+    """What a write service did: the hand it touched and the response to send."""
+
+    hand: Hand | None
+    response: dict[str, Any]
+    replayed: bool = False
+    entry: Entry | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def require_reason(reason: str, message: str) -> None:
+    if not reason.strip():
+        raise ServiceError("reason_required", message, fields={"reason": "required"})
+
+
+def chain_of(match: Match) -> str:
+    return f"match:{match.pk}"
+
+
+def snapshot(hand: Hand) -> dict[str, Any]:
+    return {
+        "number": hand.number, "game": hand.game.number, "state": hand.state,
+        "version": hand.version, "outcome": hand.outcome, "knocker": hand.knocker,
+        "knocker_deadwood": hand.knocker_deadwood, "defender_deadwood": hand.defender_deadwood,
+        "points": hand.points, "winner": hand.winner,
+    }
+
+
+def lock_match(match_id: int) -> Match:
+    try:
+        return (Match.objects.select_for_update().select_related("club", "player_a", "player_b")
+                .get(pk=match_id))
+    except Match.DoesNotExist:
+        raise ServiceError("not_found", "No such match.", status=404) from None
+
+
+def lock_hand(hand_id: int) -> tuple[Hand, Match]:
+    match_id = Hand.objects.filter(pk=hand_id).values_list("game__match_id", flat=True).first()
+    if match_id is None:
+        raise ServiceError("not_found", "No such hand.", status=404)
+    match = lock_match(match_id)
+    return Hand.objects.select_related("game").get(pk=hand_id), match
+
+
+def seat_or_organiser(actor: Actor, match: Match) -> str:
+    """The acting seat, or "" for an organiser or admin; anyone else is refused."""
+    if actor.player is not None:
+        seat = match.seat_of(actor.player)
+        if seat is None:
+            raise Forbidden("not_in_match", f"{actor.player.name} does not play in this match.")
+        return seat
+    if actor.organises(match.club):
+        return ""
+    raise Forbidden("not_allowed", "Only the two players and the club's organisers may do that.")
+
+
+def require_organiser(actor: Actor, match: Match) -> None:
+    if not actor.organises(match.club):
+        raise Forbidden("not_allowed", "Only the club's organisers may do that.")
+
+
+def require_open(match: Match) -> None:
+    if match.state == Match.State.CLOSED:
+        raise Conflict("match_closed", "The match is closed; an organiser must reopen it first.")
+
+
+def require_version(hand: Hand, version: int) -> None:
+    if hand.version != version:
+        raise Conflict("stale_version", f"Hand {hand.number} has changed (now version "
+                       f"{hand.version}, you saw version {version}); reload and try again.")
+
+
+def request_hash(kind: str, payload: dict[str, Any]) -> str:
+    text = json.dumps([kind, payload], sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def replayed_outcome(match: Match, key: str, key_hash: str) -> Outcome | None:
+    if not key or len(key) > 80:
+        raise ServiceError("invalid", "Every submission needs an idempotency key of 1 to 80 "
+                           "characters.", fields={"idempotency_key": "required"})
+    entry = Entry.objects.filter(match=match, idempotency_key=key).first()
+    if entry is None:
+        return None
+    if entry.request_hash != key_hash:
+        raise Conflict("idempotency_conflict", "This idempotency key was already used for a "
+                       "different request.")
+    return Outcome(hand=entry.hand, response=entry.response, replayed=True, entry=entry)
+
+
+def record_entry(match, actor: Actor, seat: str, kind: str, payload, key: str, key_hash: str,
+                 hand: Hand | None = None) -> Entry:
+    try:
+        with transaction.atomic():
+            return Entry.objects.create(
+                match=match, hand=hand, kind=kind, seat=seat, player=actor.player,
+                user=user_of(actor), device=actor.device[:200], ip=actor.ip, payload=payload,
+                idempotency_key=key, request_hash=key_hash,
+            )
+    except IntegrityError:  # can't happen under the match lock; refuse rather than fork
+        raise Conflict("idempotency_conflict", "This request is already being processed.") from None
+
+
+def link_entry(entry: Entry, hand: Hand) -> None:
+    entry.hand = hand
+    entry.save(update_fields=["hand"])
+
+
+def finish(entry: Entry, hand: Hand) -> Outcome:
+    response = {"hand": hand_dict(hand)}
+    extra = getattr(entry, "response_extra", None)
+    if extra:
+        response.update(extra)
+    entry.response = response
+    entry.save(update_fields=["response"])
+    return Outcome(hand=hand, response=response, entry=entry)
+
+
+def user_of(actor: Actor):
+    user = actor.user
+    return user if user is not None and user.is_authenticated else None

@@ -1,0 +1,333 @@
+"""Hands at the table: preview, submit (quick or card entry, confirm or double-entry
+agreement), confirm, dispute, withdraw, and the organiser's correct and void. Every state
+change writes one entry and one ledger row; totals are recomputed from the hand rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from scoring import ledger
+from scoring.errors import Conflict, Forbidden
+from scoring.hands import HandInput, differences, evaluate, winner_seat
+from scoring.models import Entry, Game, Hand, Match
+from scoring.progress import dealer_after, game_result, recompute_match
+from scoring.rules import RuleProfile, parse_cards
+from scoring.services.base import (
+    Actor,
+    Outcome,
+    chain_of,
+    finish,
+    link_entry,
+    lock_hand,
+    lock_match,
+    record_entry,
+    replayed_outcome,
+    request_hash,
+    require_open,
+    require_organiser,
+    require_reason,
+    require_version,
+    seat_or_organiser,
+    snapshot,
+)
+
+
+def preview_hand(*, match: Match, hand: HandInput):
+    """Score a hand without saving anything. Raises the engine's RulesError."""
+    return evaluate(hand, RuleProfile.from_dict(match.rules))
+
+
+def submit_hand(*, match_id: int, actor: Actor, hand: HandInput, idempotency_key: str) -> Outcome:
+    """Record a hand entered by a player (or an organiser, which counts as agreed).
+
+    Raises RulesError (bad cards, illegal knock...), Forbidden, Conflict (`match_closed`,
+    `game_finished`, `hand_exists`, `wrong_hand_number`, `idempotency_conflict`).
+    """
+    with transaction.atomic():
+        match = lock_match(match_id)
+        key_hash = request_hash("submit", hand.as_payload())
+        if (replay := replayed_outcome(match, idempotency_key, key_hash)) is not None:
+            return replay
+        seat = seat_or_organiser(actor, match)
+        require_open(match)
+        game = _current_game(match, hand.game)
+        profile = RuleProfile.from_dict(match.rules)
+        values = hand_values(hand, evaluate(hand, profile))
+        # Every hand of the game, voided ones included (their numbers are never reused),
+        # read once: the next number, the dealer and whether the game is decided need them.
+        hands = list(game.hands.order_by("number"))
+        live = [h for h in hands if h.state != Hand.State.VOIDED]
+        existing = next((h for h in live if h.number == hand.number), None)
+        entry = record_entry(match, actor, seat, Entry.Kind.SUBMIT, hand.as_payload(),
+                             idempotency_key, key_hash)
+        if existing is not None:
+            row = _second_entry(match, existing, seat, entry, values, actor)
+        else:
+            row = _new_hand(match, game, hands, profile, hand, values, seat, entry, actor)
+        return finish(entry, row)
+
+
+def hand_values(hand: HandInput, result) -> dict[str, Any]:
+    outcome = getattr(result.outcome, "value", result.outcome)
+    knocker = "" if outcome == "dead" else hand.knocker
+    values = {
+        "outcome": outcome,
+        "knocker": knocker,
+        "knocker_deadwood": result.knocker_deadwood,
+        "defender_deadwood": result.defender_deadwood,
+        "points": result.points,
+        "winner": winner_seat(result, knocker) if knocker else "",
+        "explanation": result.explanation,
+        "cards": None,
+    }
+    if hand.by_cards:
+        data = result.as_dict()
+        values["cards"] = {
+            "knocker_cards": [str(card) for card in parse_cards(hand.knocker_cards)],
+            "defender_cards": [str(card) for card in parse_cards(hand.defender_cards)],
+            "knocker_melds": data.get("knocker_melds"),
+            "defender_melds": data.get("defender_melds"),
+            "laid_off": data.get("laid_off"),
+            "upcard": hand.upcard or None,
+        }
+    return values
+
+
+def _new_hand(match, game, hands: list[Hand], profile: RuleProfile, hand: HandInput, values,
+              seat, entry, actor) -> Hand:
+    expected = (hands[-1].number if hands else 0) + 1
+    if hand.number != expected:
+        raise Conflict("wrong_hand_number",
+                       f"The next hand of game {game.number} is hand {expected}, "
+                       f"not hand {hand.number}.")
+    live = [h for h in hands if h.state != Hand.State.VOIDED]
+    _refuse_if_game_already_decided(match, game, live, profile)
+    by_organiser = seat == ""
+    row = Hand.objects.create(
+        game=game, number=hand.number,
+        dealer=dealer_after(game.first_dealer, live[-1] if live else None, profile),
+        state=Hand.State.CONFIRMED if by_organiser else Hand.State.PENDING,
+        accepted_entry=entry if by_organiser or match.agreement == Match.Agreement.CONFIRM
+        else None,
+        **hand_fields(values),
+    )
+    link_entry(entry, row)
+    ledger.append(chain=chain_of(match), action="hand_entered", actor=actor.label,
+                  user=actor.user, match=match, hand=row, entry=entry, after=snapshot(row))
+    if by_organiser:
+        recompute_match(match)
+    return row
+
+
+def hand_fields(values: dict[str, Any]) -> dict[str, Any]:
+    return {key: values[key] for key in (
+        "outcome", "knocker", "knocker_deadwood", "defender_deadwood", "points", "winner",
+        "explanation", "cards")}
+
+
+def _second_entry(match, hand: Hand, seat: str, entry: Entry, values, actor) -> Hand:
+    """Double entry: the other seat's entry of the same hand confirms or disputes it."""
+    first = hand.entries.filter(kind=Entry.Kind.SUBMIT).order_by("id").first()
+    if (match.agreement != Match.Agreement.DOUBLE or not seat or hand.state != Hand.State.PENDING
+            or first is None or first.seat == seat):
+        who = first.player.name if first and first.player else "an organiser"
+        raise Conflict("hand_exists", f"Hand {hand.number} was already entered by {who}; "
+                       "confirm or dispute it instead.")
+    link_entry(entry, hand)
+    before = snapshot(hand)
+    diff = differences(_comparable(hand), {**values, **(values["cards"] or {})})
+    if diff:
+        hand.state = Hand.State.DISPUTED
+        hand.save(update_fields=["state", "updated_at"])
+        entry.response_extra = {"differences": diff}
+        ledger.append(chain=chain_of(match), action="hand_disputed", actor=actor.label,
+                      user=actor.user, match=match, hand=hand, entry=entry, before=before,
+                      after={**snapshot(hand), "differences": diff})
+        return hand
+    _accept(hand, first)
+    ledger.append(chain=chain_of(match), action="hand_confirmed", actor=actor.label,
+                  user=actor.user, match=match, hand=hand, entry=entry, before=before,
+                  after=snapshot(hand))
+    recompute_match(match)
+    return hand
+
+
+def _comparable(hand: Hand) -> dict[str, Any]:
+    values = {field: getattr(hand, field) for field in (
+        "outcome", "knocker", "knocker_deadwood", "defender_deadwood", "points", "winner")}
+    return {**values, **(hand.cards or {})}
+
+
+def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: str) -> Outcome:
+    """The opponent agrees with a pending hand. Raises Forbidden, Conflict."""
+    with transaction.atomic():
+        hand, match = lock_hand(hand_id)
+        key_hash = request_hash("confirm", {"hand": hand_id, "version": version})
+        if (replay := replayed_outcome(match, idempotency_key, key_hash)) is not None:
+            return replay
+        seat = seat_or_organiser(actor, match)
+        require_open(match)
+        require_version(hand, version)
+        if hand.state != Hand.State.PENDING:
+            raise Conflict("not_pending", f"Hand {hand.number} is {hand.state}, not pending.")
+        first = hand.accepted_entry or hand.entries.filter(kind=Entry.Kind.SUBMIT).first()
+        if seat and first is not None and first.seat == seat:
+            raise Forbidden("own_entry", "You entered this hand; your opponent confirms it.")
+        if match.agreement == Match.Agreement.DOUBLE and seat:
+            raise Conflict("double_entry", "In double entry both players enter the hand.")
+        entry = record_entry(match, actor, seat, Entry.Kind.CONFIRM, {"version": version},
+                             idempotency_key, key_hash, hand=hand)
+        before = snapshot(hand)
+        _accept(hand, first)
+        ledger.append(chain=chain_of(match), action="hand_confirmed", actor=actor.label,
+                      user=actor.user, match=match, hand=hand, entry=entry, before=before,
+                      after=snapshot(hand))
+        recompute_match(match)
+        return finish(entry, hand)
+
+
+def dispute_hand(*, hand_id: int, actor: Actor, version: int, reason: str,
+                 idempotency_key: str) -> Outcome:
+    """The opponent disagrees with a pending hand. Raises Forbidden, Conflict."""
+    with transaction.atomic():
+        hand, match = lock_hand(hand_id)
+        payload = {"hand": hand_id, "version": version, "reason": reason}
+        key_hash = request_hash("dispute", payload)
+        if (replay := replayed_outcome(match, idempotency_key, key_hash)) is not None:
+            return replay
+        seat = seat_or_organiser(actor, match)
+        require_open(match)
+        require_version(hand, version)
+        if hand.state != Hand.State.PENDING:
+            raise Conflict("not_pending", f"Hand {hand.number} is {hand.state}, not pending.")
+        first = hand.entries.filter(kind=Entry.Kind.SUBMIT).first()
+        if seat and first is not None and first.seat == seat:
+            raise Forbidden("own_entry", "You entered this hand; withdraw it instead.")
+        entry = record_entry(match, actor, seat, Entry.Kind.DISPUTE, payload, idempotency_key,
+                             key_hash, hand=hand)
+        before = snapshot(hand)
+        hand.state = Hand.State.DISPUTED
+        hand.save(update_fields=["state", "updated_at"])
+        ledger.append(chain=chain_of(match), action="hand_disputed", actor=actor.label,
+                      user=actor.user, match=match, hand=hand, entry=entry, reason=reason,
+                      before=before, after=snapshot(hand))
+        return finish(entry, hand)
+
+
+def withdraw_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: str) -> Outcome:
+    """The enterer takes back a hand nobody has agreed to yet. Raises Forbidden, Conflict."""
+    with transaction.atomic():
+        hand, match = lock_hand(hand_id)
+        key_hash = request_hash("withdraw", {"hand": hand_id, "version": version})
+        if (replay := replayed_outcome(match, idempotency_key, key_hash)) is not None:
+            return replay
+        seat = seat_or_organiser(actor, match)
+        require_open(match)
+        require_version(hand, version)
+        if hand.state not in (Hand.State.PENDING, Hand.State.DISPUTED):
+            raise Conflict("not_pending", f"Hand {hand.number} is {hand.state}; only an "
+                           "organiser's correction changes it now.")
+        seats = set(hand.entries.filter(kind=Entry.Kind.SUBMIT).values_list("seat", flat=True))
+        if seat and seat not in seats:
+            raise Forbidden("not_enterer", "Only the player who entered a hand withdraws it.")
+        entry = record_entry(match, actor, seat, Entry.Kind.WITHDRAW, {"version": version},
+                             idempotency_key, key_hash, hand=hand)
+        _void(match, hand, actor, entry, "hand_withdrawn", "")
+        return finish(entry, hand)
+
+
+def correct_hand(*, hand_id: int, actor: Actor, hand_input: HandInput, version: int,
+                 reason: str, idempotency_key: str) -> Outcome:
+    """An organiser's correction: a new version of the hand, everything after recomputed.
+
+    Raises Forbidden, ServiceError (`reason_required`), RulesError, Conflict.
+    """
+    require_reason(reason, "A correction needs a reason.")
+    with transaction.atomic():
+        hand, match = lock_hand(hand_id)
+        payload = {"hand": hand_id, "version": version, "reason": reason,
+                   "values": hand_input.as_payload()}
+        key_hash = request_hash("correct", payload)
+        if (replay := replayed_outcome(match, idempotency_key, key_hash)) is not None:
+            return replay
+        require_organiser(actor, match)
+        require_open(match)
+        require_version(hand, version)
+        if hand.state == Hand.State.VOIDED:
+            raise Conflict("voided", f"Hand {hand.number} was voided.")
+        result = evaluate(hand_input, RuleProfile.from_dict(match.rules))
+        values = hand_values(hand_input, result)
+        entry = record_entry(match, actor, "", Entry.Kind.CORRECT, payload, idempotency_key,
+                             key_hash, hand=hand)
+        before = snapshot(hand)
+        for key, value in hand_fields(values).items():
+            setattr(hand, key, value)
+        hand.state, hand.accepted_entry = Hand.State.CONFIRMED, entry
+        hand.version += 1
+        hand.save()
+        ledger.append(chain=chain_of(match), action="hand_corrected", actor=actor.label,
+                      user=actor.user, match=match, hand=hand, entry=entry, reason=reason,
+                      before=before, after=snapshot(hand))
+        recompute_match(match)
+        return finish(entry, hand)
+
+
+def void_hand(*, hand_id: int, actor: Actor, version: int, reason: str,
+              idempotency_key: str) -> Outcome:
+    """An organiser strikes a hand out (it stays on record). Raises Forbidden, Conflict."""
+    require_reason(reason, "Voiding a hand needs a reason.")
+    with transaction.atomic():
+        hand, match = lock_hand(hand_id)
+        payload = {"hand": hand_id, "version": version, "reason": reason}
+        key_hash = request_hash("void", payload)
+        if (replay := replayed_outcome(match, idempotency_key, key_hash)) is not None:
+            return replay
+        require_organiser(actor, match)
+        require_open(match)
+        require_version(hand, version)
+        if hand.state == Hand.State.VOIDED:
+            raise Conflict("voided", f"Hand {hand.number} was already voided.")
+        entry = record_entry(match, actor, "", Entry.Kind.VOID, payload, idempotency_key, key_hash,
+                             hand=hand)
+        _void(match, hand, actor, entry, "hand_voided", reason)
+        return finish(entry, hand)
+
+
+def _void(match, hand: Hand, actor: Actor, entry: Entry, action: str, reason: str) -> None:
+    before = snapshot(hand)
+    hand.state = Hand.State.VOIDED
+    hand.version += 1
+    hand.save(update_fields=["state", "version", "updated_at"])
+    ledger.append(chain=chain_of(match), action=action, actor=actor.label, user=actor.user,
+                  match=match, hand=hand, entry=entry, reason=reason, before=before,
+                  after=snapshot(hand))
+    recompute_match(match)
+
+
+def _accept(hand: Hand, entry: Entry | None) -> None:
+    hand.state = Hand.State.CONFIRMED
+    hand.accepted_entry = entry
+    hand.save(update_fields=["state", "accepted_entry", "updated_at"])
+
+
+def _current_game(match: Match, number: int) -> Game:
+    if match.state != Match.State.IN_PROGRESS:
+        raise Conflict("match_finished", "The match is over; no more hands can be entered.")
+    game = match.games.filter(state=Game.State.IN_PROGRESS).order_by("number").first()
+    assert game is not None, "an unfinished match always has a game in progress"
+    if number != game.number:
+        raise Conflict("game_finished" if number < game.number else "wrong_game",
+                       f"Hands now go to game {game.number}, not game {number}.")
+    return game
+
+
+def _refuse_if_game_already_decided(match: Match, game: Game, live: list[Hand],
+                                    profile: RuleProfile) -> None:
+    """A game cannot run past its end: if the hands entered so far (voided ones left out)
+    already finish it, they must be agreed before another hand is entered."""
+    if game_result(match, live, profile).finished:
+        raise Conflict("game_decided", f"The hands entered already end game {game.number}; "
+                       "confirm them (or dispute one) before entering another.")

@@ -1,0 +1,124 @@
+"""Starting a match and moving it between states (closed, reopened, stopped, resumed),
+each move by an organiser with one ledger row."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.db import transaction
+
+from scoring import ledger
+from scoring.errors import Conflict, Forbidden, ServiceError
+from scoring.models import Club, Game, Match, Player
+from scoring.rules import make_profile
+from scoring.services.base import (
+    Actor,
+    chain_of,
+    lock_match,
+    require_organiser,
+    require_reason,
+    user_of,
+)
+
+
+def start_match(*, club: Club, player_a: Player, player_b: Player, actor: Actor,
+                profile: str = "standard", overrides: dict | None = None,
+                agreement: str = Match.Agreement.CONFIRM, first_dealer: str = "A") -> Match:
+    """Start a match between two of the club's players.
+
+    Raises ServiceError (`invalid`, `bad_option`) or Forbidden.
+    """
+    if not (actor.organises(club) or (actor.player and actor.player.club_id == club.pk)):
+        raise Forbidden("not_allowed", "Only the club's organisers and players start matches.")
+    check_players(club, player_a, player_b)
+    if agreement not in Match.Agreement.values:
+        raise ServiceError("invalid", "agreement must be one of "
+                           f"{', '.join(Match.Agreement.values)}")
+    if first_dealer not in ("A", "B"):
+        raise ServiceError("invalid", "first dealer must be seat A or B")
+    rules = make_profile(profile, overrides or {}).as_dict()
+    with transaction.atomic():
+        match = Match.objects.create(
+            club=club, player_a=player_a, player_b=player_b, rules=rules,
+            agreement=agreement, first_dealer=first_dealer, created_by=user_of(actor),
+        )
+        Game.objects.create(match=match, number=1, first_dealer=first_dealer)
+        ledger.append(chain=chain_of(match), action="match_started", actor=actor.label,
+                      user=actor.user, match=match,
+                      after={"player_a": player_a.name, "player_b": player_b.name,
+                             "rules": rules, "agreement": agreement})
+    return match
+
+
+def check_players(club: Club, a: Player, b: Player) -> None:
+    if a.pk == b.pk:
+        raise ServiceError("invalid", "a match needs two different players")
+    for player in (a, b):
+        if player.club_id != club.pk:
+            raise ServiceError("invalid", f"{player.name} is not a player of {club.name}")
+
+
+def close_match(*, match_id: int, actor: Actor, reason: str = "") -> Match:
+    """Close a finished match. Raises Forbidden, Conflict (`not_finished`)."""
+    return _change_match_state(
+        match_id=match_id, actor=actor, reason=reason, action="match_closed",
+        allowed=lambda m: m.state == Match.State.FINISHED,
+        refusal=Conflict("not_finished", "Only a finished match can be closed."),
+        state=lambda m: Match.State.CLOSED)
+
+
+def reopen_match(*, match_id: int, actor: Actor, reason: str) -> Match:
+    """Reopen a closed match: a decided one is finished again, one stopped undecided goes
+    on. A reason is required. Raises Forbidden, ServiceError, Conflict (`not_closed`)."""
+    require_reason(reason, "Say why the match is reopened.")
+    return _change_match_state(
+        match_id=match_id, actor=actor, reason=reason, action="match_reopened",
+        allowed=lambda m: m.state == Match.State.CLOSED,
+        refusal=Conflict("not_closed", "The match is not closed."),
+        state=lambda m: Match.State.FINISHED if m.winner else Match.State.IN_PROGRESS)
+
+
+def _change_match_state(*, match_id: int, actor: Actor, reason: str, action: str,
+                        allowed: Callable[[Match], bool], refusal: Conflict,
+                        state: Callable[[Match], str]) -> Match:
+    """The organiser's match transitions: lock, check who and whether, move, one ledger row."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        require_organiser(actor, match)
+        if not allowed(match):
+            raise refusal
+        _set_match_state(match, state(match), actor, action, reason)
+    return match
+
+
+def _set_match_state(match: Match, state: str, actor: Actor, action: str, reason: str) -> None:
+    before = {"state": match.state}
+    match.state = state
+    match.save(update_fields=["state", "updated_at"])
+    ledger.append(chain=chain_of(match), action=action, actor=actor.label, user=actor.user,
+                  match=match, reason=reason, before=before, after={"state": state})
+
+
+def stop_match(*, match_id: int, actor: Actor, reason: str) -> Match:
+    """Close an unfinished match because an organiser decided it (time called, a result
+    recorded by hand): no more hands can be entered. A reason is required.
+
+    Raises Forbidden, ServiceError (`reason_required`), Conflict (`not_in_progress`).
+    """
+    require_reason(reason, "Say why the match is stopped.")
+    return _change_match_state(
+        match_id=match_id, actor=actor, reason=reason, action="match_stopped",
+        allowed=lambda m: m.state == Match.State.IN_PROGRESS,
+        refusal=Conflict("not_in_progress", "Only a match in progress can be stopped."),
+        state=lambda m: Match.State.CLOSED)
+
+
+def resume_match(*, match_id: int, actor: Actor, reason: str) -> Match:
+    """Let a stopped (closed, undecided) match go on. Raises Forbidden, ServiceError
+    (`reason_required`), Conflict (`not_stopped`)."""
+    require_reason(reason, "Say why the match is resumed.")
+    return _change_match_state(
+        match_id=match_id, actor=actor, reason=reason, action="match_resumed",
+        allowed=lambda m: m.state == Match.State.CLOSED and not m.winner,
+        refusal=Conflict("not_stopped", "Only a stopped, undecided match can be resumed."),
+        state=lambda m: Match.State.IN_PROGRESS)

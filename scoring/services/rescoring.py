@@ -1,0 +1,195 @@
+"""Tournament support: re-scoring a match under changed rules, and re-creating a match
+from a tournament archive (each hand scored again by the engine and checked)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from scoring import ledger
+from scoring.errors import Conflict, Forbidden, ServiceError
+from scoring.hands import evaluate
+from scoring.models import Club, Entry, Game, Hand, Match, Player
+from scoring.progress import recompute_match
+from scoring.rules import RuleProfile
+from scoring.services.base import (
+    Actor,
+    chain_of,
+    link_entry,
+    lock_match,
+    request_hash,
+    require_organiser,
+    user_of,
+)
+from scoring.services.hands import hand_fields, hand_values
+from scoring.services.matches import check_players
+
+
+def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor,
+                  reason: str = ""):
+    """Score every hand of a match again under `rules` (a whole profile, as stored in
+    Match.rules), store those rules and recompute its games and result, with one ledger
+    row. Hands whose values change get a new version. A closed match stays closed.
+    Returns a scoring.rescore.Rescore saying what changed.
+
+    Raises Forbidden, ServiceError (`bad_option`), Conflict (`rescore_impossible`: the new
+    rules cannot score a hand, e.g. a knock over a lower knock limit; and those of
+    recompute_match: `hands_after_game_end`, `game_reopened`, `hands_after_match_end`).
+    """
+    from scoring.rescore import Rescore, game_summary, match_summary
+    from scoring.rules import RulesError
+
+    try:
+        profile = RuleProfile.from_dict(rules)
+    except RulesError as error:
+        raise ServiceError("bad_option", error.message) from None
+    with transaction.atomic():
+        match = lock_match(match_id)
+        require_organiser(actor, match)
+        report = Rescore(match=match, before=match_summary(match))
+        games = _games_with_hands(match)
+        games_before = {game.number: game_summary(game) for game in games}
+        unagreed = _first_payloads(match)
+        for game in games:
+            for hand in game.hands.all():
+                if hand.state != Hand.State.VOIDED:
+                    change = _rescore_hand(match, game, hand, profile, unagreed)
+                    if change is not None:
+                        report.hands.append(change)
+        old_rules, state = match.rules, match.state
+        match.rules = profile.as_dict()
+        match.save(update_fields=["rules", "updated_at"])
+        recompute_match(match)
+        if state == Match.State.CLOSED and match.state != Match.State.CLOSED:
+            match.state = Match.State.CLOSED
+            match.save(update_fields=["state", "updated_at"])
+        games_after = {g.number: game_summary(g) for g in match.games.order_by("number")}
+        for number in sorted(set(games_before) | set(games_after)):
+            before, after = games_before.get(number), games_after.get(number)
+            if before != after:
+                report.games.append({"game": number, "before": before, "after": after})
+        report.after = match_summary(match)
+        ledger.append(chain=chain_of(match), action="match_rescored", actor=actor.label,
+                      user=actor.user, match=match, reason=reason,
+                      before={"rules": old_rules, **report.before},
+                      after={"rules": match.rules, **report.after,
+                             "hands_changed": len(report.hands)})
+    return report
+
+
+def _games_with_hands(match: Match) -> list[Game]:
+    from django.db.models import Prefetch
+
+    hands = Hand.objects.select_related("accepted_entry").order_by("number")
+    return list(match.games.order_by("number").prefetch_related(Prefetch("hands", hands)))
+
+
+def _first_payloads(match: Match) -> dict[int, dict[str, Any]]:
+    """Hands nobody agreed to yet have no accepted entry: their first entry's values."""
+    from scoring.rescore import entered_values
+
+    rows = (Entry.objects.filter(match=match, kind=Entry.Kind.SUBMIT,
+                                 hand__accepted_entry__isnull=True)
+            .order_by("-id").values_list("hand_id", "payload"))
+    return {hand_id: entered_values(payload) for hand_id, payload in rows}
+
+
+def _rescore_hand(match: Match, game: Game, hand: Hand, profile: RuleProfile,
+                  unagreed: dict[int, dict[str, Any]]):
+    from scoring.rescore import entered_values, hand_summary, stored_input
+    from scoring.rules import RulesError
+
+    payload = (entered_values(hand.accepted_entry.payload) if hand.accepted_entry
+               else unagreed.get(hand.pk, {}))
+    hand_input = stored_input(hand, game.number, payload)
+    try:
+        result = evaluate(hand_input, profile)
+    except RulesError as error:
+        raise Conflict("rescore_impossible", f"Hand {hand.number} of game {game.number} "
+                       f"({match}) cannot be scored under the new rules: {error.message}."
+                       ) from None
+    values = hand_fields(hand_values(hand_input, result))
+    if all(getattr(hand, key) == value for key, value in values.items()):
+        return None
+    before = hand_summary(hand)
+    for key, value in values.items():
+        setattr(hand, key, value)
+    hand.version += 1
+    hand.save()
+    after = hand_summary(hand)
+    if before == after:
+        return None
+    return {"game": game.number, "hand": hand.number, "before": before, "after": after}
+
+
+def import_match(*, club: Club, player_a: Player, player_b: Player, actor: Actor,
+                 rules: dict[str, Any], agreement: str, first_dealer: str, state: str,
+                 games: list[dict[str, Any]], expected: dict[str, Any],
+                 label: str = "match") -> Match:
+    """Re-create a match from an archive: each hand's archived input is scored again by
+    the engine under `rules` and must give the archived points and winner; games and the
+    result are recomputed and must equal `expected` (winner, games_won, points). Each
+    hand gets one organiser Entry holding its input; one ledger row.
+
+    `games`: [{number, first_dealer, hands: [{number, dealer, state, version, input,
+    points, winner}]}]. Raises Forbidden, ServiceError (`bad_archive`, naming `label`).
+    """
+    from scoring.rescore import match_summary
+    from scoring.rules import RulesError
+
+    if not actor.organises(club):
+        raise Forbidden("not_allowed", "Only the club's organisers import matches.")
+    check_players(club, player_a, player_b)
+    try:
+        profile = RuleProfile.from_dict(rules)
+        with transaction.atomic():
+            match = Match.objects.create(
+                club=club, player_a=player_a, player_b=player_b, rules=profile.as_dict(),
+                agreement=agreement, first_dealer=first_dealer, created_by=user_of(actor))
+            for game_data in games:
+                _import_game(match, game_data, profile, actor, label)
+            recompute_match(match)
+            summary = match_summary(match)
+            for key in ("winner", "games_won", "points"):
+                if summary[key] != expected.get(key):
+                    raise ServiceError("bad_archive", f"{label}: the archive says {key} "
+                                       f"{expected.get(key)}, its hands give {summary[key]}.")
+            if state == Match.State.CLOSED:
+                match.state = Match.State.CLOSED
+                match.save(update_fields=["state", "updated_at"])
+            ledger.append(chain=chain_of(match), action="match_imported", actor=actor.label,
+                          user=actor.user, match=match, after={"rules": match.rules, **summary})
+    except (RulesError, Conflict) as error:
+        raise ServiceError("bad_archive", f"{label}: {error.message}") from None
+    return match
+
+
+def _import_game(match: Match, data: dict[str, Any], profile: RuleProfile, actor: Actor,
+                 label: str) -> None:
+    from scoring.hands import hand_input_from
+
+    game = Game.objects.create(match=match, number=data["number"],
+                               first_dealer=data["first_dealer"])
+    for item in data["hands"]:
+        where = f"{label}, game {game.number} hand {item['number']}"
+        hand_input = hand_input_from({**item["input"], "game": game.number,
+                                      "number": item["number"]})
+        values = hand_values(hand_input, evaluate(hand_input, profile))
+        if (values["points"], values["winner"] or None) != (item["points"],
+                                                            item["winner"] or None):
+            raise ServiceError("bad_archive", f"{where}: the archive says {item['points']} "
+                               f"points to {item['winner'] or 'nobody'}, the rules give "
+                               f"{values['points']} to {values['winner'] or 'nobody'}.")
+        if item["dealer"] not in ("A", "B") or item["state"] not in Hand.State.values:
+            raise ServiceError("bad_archive", f"{where}: bad dealer or state.")
+        payload = hand_input.as_payload()
+        entry = Entry.objects.create(
+            match=match, kind=Entry.Kind.SUBMIT, seat="", user=user_of(actor),
+            device="archive import", payload=payload,
+            idempotency_key=f"import:{game.number}:{item['number']}",
+            request_hash=request_hash("submit", payload))
+        hand = Hand.objects.create(game=game, number=item["number"], dealer=item["dealer"],
+                                   state=item["state"], version=item.get("version") or 1,
+                                   accepted_entry=entry, **hand_fields(values))
+        link_entry(entry, hand)
