@@ -6,13 +6,22 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Prefetch
 
 from scoring import ledger
 from scoring.errors import Conflict, Forbidden, ServiceError
-from scoring.hands import evaluate
+from scoring.hands import evaluate, hand_input_from
 from scoring.models import Club, Entry, Game, Hand, Match, Player
 from scoring.progress import recompute_match
-from scoring.rules import RuleProfile
+from scoring.rescore import (
+    Rescore,
+    entered_values,
+    game_summary,
+    hand_summary,
+    match_summary,
+    stored_input,
+)
+from scoring.rules import RuleProfile, RulesError
 from scoring.services.base import (
     Actor,
     chain_of,
@@ -37,8 +46,6 @@ def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor,
     rules cannot score a hand, e.g. a knock over a lower knock limit; and those of
     recompute_match: `hands_after_game_end`, `game_reopened`, `hands_after_match_end`).
     """
-    from scoring.rescore import Rescore, game_summary, match_summary
-    from scoring.rules import RulesError
 
     try:
         profile = RuleProfile.from_dict(rules)
@@ -79,7 +86,6 @@ def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor,
 
 
 def _games_with_hands(match: Match) -> list[Game]:
-    from django.db.models import Prefetch
 
     hands = Hand.objects.select_related("accepted_entry").order_by("number")
     return list(match.games.order_by("number").prefetch_related(Prefetch("hands", hands)))
@@ -87,7 +93,6 @@ def _games_with_hands(match: Match) -> list[Game]:
 
 def _first_payloads(match: Match) -> dict[int, dict[str, Any]]:
     """Hands nobody agreed to yet have no accepted entry: their first entry's values."""
-    from scoring.rescore import entered_values
 
     rows = (Entry.objects.filter(match=match, kind=Entry.Kind.SUBMIT,
                                  hand__accepted_entry__isnull=True)
@@ -97,8 +102,6 @@ def _first_payloads(match: Match) -> dict[int, dict[str, Any]]:
 
 def _rescore_hand(match: Match, game: Game, hand: Hand, profile: RuleProfile,
                   unagreed: dict[int, dict[str, Any]]):
-    from scoring.rescore import entered_values, hand_summary, stored_input
-    from scoring.rules import RulesError
 
     payload = (entered_values(hand.accepted_entry.payload) if hand.accepted_entry
                else unagreed.get(hand.pk, {}))
@@ -135,8 +138,6 @@ def import_match(*, club: Club, player_a: Player, player_b: Player, actor: Actor
     `games`: [{number, first_dealer, hands: [{number, dealer, state, version, input,
     points, winner}]}]. Raises Forbidden, ServiceError (`bad_archive`, naming `label`).
     """
-    from scoring.rescore import match_summary
-    from scoring.rules import RulesError
 
     if not actor.organises(club):
         raise Forbidden("not_allowed", "Only the club's organisers import matches.")
@@ -167,7 +168,6 @@ def import_match(*, club: Club, player_a: Player, player_b: Player, actor: Actor
 
 def _import_game(match: Match, data: dict[str, Any], profile: RuleProfile, actor: Actor,
                  label: str) -> None:
-    from scoring.hands import hand_input_from
 
     game = Game.objects.create(match=match, number=data["number"],
                                first_dealer=data["first_dealer"])
