@@ -163,10 +163,9 @@ def _blank_hand_form(view, mode: str) -> HandForm | None:
 @require_GET
 def hand_form(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match_or_403(request, match_id)
-    view = selectors.match_view(match.pk)
-    form = _blank_hand_form(view, request.GET.get("mode", "quick"))
-    return render(request, "scoring/_hand_form.html",
-                  {"match": match, "view": view, "hand_form": form, "cards": CARD_CHOICES})
+    context = _match_context(request, match, cards=CARD_CHOICES)
+    context["hand_form"] = _blank_hand_form(context["view"], request.GET.get("mode", "quick"))
+    return render(request, "scoring/_hand_form.html", context)
 
 
 @require_POST

@@ -19,5 +19,26 @@
   }
   document.addEventListener("change", function (e) { if (e.target.closest(".cardgrid")) sync(); });
   document.addEventListener("htmx:afterSwap", sync);
+
+  // A pristine hand form follows the table: when the scoreboard shows that the next hand
+  // (or game) has moved on, say because the opponent entered one, fetch a fresh form. A
+  // form the player has started filling in is never replaced.
+  function touched(e) {
+    var form = e.target.closest && e.target.closest("#hand-entry");
+    if (form) form.dataset.dirty = "1";
+  }
+  document.addEventListener("input", touched);
+  document.addEventListener("change", touched);
+  document.addEventListener("htmx:afterSwap", function () {
+    var board = document.getElementById("scoreboard");
+    var section = document.getElementById("hand-form");
+    var form = document.getElementById("hand-entry");
+    if (!board || !section || !form || form.dataset.dirty || !board.dataset.nextHand) return;
+    var number = form.querySelector('[name="number"]');
+    var game = form.querySelector('[name="game"]');
+    if (number.value !== board.dataset.nextHand || game.value !== board.dataset.game) {
+      htmx.trigger(section, "stale");
+    }
+  });
   document.addEventListener("DOMContentLoaded", sync);
 })();

@@ -42,3 +42,29 @@ def test_a_dropped_connection_says_nothing_was_saved_and_a_retry_saves_once(phon
     expect(alice.locator("#scoreboard")).to_contain_text("Knock: 30 − 4 = 26")
     expect(alice.locator("#connection")).to_be_hidden()
     assert Hand.objects.filter(game__match=match).count() == 1
+
+
+def test_an_untouched_hand_form_moves_on_when_the_opponent_enters_a_hand(phone):
+    match, link = start()
+    alice, bob = phone(), phone()
+    sit_down(alice, link, "Alice", "1111")
+    sit_down(bob, link, "Bob", "2222")
+    fill_quick_knock(alice, "4", "30")
+    alice.get_by_test_id("submit-hand").click()
+    # Bob's phone learns of hand 1 by polling and offers hand 2, without a reload
+    expect(bob.locator("#hand-form h2")).to_contain_text("Enter hand 2", timeout=10000)
+    expect(bob.locator("#hand-form")).to_contain_text("as Bob")
+
+
+def test_a_half_filled_hand_form_is_never_replaced_under_the_players_thumb(phone):
+    match, link = start()
+    alice, bob = phone(), phone()
+    sit_down(alice, link, "Alice", "1111")
+    sit_down(bob, link, "Bob", "2222")
+    bob.locator("#id_defender_deadwood").fill("17")
+    fill_quick_knock(alice, "4", "30")
+    alice.get_by_test_id("submit-hand").click()
+    expect(bob.get_by_test_id("confirm-1")).to_be_visible(timeout=10000)
+    bob.wait_for_timeout(3500)  # another poll: the form must still hold what Bob typed
+    expect(bob.locator("#id_defender_deadwood")).to_have_value("17")
+    expect(bob.locator("#hand-form h2")).to_contain_text("Enter hand 1")
