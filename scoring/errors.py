@@ -36,3 +36,9 @@ class Forbidden(ServiceError):
 
 class Throttled(ServiceError):
     status = 429
+
+
+def require_reason(reason: str, message: str) -> None:
+    """Corrections, voids, reopenings and results by hand are audited: refuse a blank why."""
+    if not reason.strip():
+        raise ServiceError("reason_required", message, fields={"reason": "required"})

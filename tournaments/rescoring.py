@@ -18,7 +18,7 @@ from typing import Any
 from django.db import transaction
 
 from scoring import services as scoring
-from scoring.errors import Conflict, ServiceError
+from scoring.errors import Conflict, ServiceError, require_reason
 from scoring.rules import RulesError, make_profile
 from scoring.services import Actor
 from tournaments.base import lock_tournament, log
@@ -95,9 +95,7 @@ def apply_rules_change(*, tournament_id: int, actor: Actor, profile: str,
 
     Raises what preview_rules_change raises, and ServiceError (`reason_required`).
     """
-    if not reason.strip():
-        raise ServiceError("reason_required", "Say why the rules change.",
-                           fields={"reason": "required"})
+    require_reason(reason, "Say why the rules change.")
     with transaction.atomic():
         change = _change(tournament_id, actor, profile, overrides or {}, reason)
         change.applied = True

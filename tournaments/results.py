@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring import services as scoring
-from scoring.errors import Conflict, ServiceError
+from scoring.errors import Conflict, ServiceError, require_reason
 from scoring.models import Game, Match
 from scoring.services import Actor
 from tournaments.base import (
@@ -168,9 +168,7 @@ def record_result(*, pairing_id: int, actor: Actor, winner: str, reason: str,
     Raises Forbidden, ServiceError (`reason_required`, `invalid`), Conflict
     (`not_published`, `bye`).
     """
-    if not reason.strip():
-        raise ServiceError("reason_required", "Say why the result is recorded by hand.",
-                           fields={"reason": "required"})
+    require_reason(reason, "Say why the result is recorded by hand.")
     if winner not in ("A", "B"):
         raise ServiceError("invalid", "The winner is seat A or B: a match cannot end drawn.",
                            fields={"winner": "A or B"})
@@ -196,9 +194,7 @@ def clear_result(*, pairing_id: int, actor: Actor, reason: str) -> Pairing:
     """Withdraw an organiser's (or the time policy's) result: the match goes on.
     Raises Forbidden, ServiceError (`reason_required`), Conflict (`not_published`,
     `bye`, `not_resolved`)."""
-    if not reason.strip():
-        raise ServiceError("reason_required", "Say why the result is withdrawn.",
-                           fields={"reason": "required"})
+    require_reason(reason, "Say why the result is withdrawn.")
     with transaction.atomic():
         tournament, pairing = lock_pairing(pairing_id, actor)
         require_state(pairing.round, Round.State.PUBLISHED)

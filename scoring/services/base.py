@@ -57,11 +57,6 @@ class Outcome:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def require_reason(reason: str, message: str) -> None:
-    if not reason.strip():
-        raise ServiceError("reason_required", message, fields={"reason": "required"})
-
-
 def chain_of(match: Match) -> str:
     return f"match:{match.pk}"
 

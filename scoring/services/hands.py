@@ -10,7 +10,7 @@ from typing import Any
 from django.db import transaction
 
 from scoring import ledger
-from scoring.errors import Conflict, Forbidden
+from scoring.errors import Conflict, Forbidden, require_reason
 from scoring.hands import HandInput, differences, evaluate, winner_seat
 from scoring.models import Entry, Game, Hand, Match
 from scoring.progress import dealer_after, game_result, recompute_match
@@ -28,7 +28,6 @@ from scoring.services.base import (
     request_hash,
     require_open,
     require_organiser,
-    require_reason,
     require_version,
     seat_or_organiser,
     snapshot,
@@ -164,9 +163,9 @@ def _comparable(hand: Hand) -> dict[str, Any]:
 def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: str) -> Outcome:
     """The opponent agrees with a pending hand. Raises Forbidden, Conflict."""
     with transaction.atomic():
-        hand, match = lock_hand(hand_id)
-        key_hash = request_hash("confirm", {"hand": hand_id, "version": version})
-        if (replay := replayed_outcome(match, idempotency_key, key_hash)) is not None:
+        payload = {"hand": hand_id, "version": version}
+        hand, match, key_hash, replay = _begin(hand_id, "confirm", payload, idempotency_key)
+        if replay is not None:
             return replay
         seat = seat_or_organiser(actor, match)
         require_open(match)
@@ -193,10 +192,9 @@ def dispute_hand(*, hand_id: int, actor: Actor, version: int, reason: str,
                  idempotency_key: str) -> Outcome:
     """The opponent disagrees with a pending hand. Raises Forbidden, Conflict."""
     with transaction.atomic():
-        hand, match = lock_hand(hand_id)
         payload = {"hand": hand_id, "version": version, "reason": reason}
-        key_hash = request_hash("dispute", payload)
-        if (replay := replayed_outcome(match, idempotency_key, key_hash)) is not None:
+        hand, match, key_hash, replay = _begin(hand_id, "dispute", payload, idempotency_key)
+        if replay is not None:
             return replay
         seat = seat_or_organiser(actor, match)
         require_open(match)
@@ -220,9 +218,9 @@ def dispute_hand(*, hand_id: int, actor: Actor, version: int, reason: str,
 def withdraw_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: str) -> Outcome:
     """The enterer takes back a hand nobody has agreed to yet. Raises Forbidden, Conflict."""
     with transaction.atomic():
-        hand, match = lock_hand(hand_id)
-        key_hash = request_hash("withdraw", {"hand": hand_id, "version": version})
-        if (replay := replayed_outcome(match, idempotency_key, key_hash)) is not None:
+        payload = {"hand": hand_id, "version": version}
+        hand, match, key_hash, replay = _begin(hand_id, "withdraw", payload, idempotency_key)
+        if replay is not None:
             return replay
         seat = seat_or_organiser(actor, match)
         require_open(match)
@@ -247,11 +245,10 @@ def correct_hand(*, hand_id: int, actor: Actor, hand_input: HandInput, version: 
     """
     require_reason(reason, "A correction needs a reason.")
     with transaction.atomic():
-        hand, match = lock_hand(hand_id)
         payload = {"hand": hand_id, "version": version, "reason": reason,
                    "values": hand_input.as_payload()}
-        key_hash = request_hash("correct", payload)
-        if (replay := replayed_outcome(match, idempotency_key, key_hash)) is not None:
+        hand, match, key_hash, replay = _begin(hand_id, "correct", payload, idempotency_key)
+        if replay is not None:
             return replay
         require_organiser(actor, match)
         require_open(match)
@@ -280,10 +277,9 @@ def void_hand(*, hand_id: int, actor: Actor, version: int, reason: str,
     """An organiser strikes a hand out (it stays on record). Raises Forbidden, Conflict."""
     require_reason(reason, "Voiding a hand needs a reason.")
     with transaction.atomic():
-        hand, match = lock_hand(hand_id)
         payload = {"hand": hand_id, "version": version, "reason": reason}
-        key_hash = request_hash("void", payload)
-        if (replay := replayed_outcome(match, idempotency_key, key_hash)) is not None:
+        hand, match, key_hash, replay = _begin(hand_id, "void", payload, idempotency_key)
+        if replay is not None:
             return replay
         require_organiser(actor, match)
         require_open(match)
@@ -294,6 +290,15 @@ def void_hand(*, hand_id: int, actor: Actor, version: int, reason: str,
                              hand=hand)
         _void(match, hand, actor, entry, "hand_voided", reason)
         return finish(entry, hand)
+
+
+def _begin(hand_id: int, kind: str, payload: dict[str, Any], idempotency_key: str):
+    """Every hand action starts alike: lock the hand's match, then answer a retry of this
+    very request with its stored response (a replay), before any check that could now
+    refuse it. Returns (hand, match, key_hash, replay or None)."""
+    hand, match = lock_hand(hand_id)
+    key_hash = request_hash(kind, payload)
+    return hand, match, key_hash, replayed_outcome(match, idempotency_key, key_hash)
 
 
 def _void(match, hand: Hand, actor: Actor, entry: Entry, action: str, reason: str) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from django.db import transaction
 
 from scoring import ledger
-from scoring.errors import Conflict, Forbidden, ServiceError
+from scoring.errors import Conflict, Forbidden, ServiceError, require_reason
 from scoring.models import Club, Game, Match, Player
 from scoring.rules import make_profile
 from scoring.services.base import (
@@ -16,7 +16,6 @@ from scoring.services.base import (
     chain_of,
     lock_match,
     require_organiser,
-    require_reason,
     user_of,
 )
 
