@@ -50,7 +50,7 @@ from scoring.rules import (  # noqa: E402
 
 def best_throw(eleven: list) -> tuple[int, int]:
     """(deadwood left, index) of the discard that leaves the least deadwood."""
-    return min((best_deadwood(eleven[:i] + eleven[i + 1:]), i) for i in range(11))
+    return min((best_deadwood(eleven[:i] + eleven[i + 1 :]), i) for i in range(11))
 
 
 def play_knocks(rng: random.Random, count: int) -> tuple[list[tuple], int]:
@@ -65,7 +65,7 @@ def play_knocks(rng: random.Random, count: int) -> tuple[list[tuple], int]:
         while len(stock) > 2:
             eleven = hands[turn] + [stock.pop()]
             deadwood, throw = best_throw(eleven)
-            hands[turn] = eleven[:throw] + eleven[throw + 1:]
+            hands[turn] = eleven[:throw] + eleven[throw + 1 :]
             if deadwood <= 10:
                 knocks.append((tuple(hands[turn]), tuple(hands[1 - turn])))
                 break
@@ -110,14 +110,17 @@ def main() -> None:
         return score_cards(knocker=deal[0], defender=deal[1], profile=profile)
 
     def score_text(deal):
-        return score_cards(knocker=parse_cards(deal[0]), defender=parse_cards(deal[1]),
-                           profile=profile)
+        return score_cards(
+            knocker=parse_cards(deal[0]), defender=parse_cards(deal[1]), profile=profile
+        )
 
     timed(best_deadwood, tens[:500])  # warm-up
     timed(score, knocks[:500])
 
-    print(f"ginclub rules engine benchmark: Python {platform.python_version()}, "
-          f"{platform.machine()}, {os.cpu_count()} cores, one process, seed {args.seed}")
+    print(
+        f"ginclub rules engine benchmark: Python {platform.python_version()}, "
+        f"{platform.machine()}, {os.cpu_count()} cores, one process, seed {args.seed}"
+    )
     print(summary("(a) best deadwood, 10 cards", timed(best_deadwood, tens)))
     print(summary("(b) best discard, 11 cards", timed(lambda h: analyse_eleven(h, 10), elevens)))
     print(summary("(c) full hand score, card entry", timed(score, knocks)))
@@ -125,9 +128,11 @@ def main() -> None:
     results = [score(deal) for deal in knocks]
     outcomes = Counter(r.outcome.value for r in results)
     with_layoffs = sum(1 for r in results if r.laid_off)
-    print(f"(c) hands: {len(knocks)} legal knocks from {deals} deals; "
-          + ", ".join(f"{name} {n}" for name, n in sorted(outcomes.items()))
-          + f"; lay-offs in {with_layoffs}")
+    print(
+        f"(c) hands: {len(knocks)} legal knocks from {deals} deals; "
+        + ", ".join(f"{name} {n}" for name, n in sorted(outcomes.items()))
+        + f"; lay-offs in {with_layoffs}"
+    )
 
 
 if __name__ == "__main__":

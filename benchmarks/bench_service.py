@@ -59,17 +59,28 @@ def bench_submit(count: int) -> list[float]:
     number = 0
     for index, (knocker, defender) in enumerate(hands):
         if match is None or number >= 25:  # a long real game; pending hands pile up per game
-            match = services.start_match(club=club, player_a=a, player_b=b,
-                                         actor=services.Actor(user=user),
-                                         overrides={"game_target": 10 ** 6})
+            match = services.start_match(
+                club=club,
+                player_a=a,
+                player_b=b,
+                actor=services.Actor(user=user),
+                overrides={"game_target": 10**6},
+            )
             number = 0
         number += 1
-        body = {"game": 1, "number": number, "outcome": "knock", "knocker": "A",
-                "knocker_cards": knocker, "defender_cards": defender,
-                "idempotency_key": f"bench-{index}"}
+        body = {
+            "game": 1,
+            "number": number,
+            "outcome": "knock",
+            "knocker": "A",
+            "knocker_cards": knocker,
+            "defender_cards": defender,
+            "idempotency_key": f"bench-{index}",
+        }
         started = time.perf_counter()
-        response = client.post(f"/api/matches/{match.pk}/hands/", body,
-                               content_type="application/json")
+        response = client.post(
+            f"/api/matches/{match.pk}/hands/", body, content_type="application/json"
+        )
         timings.append((time.perf_counter() - started) * 1000)
         assert response.status_code == 201, response.content
     return timings
@@ -103,12 +114,16 @@ def main() -> None:
         timings = bench_submit(args.hands)
         ordered = sorted(timings)
         print(f"API card-entry submit, {len(timings)} hands, SQLite file:")
-        print(f"  median {statistics.median(timings):.2f} ms   "
-              f"p95 {ordered[int(len(ordered) * 0.95)]:.2f} ms   "
-              f"mean {statistics.fmean(timings):.2f} ms  (goal: median <= 15 ms)")
+        print(
+            f"  median {statistics.median(timings):.2f} ms   "
+            f"p95 {ordered[int(len(ordered) * 0.95)]:.2f} ms   "
+            f"mean {statistics.fmean(timings):.2f} ms  (goal: median <= 15 ms)"
+        )
         weight, external = page_weight()
-        print(f"Match page weight: {weight / 1024:.1f} KB gzip in total (goal <= 50 KB); "
-              f"third-party requests: {len(external)}")
+        print(
+            f"Match page weight: {weight / 1024:.1f} KB gzip in total (goal <= 50 KB); "
+            f"third-party requests: {len(external)}"
+        )
 
 
 if __name__ == "__main__":

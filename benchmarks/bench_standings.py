@@ -58,7 +58,8 @@ def play_round_fast(rnd, rng: random.Random) -> int:
         loser = "B" if winner == "A" else "A"
         # the winner takes the last game; the games before it come in any order
         order = [winner] * (profile.games_to_win - 1) + [loser] * rng.randint(
-            0, profile.games_to_win - 1)
+            0, profile.games_to_win - 1
+        )
         rng.shuffle(order)
         order.append(winner)
         match.games.all().delete()
@@ -68,25 +69,44 @@ def play_round_fast(rnd, rng: random.Random) -> int:
             result = score_game(hands, profile)
             results.append(result)
             game = Game.objects.create(
-                match=match, number=number, first_dealer="A", state="finished",
-                winner=result.winner, hand_points_a=result.hand_points["A"],
-                hand_points_b=result.hand_points["B"], total_a=result.totals["A"],
-                total_b=result.totals["B"], breakdown=result.as_dict(),
-                explanation=result.explanation)
+                match=match,
+                number=number,
+                first_dealer="A",
+                state="finished",
+                winner=result.winner,
+                hand_points_a=result.hand_points["A"],
+                hand_points_b=result.hand_points["B"],
+                total_a=result.totals["A"],
+                total_b=result.totals["B"],
+                breakdown=result.as_dict(),
+                explanation=result.explanation,
+            )
             for index, (seat, points) in enumerate(hands, start=1):
-                hand_rows.append(Hand(
-                    game=game, number=index, dealer="AB"[index % 2],
-                    outcome="dead" if seat is None else "knock", knocker=seat or "",
-                    knocker_deadwood=None if seat is None else 2,
-                    defender_deadwood=None if seat is None else 2 + points,
-                    points=points, winner=seat or "", state="confirmed"))
+                hand_rows.append(
+                    Hand(
+                        game=game,
+                        number=index,
+                        dealer="AB"[index % 2],
+                        outcome="dead" if seat is None else "knock",
+                        knocker=seat or "",
+                        knocker_deadwood=None if seat is None else 2,
+                        defender_deadwood=None if seat is None else 2 + points,
+                        points=points,
+                        winner=seat or "",
+                        state="confirmed",
+                    )
+                )
         Hand.objects.bulk_create(hand_rows, batch_size=2000)
         made += len(hand_rows)
         summary = score_match(results, profile)
         Match.objects.filter(pk=match.pk).update(
-            state="finished", winner=summary.winner, games_won_a=summary.games_won["A"],
-            games_won_b=summary.games_won["B"], points_a=summary.totals["A"],
-            points_b=summary.totals["B"])
+            state="finished",
+            winner=summary.winner,
+            games_won_a=summary.games_won["A"],
+            games_won_b=summary.games_won["B"],
+            points_a=summary.totals["A"],
+            points_b=summary.totals["B"],
+        )
     return made
 
 
@@ -124,12 +144,16 @@ def run(args) -> None:
     club = Club.objects.create(name="Bench Club", slug="bench")
     club.organisers.add(user)
     actor = Actor(user=user)
-    event = services.create_tournament(club=club, actor=actor, name="Bench Open",
-                                       date=dt.date(2026, 11, 28), rounds=args.rounds,
-                                       hide_standings_during_round=True)
+    event = services.create_tournament(
+        club=club,
+        actor=actor,
+        name="Bench Open",
+        date=dt.date(2026, 11, 28),
+        rounds=args.rounds,
+        hide_standings_during_round=True,
+    )
     names = "\n".join(f"Player {n:03d}" for n in range(1, args.players + 1))
-    services.import_registrations(tournament_id=event.pk, actor=actor,
-                                  content="name\n" + names)
+    services.import_registrations(tournament_id=event.pk, actor=actor, content="name\n" + names)
     build = time.perf_counter()
     hands = 0
     for _ in range(args.rounds):
@@ -137,22 +161,28 @@ def run(args) -> None:
         services.publish_round(round_id=rnd.pk, actor=actor)
         hands += play_round_fast(rnd, rng)
         services.close_round(round_id=rnd.pk, actor=actor)
-    print(f"built {args.players} players x {args.rounds} rounds, {hands} hands "
-          f"({Hand.objects.count()} rows) in {time.perf_counter() - build:.0f} s")
+    print(
+        f"built {args.players} players x {args.rounds} rounds, {hands} hands "
+        f"({Hand.objects.count()} rows) in {time.perf_counter() - build:.0f} s"
+    )
     event.refresh_from_db()
     for label, public in (("organiser", False), ("public", True)):
         with CaptureQueriesContext(connection) as queries:
             view = selectors.standings(event, public=public)
         runs = timed(lambda p=public: selectors.standings(event, public=p), args.repeat)
-        print(f"standings ({label}): {len(view.rows)} rows, {len(queries)} queries, "
-              f"median {statistics.median(runs):.1f} ms, max {max(runs):.1f} ms")
+        print(
+            f"standings ({label}): {len(view.rows)} rows, {len(queries)} queries, "
+            f"median {statistics.median(runs):.1f} ms, max {max(runs):.1f} ms"
+        )
     public_page(event, args.repeat)
     last = selectors.current_round(event)
     with CaptureQueriesContext(connection) as queries:
         selectors.dashboard(last).as_dict()
     runs = timed(lambda: selectors.dashboard(last).as_dict(), args.repeat)
-    print(f"dashboard of round {last.number}: {len(queries)} queries, "
-          f"median {statistics.median(runs):.1f} ms")
+    print(
+        f"dashboard of round {last.number}: {len(queries)} queries, "
+        f"median {statistics.median(runs):.1f} ms"
+    )
 
 
 def public_page(event, repeat: int) -> None:
@@ -174,9 +204,11 @@ def public_page(event, repeat: int) -> None:
         response = client.get(url)
     assert response.status_code == 200, response.status_code
     runs = timed(lambda: client.get(url), repeat)
-    print(f"public standings page: {len(response.content) // 1024} KB HTML, "
-          f"{len(queries)} queries, median {statistics.median(runs):.1f} ms, "
-          f"max {max(runs):.1f} ms (goal 150 ms)")
+    print(
+        f"public standings page: {len(response.content) // 1024} KB HTML, "
+        f"{len(queries)} queries, median {statistics.median(runs):.1f} ms, "
+        f"max {max(runs):.1f} ms (goal 150 ms)"
+    )
 
 
 if __name__ == "__main__":

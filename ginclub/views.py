@@ -10,8 +10,10 @@ from scoring import selectors
 def home(request: HttpRequest) -> HttpResponse:
     context = {}
     if request.user.is_authenticated:
-        context = {"clubs": selectors.clubs_for(request.user),
-                   "matches": selectors.matches_for(request.user)[:30]}
+        context = {
+            "clubs": selectors.clubs_for(request.user),
+            "matches": selectors.matches_for(request.user)[:30],
+        }
     return render(request, "home.html", context)
 
 

@@ -30,8 +30,9 @@ def match_id_from_token(token: str, max_age: int = TABLE_TOKEN_MAX_AGE) -> int:
     try:
         return int(signer.unsign(token, max_age=max_age))
     except signing.SignatureExpired:
-        raise Forbidden("expired_token", "This table link has expired; ask the organiser "
-                        "for a new one.") from None
+        raise Forbidden(
+            "expired_token", "This table link has expired; ask the organiser for a new one."
+        ) from None
     except (signing.BadSignature, ValueError):
         raise Forbidden("bad_token", "This table link is not valid.") from None
 

@@ -25,12 +25,15 @@ from scoring.hands import hand_input_from
 from scoring.models import Club, Hand, Match, Player
 from scoring.rules import RulesError
 
-ERRORS = {code: OpenApiResponse(description=text) for code, text in {
-    400: "Bad input: {error: {code, message, fields?}}",
-    403: "Not allowed",
-    404: "Not found",
-    409: "Conflict: closed match, stale version, reused idempotency key...",
-}.items()}
+ERRORS = {
+    code: OpenApiResponse(description=text)
+    for code, text in {
+        400: "Bad input: {error: {code, message, fields?}}",
+        403: "Not allowed",
+        404: "Not found",
+        409: "Conflict: closed match, stale version, reused idempotency key...",
+    }.items()
+}
 
 
 def api_errors(view):
@@ -55,8 +58,9 @@ def _valid(serializer_class, request: Request) -> dict:
 
 
 def _visible_match(request: Request, match_id: int) -> Match:
-    match = get_object_or_404(Match.objects.select_related("club", "player_a", "player_b"),
-                              pk=match_id)
+    match = get_object_or_404(
+        Match.objects.select_related("club", "player_a", "player_b"), pk=match_id
+    )
     access.require_view(request, match)
     return match
 
@@ -75,6 +79,7 @@ def _actor(request: Request, match: Match, data: dict) -> services.Actor:
 
 # --------------------------------------------------------------------- clubs, players
 
+
 @extend_schema(responses=s.ClubSerializer(many=True))
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
@@ -83,8 +88,9 @@ def clubs(request: Request) -> Response:
 
 
 @extend_schema(methods=["GET"], responses=s.PlayerSerializer(many=True))
-@extend_schema(methods=["POST"], request=s.AddPlayerSerializer,
-               responses={201: s.PlayerSerializer, **ERRORS})
+@extend_schema(
+    methods=["POST"], request=s.AddPlayerSerializer, responses={201: s.PlayerSerializer, **ERRORS}
+)
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])
 @api_errors
@@ -99,28 +105,52 @@ def club_players(request: Request, slug: str) -> Response:
 
 # --------------------------------------------------------------------------- matches
 
+
 @extend_schema(methods=["GET"], responses={200: dict}, operation_id="matches_list")
-@extend_schema(methods=["POST"], request=s.StartMatchSerializer, responses={201: dict, **ERRORS},
-               operation_id="matches_start")
+@extend_schema(
+    methods=["POST"],
+    request=s.StartMatchSerializer,
+    responses={201: dict, **ERRORS},
+    operation_id="matches_start",
+)
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])
 @api_errors
 def matches(request: Request) -> Response:
     if request.method == "GET":
         rows = selectors.matches_for(request.user)[:200]
-        return Response([{"id": m.pk, "club": m.club.slug, "player_a": m.player_a.name,
-                          "player_b": m.player_b.name, "state": m.state} for m in rows])
+        return Response(
+            [
+                {
+                    "id": m.pk,
+                    "club": m.club.slug,
+                    "player_a": m.player_a.name,
+                    "player_b": m.player_b.name,
+                    "state": m.state,
+                }
+                for m in rows
+            ]
+        )
     data = _valid(s.StartMatchSerializer, request)
     club = get_object_or_404(Club, slug=data["club"])
     players = {p.pk: p for p in Player.objects.filter(pk__in=[data["player_a"], data["player_b"]])}
     missing = [k for k in ("player_a", "player_b") if data[k] not in players]
     if missing:
-        raise ServiceError("invalid", f"No such player: {', '.join(missing)}",
-                           fields={k: "not found" for k in missing})
+        raise ServiceError(
+            "invalid",
+            f"No such player: {', '.join(missing)}",
+            fields={k: "not found" for k in missing},
+        )
     match = services.start_match(
-        club=club, player_a=players[data["player_a"]], player_b=players[data["player_b"]],
-        actor=services.Actor(user=request.user), profile=data["profile"],
-        overrides=data["rules"], agreement=data["agreement"], first_dealer=data["first_dealer"])
+        club=club,
+        player_a=players[data["player_a"]],
+        player_b=players[data["player_b"]],
+        actor=services.Actor(user=request.user),
+        profile=data["profile"],
+        overrides=data["rules"],
+        agreement=data["agreement"],
+        first_dealer=data["first_dealer"],
+    )
     return Response(selectors.match_view(match.pk).as_dict(), status=status.HTTP_201_CREATED)
 
 
@@ -152,8 +182,9 @@ def submit(request: Request, match_id: int) -> Response:
     data = _valid(s.SubmitHandSerializer, request)
     actor = _actor(request, match, data)
     key = data.pop("idempotency_key")
-    outcome = services.submit_hand(match_id=match.pk, actor=actor, hand=hand_input_from(data),
-                                   idempotency_key=key)
+    outcome = services.submit_hand(
+        match_id=match.pk, actor=actor, hand=hand_input_from(data), idempotency_key=key
+    )
     return Response(outcome.response, status=200 if outcome.replayed else 201)
 
 
@@ -168,13 +199,20 @@ def _hand_action(serializer_class, service, *, organiser_only: bool = False):
         hand = get_object_or_404(Hand.objects.select_related("game"), pk=hand_id)
         match = _visible_match(request, hand.game.match_id)
         data = _valid(serializer_class, request)
-        actor = (services.Actor(user=request.user) if organiser_only
-                 else _actor(request, match, data))
+        actor = (
+            services.Actor(user=request.user) if organiser_only else _actor(request, match, data)
+        )
         key = data.pop("idempotency_key")
         if service is services.correct_hand:
             version, reason = data.pop("version"), data.pop("reason")
-            outcome = service(hand_id=hand.pk, actor=actor, hand_input=hand_input_from(data),
-                              version=version, reason=reason, idempotency_key=key)
+            outcome = service(
+                hand_id=hand.pk,
+                actor=actor,
+                hand_input=hand_input_from(data),
+                version=version,
+                reason=reason,
+                idempotency_key=key,
+            )
         else:
             outcome = service(hand_id=hand.pk, actor=actor, idempotency_key=key, **data)
         return Response(outcome.response)
@@ -197,8 +235,9 @@ void = _hand_action(s.ReasonedSerializer, services.void_hand, organiser_only=Tru
 def close(request: Request, match_id: int) -> Response:
     _visible_match(request, match_id)
     data = _valid(s.ReasonSerializer, request)
-    services.close_match(match_id=match_id, actor=services.Actor(user=request.user),
-                         reason=data.get("reason", ""))
+    services.close_match(
+        match_id=match_id, actor=services.Actor(user=request.user), reason=data.get("reason", "")
+    )
     return Response(selectors.match_view(match_id).as_dict())
 
 
@@ -209,8 +248,9 @@ def close(request: Request, match_id: int) -> Response:
 def reopen(request: Request, match_id: int) -> Response:
     _visible_match(request, match_id)
     data = _valid(s.ReasonSerializer, request)
-    services.reopen_match(match_id=match_id, actor=services.Actor(user=request.user),
-                          reason=data.get("reason", ""))
+    services.reopen_match(
+        match_id=match_id, actor=services.Actor(user=request.user), reason=data.get("reason", "")
+    )
     return Response(selectors.match_view(match_id).as_dict())
 
 
@@ -236,6 +276,7 @@ def seat(request: Request, match_id: int) -> Response:
 
 # ---------------------------------------------------------------------------- ledger
 
+
 @extend_schema(responses={200: s.LedgerRowSerializer(many=True), **ERRORS})
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
@@ -256,6 +297,12 @@ def verify_ledger(request: Request) -> Response:
     if not request.user.is_superuser:
         raise Forbidden("not_allowed", "Only admins verify the whole ledger.")
     breaks = ledger.verify()
-    return Response({"ok": not breaks, "breaks": [
-        {"chain": b.chain, "position": b.position, "row": b.row_id, "problem": b.problem}
-        for b in breaks]})
+    return Response(
+        {
+            "ok": not breaks,
+            "breaks": [
+                {"chain": b.chain, "position": b.position, "row": b.row_id, "problem": b.problem}
+                for b in breaks
+            ],
+        }
+    )

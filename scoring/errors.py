@@ -8,8 +8,14 @@ from typing import Any
 class ServiceError(Exception):
     status = 400
 
-    def __init__(self, code: str, message: str, *, status: int | None = None,
-                 fields: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        status: int | None = None,
+        fields: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message

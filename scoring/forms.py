@@ -21,26 +21,34 @@ class HandForm(forms.Form):
     game = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     number = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     idempotency_key = forms.CharField(max_length=80, widget=forms.HiddenInput)
-    mode = forms.ChoiceField(choices=[("quick", "Quick"), ("cards", "Cards")], initial="quick",
-                             widget=forms.HiddenInput)
-    outcome = forms.ChoiceField(choices=[("knock", "Knock"), ("gin", "Gin"),
-                                         ("big_gin", "Big gin"), ("dead", "Dead hand")],
-                                initial="knock", widget=forms.RadioSelect)
-    knocker = forms.ChoiceField(choices=[("A", "A"), ("B", "B")], required=False,
-                                widget=forms.RadioSelect)
+    mode = forms.ChoiceField(
+        choices=[("quick", "Quick"), ("cards", "Cards")], initial="quick", widget=forms.HiddenInput
+    )
+    outcome = forms.ChoiceField(
+        choices=[("knock", "Knock"), ("gin", "Gin"), ("big_gin", "Big gin"), ("dead", "Dead hand")],
+        initial="knock",
+        widget=forms.RadioSelect,
+    )
+    knocker = forms.ChoiceField(
+        choices=[("A", "A"), ("B", "B")], required=False, widget=forms.RadioSelect
+    )
     knocker_deadwood = forms.IntegerField(required=False, initial=0)
     defender_deadwood = forms.IntegerField(required=False, initial=0)
-    knocker_cards = forms.MultipleChoiceField(choices=CARD_CHOICES, required=False,
-                                              widget=forms.CheckboxSelectMultiple)
-    defender_cards = forms.MultipleChoiceField(choices=CARD_CHOICES, required=False,
-                                               widget=forms.CheckboxSelectMultiple)
+    knocker_cards = forms.MultipleChoiceField(
+        choices=CARD_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
+    )
+    defender_cards = forms.MultipleChoiceField(
+        choices=CARD_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
+    )
     upcard = forms.ChoiceField(choices=[("", "—")] + CARD_CHOICES, required=False)
 
     def __init__(self, *args, match: Match | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         if match is not None:
-            self.fields["knocker"].choices = [("A", match.player_a.name),
-                                              ("B", match.player_b.name)]
+            self.fields["knocker"].choices = [
+                ("A", match.player_a.name),
+                ("B", match.player_b.name),
+            ]
             if not match.rules.get("oklahoma"):
                 del self.fields["upcard"]
 
@@ -69,8 +77,9 @@ class CorrectionForm(forms.Form):
     number = forms.IntegerField(min_value=1)
     version = forms.IntegerField(min_value=1)
     idempotency_key = forms.CharField(max_length=80)
-    outcome = forms.ChoiceField(choices=[("knock", "Knock"), ("gin", "Gin"),
-                                         ("big_gin", "Big gin"), ("dead", "Dead hand")])
+    outcome = forms.ChoiceField(
+        choices=[("knock", "Knock"), ("gin", "Gin"), ("big_gin", "Big gin"), ("dead", "Dead hand")]
+    )
     knocker = forms.ChoiceField(choices=[("", "—"), ("A", "A"), ("B", "B")], required=False)
     knocker_deadwood = forms.IntegerField(required=False)
     defender_deadwood = forms.IntegerField(required=False)
@@ -79,19 +88,22 @@ class CorrectionForm(forms.Form):
 
 class SeatForm(forms.Form):
     player = forms.IntegerField()
-    pin = forms.CharField(max_length=8, widget=forms.PasswordInput(
-        attrs={"inputmode": "numeric", "autocomplete": "off"}))
+    pin = forms.CharField(
+        max_length=8,
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
 
 
 class StartMatchForm(forms.Form):
     player_a = forms.ModelChoiceField(queryset=Player.objects.none())
     player_b = forms.ModelChoiceField(queryset=Player.objects.none())
-    profile = forms.ChoiceField(choices=[(p, p) for p in
-                                         ("standard", "tournament", "classic", "oklahoma",
-                                          "straight")])
+    profile = forms.ChoiceField(
+        choices=[(p, p) for p in ("standard", "tournament", "classic", "oklahoma", "straight")]
+    )
     agreement = forms.ChoiceField(choices=Match.Agreement.choices)
-    first_dealer = forms.ChoiceField(choices=[("A", "Player A deals first"),
-                                              ("B", "Player B deals first")])
+    first_dealer = forms.ChoiceField(
+        choices=[("A", "Player A deals first"), ("B", "Player B deals first")]
+    )
 
     def __init__(self, *args, club=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -103,7 +115,10 @@ class StartMatchForm(forms.Form):
 
 class AddPlayerForm(forms.Form):
     name = forms.CharField(max_length=120)
-    pin = forms.CharField(min_length=4, max_length=8, required=False,
-                          help_text="4 to 8 digits, for confirming results at the table.",
-                          widget=forms.TextInput(attrs={"inputmode": "numeric",
-                                                        "autocomplete": "off"}))
+    pin = forms.CharField(
+        min_length=4,
+        max_length=8,
+        required=False,
+        help_text="4 to 8 digits, for confirming results at the table.",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )

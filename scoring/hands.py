@@ -50,11 +50,15 @@ class HandInput:
     def check_shape(self) -> None:
         """Refuse what no rule could score, before the engine sees it."""
         if self.outcome not in OUTCOMES:
-            raise ServiceError("invalid", f"outcome must be one of {', '.join(OUTCOMES)}",
-                               fields={"outcome": "unknown outcome"})
+            raise ServiceError(
+                "invalid",
+                f"outcome must be one of {', '.join(OUTCOMES)}",
+                fields={"outcome": "unknown outcome"},
+            )
         if self.outcome != "dead" and self.knocker not in SEATS:
-            raise ServiceError("invalid", "say who knocked (seat A or B)",
-                               fields={"knocker": "required"})
+            raise ServiceError(
+                "invalid", "say who knocked (seat A or B)", fields={"knocker": "required"}
+            )
         if self.outcome == "dead":
             return
         if not self.by_cards:
@@ -62,8 +66,11 @@ class HandInput:
                 if getattr(self, name) is None and not (
                     name == "knocker_deadwood" and self.outcome in ("gin", "big_gin")
                 ):
-                    raise ServiceError("invalid", f"{name.replace('_', ' ')} is required",
-                                       fields={name: "required"})
+                    raise ServiceError(
+                        "invalid",
+                        f"{name.replace('_', ' ')} is required",
+                        fields={name: "required"},
+                    )
 
 
 def hand_input_from(data: Mapping[str, Any]) -> HandInput:

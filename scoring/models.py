@@ -42,7 +42,10 @@ class Player(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
     name = models.CharField(max_length=120)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="players",
     )
     email = models.EmailField(blank=True)
@@ -80,8 +83,9 @@ class Match(models.Model):
     player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     rules = models.JSONField(help_text="Frozen rule profile, options included.")
-    agreement = models.CharField(max_length=10, choices=Agreement.choices,
-                                 default=Agreement.CONFIRM)
+    agreement = models.CharField(
+        max_length=10, choices=Agreement.choices, default=Agreement.CONFIRM
+    )
     first_dealer = models.CharField(max_length=1, choices=Seat.choices)
     state = models.CharField(max_length=12, choices=State.choices, default=State.IN_PROGRESS)
     winner = models.CharField(max_length=1, choices=Seat.choices, blank=True)
@@ -89,8 +93,9 @@ class Match(models.Model):
     games_won_b = models.PositiveSmallIntegerField(default=0)
     points_a = models.IntegerField(default=0)
     points_b = models.IntegerField(default=0)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -98,8 +103,9 @@ class Match(models.Model):
         ordering = ["-created_at"]
         verbose_name_plural = "matches"
         constraints = [
-            models.CheckConstraint(condition=~Q(player_a=models.F("player_b")),
-                                   name="match_players_differ"),
+            models.CheckConstraint(
+                condition=~Q(player_a=models.F("player_b")), name="match_players_differ"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -134,8 +140,9 @@ class Game(models.Model):
     hand_points_b = models.IntegerField(default=0)
     total_a = models.IntegerField(default=0)
     total_b = models.IntegerField(default=0)
-    breakdown = models.JSONField(default=dict, blank=True,
-                                 help_text="The engine's game result once finished.")
+    breakdown = models.JSONField(
+        default=dict, blank=True, help_text="The engine's game result once finished."
+    )
     explanation = models.TextField(blank=True)
 
     class Meta:
@@ -169,15 +176,17 @@ class Hand(models.Model):
     knocker = models.CharField(max_length=1, choices=Seat.choices, blank=True)
     knocker_deadwood = models.PositiveSmallIntegerField(null=True, blank=True)
     defender_deadwood = models.PositiveSmallIntegerField(null=True, blank=True)
-    cards = models.JSONField(null=True, blank=True,
-                             help_text="Card entry: both hands, melds and lay-offs.")
+    cards = models.JSONField(
+        null=True, blank=True, help_text="Card entry: both hands, melds and lay-offs."
+    )
     points = models.PositiveIntegerField(default=0)
     winner = models.CharField(max_length=1, choices=Seat.choices, blank=True)
     explanation = models.TextField(blank=True)
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
     version = models.PositiveIntegerField(default=1)
-    accepted_entry = models.ForeignKey("Entry", null=True, blank=True,
-                                       on_delete=models.PROTECT, related_name="+")
+    accepted_entry = models.ForeignKey(
+        "Entry", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -207,15 +216,22 @@ class Entry(models.Model):
         VOID = "void", "voided"
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="entries")
-    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT,
-                             related_name="entries")
+    hand = models.ForeignKey(
+        Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
+    )
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    seat = models.CharField(max_length=1, choices=Seat.choices, blank=True,
-                            help_text="Blank when an organiser or admin acted.")
-    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT,
-                               related_name="+")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                             on_delete=models.SET_NULL, related_name="+")
+    seat = models.CharField(
+        max_length=1,
+        choices=Seat.choices,
+        blank=True,
+        help_text="Blank when an organiser or admin acted.",
+    )
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     device = models.CharField(max_length=200, blank=True)
     ip = models.GenericIPAddressField(null=True, blank=True)
     payload = models.JSONField()
@@ -228,8 +244,9 @@ class Entry(models.Model):
         ordering = ["created_at", "id"]
         verbose_name_plural = "entries"
         constraints = [
-            models.UniqueConstraint(fields=["match", "idempotency_key"],
-                                    name="entry_idempotency_key_unique"),
+            models.UniqueConstraint(
+                fields=["match", "idempotency_key"], name="entry_idempotency_key_unique"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -242,15 +259,19 @@ class LedgerRow(models.Model):
     chain = models.CharField(max_length=40)
     position = models.PositiveIntegerField()
     action = models.CharField(max_length=30)
-    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.PROTECT,
-                              related_name="ledger")
-    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT,
-                             related_name="ledger")
-    entry = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT,
-                              related_name="ledger")
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger"
+    )
+    hand = models.ForeignKey(
+        Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger"
+    )
+    entry = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger"
+    )
     actor = models.CharField(max_length=150, help_text="Who acted, as shown to auditors.")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                             on_delete=models.SET_NULL, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     reason = models.TextField(blank=True)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)

@@ -59,8 +59,11 @@ def _recompute_game(match: Match, game: Game, profile: RuleProfile, *, is_last: 
     unsettled = len(confirmed) != len(hands)
     finished = result.finished and not unsettled
     if not finished and not is_last:
-        raise Conflict("game_reopened", f"This change would leave game {game.number} "
-                       "unfinished while a later game has started.")
+        raise Conflict(
+            "game_reopened",
+            f"This change would leave game {game.number} "
+            "unfinished while a later game has started.",
+        )
     _store_game(game, result, finished)
     return result if finished else None
 
@@ -68,9 +71,12 @@ def _recompute_game(match: Match, game: Game, profile: RuleProfile, *, is_last: 
 def _refuse_hands_after_the_end(match, game, confirmed, profile) -> None:
     for cut in range(1, len(confirmed)):
         if game_result(match, confirmed[:cut], profile).finished:
-            raise Conflict("hands_after_game_end", f"This change would end game {game.number} "
-                           f"at hand {confirmed[cut - 1].number}, but later hands follow it; "
-                           "void them first.")
+            raise Conflict(
+                "hands_after_game_end",
+                f"This change would end game {game.number} "
+                f"at hand {confirmed[cut - 1].number}, but later hands follow it; "
+                "void them first.",
+            )
 
 
 def _store_game(game: Game, result, finished: bool) -> None:
@@ -104,8 +110,9 @@ def _update_match(match: Match, games: list[Game], results: list, profile: RuleP
         match.state = Match.State.IN_PROGRESS
         last = games[-1]
         if last.state == Game.State.FINISHED:
-            Game.objects.create(match=match, number=last.number + 1,
-                                first_dealer=next_dealer_for(match, last))
+            Game.objects.create(
+                match=match, number=last.number + 1, first_dealer=next_dealer_for(match, last)
+            )
     match.save()
 
 
@@ -114,6 +121,9 @@ def _drop_games_after_the_end(games: list[Game], decided: int) -> None:
     (started automatically) goes; one with hands must be voided by the organiser first."""
     for game in games[decided:]:
         if game.hands.exists():
-            raise Conflict("hands_after_match_end", f"This change would decide the match "
-                           f"before game {game.number}, which has hands; void them first.")
+            raise Conflict(
+                "hands_after_match_end",
+                f"This change would decide the match "
+                f"before game {game.number}, which has hands; void them first.",
+            )
         game.delete()

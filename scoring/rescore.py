@@ -32,7 +32,10 @@ def stored_input(hand: Hand, game_number: int, payload: dict[str, Any]) -> HandI
         melds = payload.get("knocker_melds")
         layoffs = payload.get("layoffs")
         return HandInput(
-            game=game_number, number=hand.number, outcome=outcome, knocker=hand.knocker,
+            game=game_number,
+            number=hand.number,
+            outcome=outcome,
+            knocker=hand.knocker,
             knocker_cards=tuple(cards.get("knocker_cards") or ()),
             defender_cards=tuple(cards.get("defender_cards") or ()),
             knocker_melds=tuple(tuple(m) for m in melds) if melds else None,
@@ -40,30 +43,48 @@ def stored_input(hand: Hand, game_number: int, payload: dict[str, Any]) -> HandI
             upcard=cards.get("upcard") or payload.get("upcard") or "",
         )
     if outcome == Hand.Outcome.DEAD:
-        return HandInput(game=game_number, number=hand.number, outcome=outcome,
-                         upcard=payload.get("upcard") or "")
+        return HandInput(
+            game=game_number,
+            number=hand.number,
+            outcome=outcome,
+            upcard=payload.get("upcard") or "",
+        )
     return HandInput(
-        game=game_number, number=hand.number, outcome=outcome, knocker=hand.knocker,
-        knocker_deadwood=hand.knocker_deadwood, defender_deadwood=hand.defender_deadwood,
+        game=game_number,
+        number=hand.number,
+        outcome=outcome,
+        knocker=hand.knocker,
+        knocker_deadwood=hand.knocker_deadwood,
+        defender_deadwood=hand.defender_deadwood,
         upcard=payload.get("upcard") or "",
     )
 
 
 def hand_summary(hand: Hand) -> dict[str, Any]:
-    return {"outcome": hand.outcome, "points": hand.points, "winner": hand.winner or None,
-            "knocker_deadwood": hand.knocker_deadwood,
-            "defender_deadwood": hand.defender_deadwood}
+    return {
+        "outcome": hand.outcome,
+        "points": hand.points,
+        "winner": hand.winner or None,
+        "knocker_deadwood": hand.knocker_deadwood,
+        "defender_deadwood": hand.defender_deadwood,
+    }
 
 
 def game_summary(game: Game) -> dict[str, Any]:
-    return {"state": game.state, "winner": game.winner or None,
-            "totals": {"A": game.total_a, "B": game.total_b}}
+    return {
+        "state": game.state,
+        "winner": game.winner or None,
+        "totals": {"A": game.total_a, "B": game.total_b},
+    }
 
 
 def match_summary(match: Match) -> dict[str, Any]:
-    return {"state": match.state, "winner": match.winner or None,
-            "games_won": {"A": match.games_won_a, "B": match.games_won_b},
-            "points": {"A": match.points_a, "B": match.points_b}}
+    return {
+        "state": match.state,
+        "winner": match.winner or None,
+        "games_won": {"A": match.games_won_a, "B": match.games_won_b},
+        "points": {"A": match.points_a, "B": match.points_b},
+    }
 
 
 @dataclass

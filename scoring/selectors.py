@@ -66,16 +66,22 @@ class MatchView:
 
     @property
     def attention(self) -> list[Hand]:
-        return [h for hands in self.hands_by_game.values() for h in hands
-                if h.state in (Hand.State.PENDING, Hand.State.DISPUTED)]
+        return [
+            h
+            for hands in self.hands_by_game.values()
+            for h in hands
+            if h.state in (Hand.State.PENDING, Hand.State.DISPUTED)
+        ]
 
     def as_dict(self) -> dict[str, Any]:
         m = self.match
         return {
             "id": m.pk,
             "club": m.club.slug,
-            "players": {"A": {"id": m.player_a_id, "name": m.player_a.name},
-                        "B": {"id": m.player_b_id, "name": m.player_b.name}},
+            "players": {
+                "A": {"id": m.player_a_id, "name": m.player_a.name},
+                "B": {"id": m.player_b_id, "name": m.player_b.name},
+            },
             "rules": m.rules,
             "agreement": m.agreement,
             "state": m.state,
@@ -91,12 +97,16 @@ class MatchView:
 
 def match_view(match_id: int) -> MatchView:
     match = Match.objects.select_related("club", "player_a", "player_b").get(pk=match_id)
-    games = list(match.games.order_by("number").prefetch_related(
-        Prefetch("hands", queryset=Hand.objects.order_by("number"))))
+    games = list(
+        match.games.order_by("number").prefetch_related(
+            Prefetch("hands", queryset=Hand.objects.order_by("number"))
+        )
+    )
     hands_by_game = {g.pk: list(g.hands.all()) for g in games}
     entered: dict[int, set[str]] = {}
     for hand_id, seat in Entry.objects.filter(match=match, kind=Entry.Kind.SUBMIT).values_list(
-            "hand_id", "seat"):
+        "hand_id", "seat"
+    ):
         entered.setdefault(hand_id, set()).add(seat)
     for game in games:
         for hand in hands_by_game[game.pk]:
@@ -105,22 +115,26 @@ def match_view(match_id: int) -> MatchView:
         game.hand_list = hands_by_game[game.pk]
     _attach_disputes(match, hands_by_game)
     current = next((g for g in games if g.state == Game.State.IN_PROGRESS), None)
-    return MatchView(match, games, hands_by_game, _next_dealer(match, current, hands_by_game),
-                     current)
+    return MatchView(
+        match, games, hands_by_game, _next_dealer(match, current, hands_by_game), current
+    )
 
 
 def _attach_disputes(match: Match, hands_by_game: dict[int, list[Hand]]) -> None:
     """What each disputed hand is disputed about: the differing fields, or the reason."""
-    disputed = {h.pk: h for hands in hands_by_game.values() for h in hands
-                if h.state == Hand.State.DISPUTED}
+    disputed = {
+        h.pk: h for hands in hands_by_game.values() for h in hands if h.state == Hand.State.DISPUTED
+    }
     if not disputed:
         return
-    rows = LedgerRow.objects.filter(match=match, action="hand_disputed",
-                                    hand_id__in=disputed).order_by("position")
+    rows = LedgerRow.objects.filter(
+        match=match, action="hand_disputed", hand_id__in=disputed
+    ).order_by("position")
     for row in rows:
         diff = (row.after or {}).get("differences")
-        disputed[row.hand_id].dispute_note = (describe_differences(diff) if diff
-                                              else row.reason or "no reason given")
+        disputed[row.hand_id].dispute_note = (
+            describe_differences(diff) if diff else row.reason or "no reason given"
+        )
 
 
 def _next_dealer(match: Match, game: Game | None, hands_by_game) -> str | None:

@@ -13,8 +13,7 @@ class StrictSerializer(serializers.Serializer):
     def validate(self, attrs):
         unknown = sorted(set(self.initial_data) - set(self.fields))
         if unknown:
-            raise serializers.ValidationError(
-                {name: "unknown field" for name in unknown})
+            raise serializers.ValidationError({name: "unknown field" for name in unknown})
         return attrs
 
 
@@ -25,22 +24,29 @@ class HandFieldsSerializer(StrictSerializer):
     knocker = serializers.ChoiceField(choices=["A", "B"], required=False, allow_blank=True)
     knocker_deadwood = serializers.IntegerField(required=False, allow_null=True)
     defender_deadwood = serializers.IntegerField(required=False, allow_null=True)
-    knocker_cards = serializers.ListField(child=serializers.CharField(max_length=4),
-                                          max_length=11, required=False)
-    defender_cards = serializers.ListField(child=serializers.CharField(max_length=4),
-                                           max_length=10, required=False)
+    knocker_cards = serializers.ListField(
+        child=serializers.CharField(max_length=4), max_length=11, required=False
+    )
+    defender_cards = serializers.ListField(
+        child=serializers.CharField(max_length=4), max_length=10, required=False
+    )
     knocker_melds = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField(max_length=4), max_length=11),
-        max_length=4, required=False, allow_null=True)
-    layoffs = serializers.ListField(child=serializers.CharField(max_length=4), max_length=10,
-                                    required=False, allow_null=True)
+        max_length=4,
+        required=False,
+        allow_null=True,
+    )
+    layoffs = serializers.ListField(
+        child=serializers.CharField(max_length=4), max_length=10, required=False, allow_null=True
+    )
     upcard = serializers.CharField(max_length=4, required=False, allow_blank=True)
 
 
 class SubmitHandSerializer(HandFieldsSerializer):
     idempotency_key = serializers.CharField(max_length=80)
-    player = serializers.IntegerField(required=False,
-                                      help_text="Act for this player, with their PIN.")
+    player = serializers.IntegerField(
+        required=False, help_text="Act for this player, with their PIN."
+    )
     pin = serializers.CharField(max_length=8, required=False, write_only=True)
 
 
@@ -51,8 +57,9 @@ class PreviewHandSerializer(HandFieldsSerializer):
 class VersionedSerializer(StrictSerializer):
     version = serializers.IntegerField(min_value=1)
     idempotency_key = serializers.CharField(max_length=80)
-    player = serializers.IntegerField(required=False,
-                                      help_text="Act for this player, with their PIN.")
+    player = serializers.IntegerField(
+        required=False, help_text="Act for this player, with their PIN."
+    )
     pin = serializers.CharField(max_length=8, required=False, write_only=True)
 
 
@@ -79,10 +86,12 @@ class StartMatchSerializer(StrictSerializer):
     player_a = serializers.IntegerField()
     player_b = serializers.IntegerField()
     profile = serializers.CharField(max_length=20, default="standard")
-    rules = serializers.DictField(required=False, default=dict,
-                                  help_text="Rule options overriding the profile.")
-    agreement = serializers.ChoiceField(choices=Match.Agreement.values,
-                                        default=Match.Agreement.CONFIRM)
+    rules = serializers.DictField(
+        required=False, default=dict, help_text="Rule options overriding the profile."
+    )
+    agreement = serializers.ChoiceField(
+        choices=Match.Agreement.values, default=Match.Agreement.CONFIRM
+    )
     first_dealer = serializers.ChoiceField(choices=["A", "B"], default="A")
 
 

@@ -32,13 +32,18 @@ from scoring.rules import RulesError
 from tournaments.selectors import clock_for_match
 
 USER_ERRORS = (ServiceError, RulesError)
-OUTCOME_CHOICES = [("knock", "Knock"), ("gin", "Gin"), ("big_gin", "Big gin"),
-                   ("dead", "Dead hand")]
+OUTCOME_CHOICES = [
+    ("knock", "Knock"),
+    ("gin", "Gin"),
+    ("big_gin", "Big gin"),
+    ("dead", "Dead hand"),
+]
 
 
 def _match_or_403(request: HttpRequest, match_id: int) -> Match:
-    match = get_object_or_404(Match.objects.select_related("club", "player_a", "player_b"),
-                              pk=match_id)
+    match = get_object_or_404(
+        Match.objects.select_related("club", "player_a", "player_b"), pk=match_id
+    )
     access.require_view(request, match)
     return match
 
@@ -57,6 +62,7 @@ def forbidden_page(request: HttpRequest, error: Forbidden) -> HttpResponse:
 
 # ----------------------------------------------------------------------------- club
 
+
 def _club_actor(request: HttpRequest, club: Club) -> services.Actor:
     """A logged-in user at their club: as its organiser, or as the member they play as."""
     member = club.players.filter(user=request.user).first()
@@ -67,10 +73,15 @@ def _club_actor(request: HttpRequest, club: Club) -> services.Actor:
 def club(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
     actor = _club_actor(request, club)
-    context = {"club": club, "players": selectors.players_of(club),
-               "matches": club.matches.select_related("player_a", "player_b")[:100],
-               "form": StartMatchForm(club=club), "player_form": AddPlayerForm(),
-               "organiser": actor.organises(club), "member": actor.player}
+    context = {
+        "club": club,
+        "players": selectors.players_of(club),
+        "matches": club.matches.select_related("player_a", "player_b")[:100],
+        "form": StartMatchForm(club=club),
+        "player_form": AddPlayerForm(),
+        "organiser": actor.organises(club),
+        "member": actor.player,
+    }
     return render(request, "scoring/club.html", context)
 
 
@@ -82,8 +93,9 @@ def new_match(request: HttpRequest, slug: str) -> HttpResponse:
     form = StartMatchForm(request.POST, club=club)
     if form.is_valid():
         try:
-            match = services.start_match(club=club, actor=_club_actor(request, club),
-                                         **form.cleaned_data)
+            match = services.start_match(
+                club=club, actor=_club_actor(request, club), **form.cleaned_data
+            )
             return _back(match)
         except USER_ERRORS as error:
             form.add_error(None, error.message)
@@ -98,8 +110,9 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
     form = AddPlayerForm(request.POST)
     if form.is_valid():
         try:
-            player = services.add_player(club=club, actor=services.Actor(user=request.user),
-                                         **form.cleaned_data)
+            player = services.add_player(
+                club=club, actor=services.Actor(user=request.user), **form.cleaned_data
+            )
             messages.success(request, f"{player.name} joined {club.name}.")
             return redirect("scoring:club", slug=slug)
         except ServiceError as error:
@@ -109,6 +122,7 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 # ---------------------------------------------------------------------------- table
+
 
 @require_GET
 def table(request: HttpRequest, token: str) -> HttpResponse:
@@ -124,11 +138,15 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
     view = selectors.match_view(match.pk)
     seated = access.seated_player(request, match)
     return {
-        "view": view, "match": view.match, "seated": seated,
+        "view": view,
+        "match": view.match,
+        "seated": seated,
         "seat": match.seat_of(seated) if seated else None,
         "staff": access.is_staff_for(request.user, match),
-        "new_key": new_key(), "outcomes": OUTCOME_CHOICES,
-        "round_clock": clock_for_match(match.pk), **extra,
+        "new_key": new_key(),
+        "outcomes": OUTCOME_CHOICES,
+        "round_clock": clock_for_match(match.pk),
+        **extra,
     }
 
 
@@ -154,10 +172,16 @@ def scoreboard(request: HttpRequest, match_id: int) -> HttpResponse:
 def _blank_hand_form(view, mode: str) -> HandForm | None:
     if view.current_game is None:
         return None
-    return HandForm(match=view.match, initial={
-        "game": view.current_game.number, "number": view.next_hand_number,
-        "idempotency_key": new_key(), "mode": "cards" if mode == "cards" else "quick",
-        "outcome": "knock"})
+    return HandForm(
+        match=view.match,
+        initial={
+            "game": view.current_game.number,
+            "number": view.next_hand_number,
+            "idempotency_key": new_key(),
+            "mode": "cards" if mode == "cards" else "quick",
+            "outcome": "knock",
+        },
+    )
 
 
 @require_GET
@@ -190,6 +214,7 @@ def seat(request: HttpRequest, match_id: int) -> HttpResponse:
 
 # ---------------------------------------------------------------------------- hands
 
+
 @require_POST
 def preview(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match_or_403(request, match_id)
@@ -215,14 +240,18 @@ def submit(request: HttpRequest, match_id: int) -> HttpResponse:
     if form.is_valid():
         try:
             services.submit_hand(
-                match_id=match.pk, actor=access.actor_for(request, match),
+                match_id=match.pk,
+                actor=access.actor_for(request, match),
                 hand=hand_input_from(form.hand_data()),
-                idempotency_key=form.cleaned_data["idempotency_key"])
+                idempotency_key=form.cleaned_data["idempotency_key"],
+            )
         except USER_ERRORS as caught:
             error = caught
     else:
-        error = ServiceError("invalid", "Check the form: " + "; ".join(
-            f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+        error = ServiceError(
+            "invalid",
+            "Check the form: " + "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()),
+        )
     return _after_write(request, match, error, form if error else None)
 
 
@@ -234,8 +263,9 @@ def _after_write(request, match, error, form=None) -> HttpResponse:
         view = context["view"]
         context["hand_form"] = form or _blank_hand_form(view, request.POST.get("mode", "quick"))
         context["cards"] = CARD_CHOICES
-        response = render(request, "scoring/_hand_form.html", context,
-                          status=_status(error) if error else 200)
+        response = render(
+            request, "scoring/_hand_form.html", context, status=_status(error) if error else 200
+        )
         if error is None:
             response["HX-Trigger"] = "hand-recorded"
         return response
@@ -269,8 +299,12 @@ def hand_action(request: HttpRequest, hand_id: int, action: str) -> HttpResponse
 def _run_hand_action(request, match, hand, action, service, data) -> Exception | None:
     try:
         actor = _actor_with_pin(request, match, data)
-        kwargs = {"hand_id": hand.pk, "actor": actor, "version": data["version"],
-                  "idempotency_key": data["idempotency_key"]}
+        kwargs = {
+            "hand_id": hand.pk,
+            "actor": actor,
+            "version": data["version"],
+            "idempotency_key": data["idempotency_key"],
+        }
         if action in ("dispute", "void"):
             kwargs["reason"] = data.get("reason") or ""
         service(**kwargs)
@@ -292,6 +326,7 @@ def _actor_with_pin(request, match, data) -> services.Actor:
 
 # ------------------------------------------------------------------- organiser tools
 
+
 @login_required
 @require_POST
 def correct(request: HttpRequest, hand_id: int) -> HttpResponse:
@@ -300,15 +335,23 @@ def correct(request: HttpRequest, hand_id: int) -> HttpResponse:
     form = CorrectionForm(request.POST)
     error = None
     if not form.is_valid():
-        error = ServiceError("invalid", "Check the correction: " + "; ".join(
-            f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+        error = ServiceError(
+            "invalid",
+            "Check the correction: "
+            + "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()),
+        )
     else:
         data = dict(form.cleaned_data)
         version, reason, key = data.pop("version"), data.pop("reason"), data.pop("idempotency_key")
         try:
-            services.correct_hand(hand_id=hand.pk, actor=services.Actor(user=request.user),
-                                  hand_input=hand_input_from(data), version=version,
-                                  reason=reason, idempotency_key=key)
+            services.correct_hand(
+                hand_id=hand.pk,
+                actor=services.Actor(user=request.user),
+                hand_input=hand_input_from(data),
+                version=version,
+                reason=reason,
+                idempotency_key=key,
+            )
         except USER_ERRORS as caught:
             error = caught
     return _after_write(request, match, error)
@@ -329,8 +372,11 @@ def reopen(request: HttpRequest, match_id: int) -> HttpResponse:
 def _match_state(request, match_id, service) -> HttpResponse:
     match = _match_or_403(request, match_id)
     try:
-        service(match_id=match.pk, actor=services.Actor(user=request.user),
-                reason=request.POST.get("reason", ""))
+        service(
+            match_id=match.pk,
+            actor=services.Actor(user=request.user),
+            reason=request.POST.get("reason", ""),
+        )
     except ServiceError as error:
         messages.error(request, error.message)
     return _back(match)

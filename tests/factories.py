@@ -21,6 +21,7 @@ class UserFactory(DjangoModelFactory):
 
     username = factory.Sequence(lambda n: f"user{n}")
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.org")
+
     @factory.post_generation
     def password(self, create, extracted, **kwargs):
         self.set_password(extracted or PASSWORD)
@@ -52,6 +53,7 @@ class PlayerFactory(DjangoModelFactory):
 
 
 # ------------------------------------------------------------------------ tournaments
+
 
 def _event_date():
     from datetime import date

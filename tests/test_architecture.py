@@ -12,12 +12,24 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PURE = {"scoring.rules": ROOT / "scoring" / "rules",
-        "tournaments.pairing": ROOT / "tournaments" / "pairing"}
+PURE = {
+    "scoring.rules": ROOT / "scoring" / "rules",
+    "tournaments.pairing": ROOT / "tournaments" / "pairing",
+}
 PROJECT = {"ginclub", "scoring", "tournaments", "tests"}
 STDLIB_ONLY = {"scoring.rules"}
-WEB_STACK = {"rest_framework", "axes", "whitenoise", "dj_database_url", "psycopg", "psycopg2",
-             "gunicorn", "segno", "factory", "pytest_django"}
+WEB_STACK = {
+    "rest_framework",
+    "axes",
+    "whitenoise",
+    "dj_database_url",
+    "psycopg",
+    "psycopg2",
+    "gunicorn",
+    "segno",
+    "factory",
+    "pytest_django",
+}
 
 
 def imported_modules(source: str, package: str) -> list[str]:
@@ -36,10 +48,14 @@ def imported_modules(source: str, package: str) -> list[str]:
                 module = node.module or ""
             found.append(module)
             found.extend(f"{module}.{alias.name}" for alias in node.names)
-        elif (isinstance(node, ast.Call) and node.args
-              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
-              and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
-                  "import_module", "__import__")):
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and getattr(node.func, "attr", getattr(node.func, "id", ""))
+            in ("import_module", "__import__")
+        ):
             found.append(node.args[0].value)
     return found
 
@@ -80,44 +96,60 @@ def test_the_rules_engine_is_checked():
     assert PURE["scoring.rules"].joinpath("melds.py").exists()
 
 
-@pytest.mark.parametrize(("source", "bad"), [
-    ("import django", ["django"]),
-    ("from django.db import models", ["django.db", "django.db.models"]),
-    ("from rest_framework import serializers", ["rest_framework",
-                                                "rest_framework.serializers"]),
-    ("from scoring.models import Match", ["scoring.models", "scoring.models.Match"]),
-    ("from scoring import services", ["scoring", "scoring.services"]),
-    ("import tournaments.models", ["tournaments.models"]),
-    ("from .. import models", ["scoring", "scoring.models"]),
-    ("from ..models import Hand", ["scoring.models", "scoring.models.Hand"]),
-    ("import importlib\nimportlib.import_module('django.conf')", ["django.conf"]),
-    ("import hypothesis", ["hypothesis"]),
-    ("import networkx", ["networkx"]),
-])
+@pytest.mark.parametrize(
+    ("source", "bad"),
+    [
+        ("import django", ["django"]),
+        ("from django.db import models", ["django.db", "django.db.models"]),
+        (
+            "from rest_framework import serializers",
+            ["rest_framework", "rest_framework.serializers"],
+        ),
+        ("from scoring.models import Match", ["scoring.models", "scoring.models.Match"]),
+        ("from scoring import services", ["scoring", "scoring.services"]),
+        ("import tournaments.models", ["tournaments.models"]),
+        ("from .. import models", ["scoring", "scoring.models"]),
+        ("from ..models import Hand", ["scoring.models", "scoring.models.Hand"]),
+        ("import importlib\nimportlib.import_module('django.conf')", ["django.conf"]),
+        ("import hypothesis", ["hypothesis"]),
+        ("import networkx", ["networkx"]),
+    ],
+)
 def test_the_checker_catches_every_kind_of_forbidden_import(source, bad):
     found = [m for m in imported_modules(source, "scoring.rules") if forbidden(m)]
     assert found == bad
 
 
-@pytest.mark.parametrize(("source", "bad"), [
-    ("import networkx as nx", []),
-    ("from django.db import transaction", ["django.db", "django.db.transaction"]),
-    ("import django_htmx", ["django_htmx"]),
-    ("from ..models import Round", ["tournaments.models", "tournaments.models.Round"]),
-    ("from tournaments.services import pair_round", ["tournaments.services",
-                                                     "tournaments.services.pair_round"]),
-    ("from scoring.rules import score_game", []),
-])
+@pytest.mark.parametrize(
+    ("source", "bad"),
+    [
+        ("import networkx as nx", []),
+        ("from django.db import transaction", ["django.db", "django.db.transaction"]),
+        ("import django_htmx", ["django_htmx"]),
+        ("from ..models import Round", ["tournaments.models", "tournaments.models.Round"]),
+        (
+            "from tournaments.services import pair_round",
+            ["tournaments.services", "tournaments.services.pair_round"],
+        ),
+        ("from scoring.rules import score_game", []),
+    ],
+)
 def test_pairing_may_use_a_maths_library_but_never_django_or_the_apps(source, bad):
     package = "tournaments.pairing"
     assert [m for m in imported_modules(source, package) if forbidden(m, package)] == bad
 
 
-@pytest.mark.parametrize("source", [
-    "import itertools", "from collections.abc import Sequence",
-    "from __future__ import annotations", "from scoring.rules.cards import Card",
-    "from . import cards", "from .melds import best_deadwood",
-    "from tournaments.pairing import swiss",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import itertools",
+        "from collections.abc import Sequence",
+        "from __future__ import annotations",
+        "from scoring.rules.cards import Card",
+        "from . import cards",
+        "from .melds import best_deadwood",
+        "from tournaments.pairing import swiss",
+    ],
+)
 def test_the_checker_allows_the_standard_library_and_the_pure_packages(source):
     assert [m for m in imported_modules(source, "scoring.rules") if forbidden(m)] == []

@@ -22,7 +22,11 @@ def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
     clean.pop("DATABASE_URL", None)
     return subprocess.run(
         [sys.executable, "manage.py", *args],
-        cwd=REPO, env={**clean, **env}, capture_output=True, text=True, timeout=120,
+        cwd=REPO,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -34,8 +38,12 @@ def test_sqlite_connection_applies_the_concurrency_pragmas():
         for pragma in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys"):
             cursor.execute(f"PRAGMA {pragma}")
             values[pragma] = cursor.fetchone()[0]
-    assert values == {"journal_mode": "wal", "synchronous": 2, "busy_timeout": 20000,
-                      "foreign_keys": 1}
+    assert values == {
+        "journal_mode": "wal",
+        "synchronous": 2,
+        "busy_timeout": 20000,
+        "foreign_keys": 1,
+    }
 
 
 @sqlite_only
@@ -67,7 +75,10 @@ def test_service_refuses_to_start_with_debug_off_and_no_secret_key():
 
 def test_deploy_check_passes_with_production_environment():
     result = manage(
-        "check", "--deploy", "--fail-level", "WARNING",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
         env={
             "DJANGO_DEBUG": "0",
             # not a real key

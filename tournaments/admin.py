@@ -44,8 +44,17 @@ class RegistrationAdmin(admin.ModelAdmin):
 class PairingInline(admin.TabularInline):
     model = Pairing
     extra = 0
-    fields = ["position", "table", "player_a", "player_b", "reason", "match",
-              "result_winner", "result_reason", "resolved_at"]
+    fields = [
+        "position",
+        "table",
+        "player_a",
+        "player_b",
+        "reason",
+        "match",
+        "result_winner",
+        "result_reason",
+        "resolved_at",
+    ]
     readonly_fields = fields
     can_delete = False
 

@@ -38,8 +38,9 @@ from tournaments.archive import tournament_archive
 from tournaments.models import Pairing, Registration, Round, Tournament
 
 CSV = {(200, "text/csv"): OpenApiTypes.STR, **ERRORS}
-ROUND_PARAM = OpenApiParameter("round", int, description="Standings or pairings after "
-                               "this round (default: the latest).")
+ROUND_PARAM = OpenApiParameter(
+    "round", int, description="Standings or pairings after this round (default: the latest)."
+)
 
 
 class _FileRenderer(BaseRenderer):
@@ -66,8 +67,11 @@ def _valid(serializer_class, request: Request) -> dict:
 
 
 def _actor(request: Request) -> Actor:
-    return Actor(user=request.user, device=request.headers.get("User-Agent", "")[:200],
-                 ip=request.META.get("REMOTE_ADDR"))
+    return Actor(
+        user=request.user,
+        device=request.headers.get("User-Agent", "")[:200],
+        ip=request.META.get("REMOTE_ADDR"),
+    )
 
 
 def _tournament(request: Request, slug: str) -> Tournament:
@@ -87,8 +91,7 @@ def _round(request: Request, round_id: int) -> Round:
     rnd = Round.objects.select_related("tournament__club").filter(pk=round_id).first()
     if rnd is None or not selectors.can_view(request.user, rnd.tournament):
         raise NotFound("No such round.")
-    if rnd.state == Round.State.DRAFT and not selectors.can_manage(request.user,
-                                                                   rnd.tournament):
+    if rnd.state == Round.State.DRAFT and not selectors.can_manage(request.user, rnd.tournament):
         raise NotFound("No such round.")
     return rnd
 
@@ -99,11 +102,16 @@ def _detail(tournament: Tournament) -> dict:
 
 # ---------------------------------------------------------------------- tournaments
 
-@extend_schema(methods=["GET"], responses=s.TournamentSerializer(many=True),
-               operation_id="tournaments_list")
-@extend_schema(methods=["POST"], request=s.CreateTournamentSerializer,
-               responses={201: s.TournamentSerializer, **ERRORS},
-               operation_id="tournaments_create")
+
+@extend_schema(
+    methods=["GET"], responses=s.TournamentSerializer(many=True), operation_id="tournaments_list"
+)
+@extend_schema(
+    methods=["POST"],
+    request=s.CreateTournamentSerializer,
+    responses={201: s.TournamentSerializer, **ERRORS},
+    operation_id="tournaments_create",
+)
 @api_view(["GET", "POST"])
 @permission_classes([AllowAny])
 @api_errors
@@ -121,11 +129,17 @@ def tournaments(request: Request) -> Response:
     return Response(_detail(tournament), status=status.HTTP_201_CREATED)
 
 
-@extend_schema(methods=["GET"], responses={200: s.TournamentSerializer, **ERRORS},
-               operation_id="tournaments_detail")
-@extend_schema(methods=["PATCH"], request=s.SettingsSerializer,
-               responses={200: s.TournamentSerializer, **ERRORS},
-               operation_id="tournaments_update")
+@extend_schema(
+    methods=["GET"],
+    responses={200: s.TournamentSerializer, **ERRORS},
+    operation_id="tournaments_detail",
+)
+@extend_schema(
+    methods=["PATCH"],
+    request=s.SettingsSerializer,
+    responses={200: s.TournamentSerializer, **ERRORS},
+    operation_id="tournaments_update",
+)
 @api_view(["GET", "PATCH"])
 @permission_classes([AllowAny])
 @api_errors
@@ -133,18 +147,24 @@ def tournament(request: Request, slug: str) -> Response:
     found = _tournament(request, slug)
     if request.method == "PATCH":
         data = _valid(s.SettingsSerializer, request)
-        found = services.update_tournament(tournament_id=found.pk, actor=_actor(request),
-                                           **data)
+        found = services.update_tournament(tournament_id=found.pk, actor=_actor(request), **data)
     return Response(_detail(found))
 
 
 # -------------------------------------------------------------------- registrations
 
-@extend_schema(methods=["GET"], responses={200: s.RegistrationSerializer(many=True),
-                                           **ERRORS}, operation_id="registrations_list")
-@extend_schema(methods=["POST"], request=s.AddRegistrationSerializer,
-               responses={201: s.RegistrationSerializer, **ERRORS},
-               operation_id="registrations_add")
+
+@extend_schema(
+    methods=["GET"],
+    responses={200: s.RegistrationSerializer(many=True), **ERRORS},
+    operation_id="registrations_list",
+)
+@extend_schema(
+    methods=["POST"],
+    request=s.AddRegistrationSerializer,
+    responses={201: s.RegistrationSerializer, **ERRORS},
+    operation_id="registrations_add",
+)
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])
 @api_errors
@@ -155,15 +175,20 @@ def registrations(request: Request, slug: str) -> Response:
         rows = [selectors.registration_dict(r) for r in selectors.registrations_of(found)]
         return Response(s.RegistrationSerializer(rows, many=True).data)
     data = _valid(s.AddRegistrationSerializer, request)
-    registration = services.add_registration(tournament_id=found.pk, actor=_actor(request),
-                                             **data)
-    return Response(s.RegistrationSerializer(selectors.registration_dict(registration)).data,
-                    status=status.HTTP_201_CREATED)
+    registration = services.add_registration(tournament_id=found.pk, actor=_actor(request), **data)
+    return Response(
+        s.RegistrationSerializer(selectors.registration_dict(registration)).data,
+        status=status.HTTP_201_CREATED,
+    )
 
 
-@extend_schema(request={"multipart/form-data": s.ImportCsvSerializer,
-                        "application/json": s.ImportCsvSerializer},
-               responses={200: dict, **ERRORS})
+@extend_schema(
+    request={
+        "multipart/form-data": s.ImportCsvSerializer,
+        "application/json": s.ImportCsvSerializer,
+    },
+    responses={200: dict, **ERRORS},
+)
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 @parser_classes([MultiPartParser, FormParser, JSONParser])
@@ -175,27 +200,36 @@ def import_registrations(request: Request, slug: str) -> Response:
     data = _valid(s.ImportCsvSerializer, request)
     upload = data.get("file")
     if upload is None and "csv" not in data:
-        raise ServiceError("invalid", "Send the CSV as a `file` upload or as `csv` text.",
-                           fields={"file": "required"})
+        raise ServiceError(
+            "invalid",
+            "Send the CSV as a `file` upload or as `csv` text.",
+            fields={"file": "required"},
+        )
     content = upload.read() if upload is not None else data["csv"]
-    report = services.import_registrations(tournament_id=found.pk, actor=_actor(request),
-                                           content=content)
+    report = services.import_registrations(
+        tournament_id=found.pk, actor=_actor(request), content=content
+    )
     return Response(report.as_dict())
 
 
 def _registration_action(serializer_class, call, name: str):
     """One endpoint per registration action: find it, validate, call the service."""
 
-    @extend_schema(request=serializer_class, responses={200: s.RegistrationSerializer,
-                                                        **ERRORS}, operation_id=name)
+    @extend_schema(
+        request=serializer_class,
+        responses={200: s.RegistrationSerializer, **ERRORS},
+        operation_id=name,
+    )
     @api_view(["POST"])
     @permission_classes([IsAuthenticated])
     @api_errors
     def endpoint(request: Request, registration_id: int) -> Response:
-        registration = Registration.objects.select_related("tournament__club").filter(
-            pk=registration_id).first()
-        if registration is None or not selectors.can_view(request.user,
-                                                          registration.tournament):
+        registration = (
+            Registration.objects.select_related("tournament__club")
+            .filter(pk=registration_id)
+            .first()
+        )
+        if registration is None or not selectors.can_view(request.user, registration.tournament):
             raise NotFound("No such registration.")
         data = _valid(serializer_class, request)
         updated = call(registration_id=registration.pk, actor=_actor(request), **data)
@@ -206,10 +240,12 @@ def _registration_action(serializer_class, call, name: str):
 
 
 check_in = _registration_action(s.CheckInSerializer, services.check_in, "registration_check_in")
-withdraw = _registration_action(s.OptionalReasonSerializer, services.withdraw_registration,
-                                "registration_withdraw")
-reinstate = _registration_action(s.OptionalReasonSerializer, services.reinstate_registration,
-                                 "registration_reinstate")
+withdraw = _registration_action(
+    s.OptionalReasonSerializer, services.withdraw_registration, "registration_withdraw"
+)
+reinstate = _registration_action(
+    s.OptionalReasonSerializer, services.reinstate_registration, "registration_reinstate"
+)
 seed = _registration_action(s.SeedSerializer, services.set_seed, "registration_seed")
 
 
@@ -218,8 +254,9 @@ seed = _registration_action(s.SeedSerializer, services.set_seed, "registration_s
 @permission_classes([IsAuthenticated])
 @api_errors
 def remove_registration(request: Request, registration_id: int) -> Response:
-    registration = Registration.objects.select_related("tournament__club").filter(
-        pk=registration_id).first()
+    registration = (
+        Registration.objects.select_related("tournament__club").filter(pk=registration_id).first()
+    )
     if registration is None or not selectors.can_view(request.user, registration.tournament):
         raise NotFound("No such registration.")
     services.remove_registration(registration_id=registration.pk, actor=_actor(request))
@@ -227,6 +264,7 @@ def remove_registration(request: Request, registration_id: int) -> Response:
 
 
 # ---------------------------------------------------------------------------- rules
+
 
 @extend_schema(request=s.RulesChangeSerializer, responses={200: dict, **ERRORS})
 @api_view(["POST"])
@@ -236,8 +274,7 @@ def rules_preview(request: Request, slug: str) -> Response:
     """What changing the frozen rules would change (hands, games, matches, standings)."""
     found = _tournament(request, slug)
     data = _valid(s.RulesChangeSerializer, request)
-    change = services.preview_rules_change(tournament_id=found.pk, actor=_actor(request),
-                                           **data)
+    change = services.preview_rules_change(tournament_id=found.pk, actor=_actor(request), **data)
     return Response(change.as_dict())
 
 
@@ -254,9 +291,11 @@ def rules_apply(request: Request, slug: str) -> Response:
 
 # --------------------------------------------------------------------------- rounds
 
+
 @extend_schema(methods=["GET"], responses={200: dict, **ERRORS}, operation_id="rounds_list")
-@extend_schema(methods=["POST"], request=None, responses={201: dict, **ERRORS},
-               operation_id="rounds_draft")
+@extend_schema(
+    methods=["POST"], request=None, responses={201: dict, **ERRORS}, operation_id="rounds_draft"
+)
 @api_view(["GET", "POST"])
 @permission_classes([AllowAny])
 @api_errors
@@ -271,13 +310,15 @@ def rounds(request: Request, slug: str) -> Response:
     listed = selectors.rounds_of(found)
     if not selectors.can_manage(request.user, found):
         listed = listed.exclude(state=Round.State.DRAFT)
-    return Response([{"id": r.pk, "number": r.number, "stage": r.stage, "state": r.state}
-                     for r in listed])
+    return Response(
+        [{"id": r.pk, "number": r.number, "stage": r.stage, "state": r.state} for r in listed]
+    )
 
 
 @extend_schema(methods=["GET"], responses={200: dict, **ERRORS}, operation_id="round_detail")
-@extend_schema(methods=["DELETE"], request=None, responses={204: None, **ERRORS},
-               operation_id="round_discard")
+@extend_schema(
+    methods=["DELETE"], request=None, responses={204: None, **ERRORS}, operation_id="round_discard"
+)
 @api_view(["GET", "DELETE"])
 @permission_classes([AllowAny])
 @api_errors
@@ -294,8 +335,7 @@ def round_detail(request: Request, round_id: int) -> Response:
 def _round_action(serializer_class, call, name: str, *, result=None):
     """One endpoint per round action: find the round, validate, call the service."""
 
-    @extend_schema(request=serializer_class, responses={200: dict, **ERRORS},
-                   operation_id=name)
+    @extend_schema(request=serializer_class, responses={200: dict, **ERRORS}, operation_id=name)
     @api_view(["POST"])
     @permission_classes([IsAuthenticated])
     @api_errors
@@ -317,9 +357,12 @@ fix = _round_action(s.FixPairingSerializer, services.fix_pairing, "round_fix_pai
 publish = _round_action(None, services.publish_round, "round_publish")
 timer = _round_action(s.TimerSerializer, services.start_round_timer, "round_start_timer")
 call_time = _round_action(None, services.call_time, "round_call_time")
-time_policy = _round_action(s.TimePolicySerializer, services.apply_time_policy,
-                            "round_apply_time_policy",
-                            result=lambda report: report.as_dict())
+time_policy = _round_action(
+    s.TimePolicySerializer,
+    services.apply_time_policy,
+    "round_apply_time_policy",
+    result=lambda report: report.as_dict(),
+)
 close_round = _round_action(None, services.close_round, "round_close")
 
 
@@ -343,24 +386,32 @@ def table_links(request: Request, round_id: int) -> Response:
     rnd = _round(request, round_id)
     _managed(request, rnd.tournament)
     rows = []
-    for pairing in rnd.pairings.select_related("match", "player_a__player",
-                                               "player_b__player").exclude(match=None):
-        rows.append({"pairing": pairing.pk, "table": pairing.table,
-                     "players": [pairing.player_a.player.name, pairing.player_b.player.name],
-                     "link": request.build_absolute_uri(selectors.table_path(pairing.match)),
-                     "qr": request.build_absolute_uri(f"/api/pairings/{pairing.pk}/qr.svg")})
+    for pairing in rnd.pairings.select_related(
+        "match", "player_a__player", "player_b__player"
+    ).exclude(match=None):
+        rows.append(
+            {
+                "pairing": pairing.pk,
+                "table": pairing.table,
+                "players": [pairing.player_a.player.name, pairing.player_b.player.name],
+                "link": request.build_absolute_uri(selectors.table_path(pairing.match)),
+                "qr": request.build_absolute_uri(f"/api/pairings/{pairing.pk}/qr.svg"),
+            }
+        )
     return Response(rows)
 
 
-@extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.STR, **ERRORS},
-               operation_id="pairing_table_qr")
+@extend_schema(
+    responses={(200, "image/svg+xml"): OpenApiTypes.STR, **ERRORS}, operation_id="pairing_table_qr"
+)
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
 @renderer_classes([JSONRenderer, SvgRenderer])
 @api_errors
 def table_qr(request: Request, pairing_id: int) -> HttpResponse:
-    pairing = get_object_or_404(Pairing.objects.select_related("round__tournament__club",
-                                                               "match"), pk=pairing_id)
+    pairing = get_object_or_404(
+        Pairing.objects.select_related("round__tournament__club", "match"), pk=pairing_id
+    )
     if not selectors.can_view(request.user, pairing.round.tournament):
         raise NotFound("No such pairing.")
     _managed(request, pairing.round.tournament)
@@ -372,9 +423,11 @@ def table_qr(request: Request, pairing_id: int) -> HttpResponse:
 
 # ------------------------------------------------------------------------- results
 
+
 def _pairing(request: Request, pairing_id: int) -> Pairing:
-    pairing = Pairing.objects.select_related("round__tournament__club").filter(
-        pk=pairing_id).first()
+    pairing = (
+        Pairing.objects.select_related("round__tournament__club").filter(pk=pairing_id).first()
+    )
     if pairing is None or not selectors.can_view(request.user, pairing.round.tournament):
         raise NotFound("No such pairing.")
     return pairing
@@ -405,13 +458,15 @@ def clear_result(request: Request, pairing_id: int) -> Response:
 
 # --------------------------------------------------------------- standings, pairings
 
+
 def _through(request: Request) -> int | None:
     value = request.query_params.get("round")
     if value in (None, ""):
         return None
     if not value.isdigit():
-        raise ServiceError("invalid", "round must be a round number.",
-                           fields={"round": "a whole number"})
+        raise ServiceError(
+            "invalid", "round must be a round number.", fields={"round": "a whole number"}
+        )
     return int(value)
 
 
@@ -446,6 +501,7 @@ def pairings(request: Request, slug: str) -> Response:
 
 
 # -------------------------------------------------------------------------- exports
+
 
 def _csv(text: str, filename: str) -> HttpResponse:
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
@@ -487,9 +543,10 @@ def archive(request: Request, slug: str) -> Response:
     return response
 
 
-@extend_schema(request={"application/json": OpenApiTypes.OBJECT,
-                        "multipart/form-data": s.ImportCsvSerializer},
-               responses={201: s.TournamentSerializer, **ERRORS})
+@extend_schema(
+    request={"application/json": OpenApiTypes.OBJECT, "multipart/form-data": s.ImportCsvSerializer},
+    responses={201: s.TournamentSerializer, **ERRORS},
+)
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 @parser_classes([JSONParser, MultiPartParser])

@@ -31,13 +31,29 @@ from tournaments.models import Pairing, Registration, Round, Tournament
 
 FORMAT = "ginclub.tournament"
 VERSION = 1
-SETTINGS = ("name", "venue", "profile", "overrides", "format", "rounds", "cut_size",
-            "round_minutes", "tiebreaks", "bye_games", "bye_points", "agreement",
-            "hide_standings_during_round", "hide_last_rounds", "public", "check_in_required")
+SETTINGS = (
+    "name",
+    "venue",
+    "profile",
+    "overrides",
+    "format",
+    "rounds",
+    "cut_size",
+    "round_minutes",
+    "tiebreaks",
+    "bye_games",
+    "bye_points",
+    "agreement",
+    "hide_standings_during_round",
+    "hide_last_rounds",
+    "public",
+    "check_in_required",
+)
 ROUND_TIMES = ("started_at", "ends_at", "published_at", "closed_at")
 
 
 # -------------------------------------------------------------------------- export
+
 
 def tournament_archive(tournament: Tournament) -> dict[str, Any]:
     """The whole tournament as plain JSON values, in a fixed number of queries."""
@@ -49,80 +65,150 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
     in_event = {"pairing__round__tournament": t}
     matches = {m.pk: m for m in Match.objects.filter(**in_event)}
     games = defaultdict(list)
-    for game in Game.objects.filter(**{f"match__{k}": v for k, v in in_event.items()}
-                                    ).order_by("number"):
+    for game in Game.objects.filter(**{f"match__{k}": v for k, v in in_event.items()}).order_by(
+        "number"
+    ):
         games[game.match_id].append(game)
     hands = defaultdict(list)
-    for hand in (Hand.objects.filter(**{f"game__match__{k}": v for k, v in in_event.items()})
-                 .select_related("accepted_entry").order_by("number")):
+    for hand in (
+        Hand.objects.filter(**{f"game__match__{k}": v for k, v in in_event.items()})
+        .select_related("accepted_entry")
+        .order_by("number")
+    ):
         hands[hand.game_id].append(hand)
     payloads = _first_entries(t)
     return {
-        "format": FORMAT, "version": VERSION, "exported_at": timezone.now().isoformat(),
-        "tournament": {**{key: getattr(t, key) for key in SETTINGS},
-                       "date": t.date.isoformat(), "slug": t.slug, "club": t.club.name,
-                       "rules": t.rules, "state": t.state, "roster": t.roster},
-        "players": [{"key": r.player_id, "name": r.player.name, "email": r.player.email,
-                     "member_id": r.player.member_id} for r in registrations],
-        "registrations": [{"key": r.pk, "player": r.player_id, "seed": r.seed,
-                           "checked_in": r.checked_in, "late": r.late,
-                           "withdrawn": r.withdrawn} for r in registrations],
-        "rounds": [_round(rnd, pairings[rnd.pk], matches, games, hands, payloads)
-                   for rnd in t.round_set.order_by("number")],
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "tournament": {
+            **{key: getattr(t, key) for key in SETTINGS},
+            "date": t.date.isoformat(),
+            "slug": t.slug,
+            "club": t.club.name,
+            "rules": t.rules,
+            "state": t.state,
+            "roster": t.roster,
+        },
+        "players": [
+            {
+                "key": r.player_id,
+                "name": r.player.name,
+                "email": r.player.email,
+                "member_id": r.player.member_id,
+            }
+            for r in registrations
+        ],
+        "registrations": [
+            {
+                "key": r.pk,
+                "player": r.player_id,
+                "seed": r.seed,
+                "checked_in": r.checked_in,
+                "late": r.late,
+                "withdrawn": r.withdrawn,
+            }
+            for r in registrations
+        ],
+        "rounds": [
+            _round(rnd, pairings[rnd.pk], matches, games, hands, payloads)
+            for rnd in t.round_set.order_by("number")
+        ],
     }
 
 
 def _first_entries(tournament: Tournament) -> dict[int, dict]:
     """Hands not yet agreed have no accepted entry: their first submission's payload."""
-    rows = (Entry.objects.filter(match__pairing__round__tournament=tournament,
-                                 kind=Entry.Kind.SUBMIT, hand__accepted_entry__isnull=True)
-            .order_by("-id").values_list("hand_id", "payload"))
+    rows = (
+        Entry.objects.filter(
+            match__pairing__round__tournament=tournament,
+            kind=Entry.Kind.SUBMIT,
+            hand__accepted_entry__isnull=True,
+        )
+        .order_by("-id")
+        .values_list("hand_id", "payload")
+    )
     return {hand_id: entered_values(payload) for hand_id, payload in rows}
 
 
 def _round(rnd: Round, pairings, matches, games, hands, payloads) -> dict[str, Any]:
     return {
-        "number": rnd.number, "stage": rnd.stage, "state": rnd.state,
+        "number": rnd.number,
+        "stage": rnd.stage,
+        "state": rnd.state,
         "time_called": rnd.time_called,
         **{key: _iso(getattr(rnd, key)) for key in ROUND_TIMES},
-        "pairings": [{
-            "position": p.position, "table": p.table, "a": p.player_a_id, "b": p.player_b_id,
-            "reason": p.reason,
-            "result": None if not p.resolved else {
-                "winner": p.result_winner, "reason": p.result_reason,
-                "games": [p.result_games_a, p.result_games_b],
-                "points": [p.result_points_a, p.result_points_b],
-                "resolved_at": _iso(p.resolved_at)},
-            "match": _match(matches[p.match_id], games, hands, payloads) if p.match_id else None,
-        } for p in pairings],
+        "pairings": [
+            {
+                "position": p.position,
+                "table": p.table,
+                "a": p.player_a_id,
+                "b": p.player_b_id,
+                "reason": p.reason,
+                "result": None
+                if not p.resolved
+                else {
+                    "winner": p.result_winner,
+                    "reason": p.result_reason,
+                    "games": [p.result_games_a, p.result_games_b],
+                    "points": [p.result_points_a, p.result_points_b],
+                    "resolved_at": _iso(p.resolved_at),
+                },
+                "match": _match(matches[p.match_id], games, hands, payloads)
+                if p.match_id
+                else None,
+            }
+            for p in pairings
+        ],
     }
 
 
 def _match(match: Match, games, hands, payloads) -> dict[str, Any]:
     return {
-        "rules": match.rules, "agreement": match.agreement, "first_dealer": match.first_dealer,
-        "state": match.state, "winner": match.winner or None,
+        "rules": match.rules,
+        "agreement": match.agreement,
+        "first_dealer": match.first_dealer,
+        "state": match.state,
+        "winner": match.winner or None,
         "games_won": {"A": match.games_won_a, "B": match.games_won_b},
         "points": {"A": match.points_a, "B": match.points_b},
-        "games": [{
-            "number": g.number, "first_dealer": g.first_dealer, "state": g.state,
-            "winner": g.winner or None, "totals": {"A": g.total_a, "B": g.total_b},
-            "hands": [_hand(h, g.number, payloads) for h in hands[g.pk]],
-        } for g in games[match.pk]],
+        "games": [
+            {
+                "number": g.number,
+                "first_dealer": g.first_dealer,
+                "state": g.state,
+                "winner": g.winner or None,
+                "totals": {"A": g.total_a, "B": g.total_b},
+                "hands": [_hand(h, g.number, payloads) for h in hands[g.pk]],
+            }
+            for g in games[match.pk]
+        ],
     }
 
 
 def _hand(hand: Hand, game_number: int, payloads) -> dict[str, Any]:
-    payload = (entered_values(hand.accepted_entry.payload) if hand.accepted_entry
-               else payloads.get(hand.pk, {}))
+    payload = (
+        entered_values(hand.accepted_entry.payload)
+        if hand.accepted_entry
+        else payloads.get(hand.pk, {})
+    )
     hand_input = stored_input(hand, game_number, payload).as_payload()
     for key in ("game", "number"):
         hand_input.pop(key)
-    return {"number": hand.number, "dealer": hand.dealer, "state": hand.state,
-            "version": hand.version, "outcome": hand.outcome, "knocker": hand.knocker or None,
-            "knocker_deadwood": hand.knocker_deadwood,
-            "defender_deadwood": hand.defender_deadwood, "points": hand.points,
-            "winner": hand.winner or None, "cards": hand.cards, "input": hand_input}
+    return {
+        "number": hand.number,
+        "dealer": hand.dealer,
+        "state": hand.state,
+        "version": hand.version,
+        "outcome": hand.outcome,
+        "knocker": hand.knocker or None,
+        "knocker_deadwood": hand.knocker_deadwood,
+        "defender_deadwood": hand.defender_deadwood,
+        "points": hand.points,
+        "winner": hand.winner or None,
+        "cards": hand.cards,
+        "input": hand_input,
+    }
 
 
 def _iso(value: dt.datetime | None) -> str | None:
@@ -130,6 +216,7 @@ def _iso(value: dt.datetime | None) -> str | None:
 
 
 # -------------------------------------------------------------------------- import
+
 
 def import_archive(*, club: Club, actor: Actor, archive: Any) -> Tournament:
     """Create the archived tournament in `club` (module docstring): new ids, players
@@ -144,8 +231,9 @@ def import_archive(*, club: Club, actor: Actor, archive: Any) -> Tournament:
         with transaction.atomic():
             return _import(club, actor, archive, reader)
     except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise ServiceError("bad_archive", f"The archive is malformed at {reader.where}: "
-                           f"{_describe(error)}.") from None
+        raise ServiceError(
+            "bad_archive", f"The archive is malformed at {reader.where}: {_describe(error)}."
+        ) from None
 
 
 def _describe(error: Exception) -> str:
@@ -169,19 +257,23 @@ class _Reader:
             raise ServiceError("bad_archive", f"{where}: {key!r} is missing.")
         value = data[key]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise ServiceError("bad_archive", f"{where}: {key!r} has the wrong type "
-                               f"({type(value).__name__}).")
+            raise ServiceError(
+                "bad_archive", f"{where}: {key!r} has the wrong type ({type(value).__name__})."
+            )
         return value
 
 
 def _import(club: Club, actor: Actor, archive: Any, reader: _Reader) -> Tournament:
     need = reader.need
     if not isinstance(archive, dict) or archive.get("format") != FORMAT:
-        raise ServiceError("bad_archive", f"This is not a ginclub tournament archive "
-                           f"(format {FORMAT!r} expected).")
+        raise ServiceError(
+            "bad_archive", f"This is not a ginclub tournament archive (format {FORMAT!r} expected)."
+        )
     if archive.get("version") != VERSION:
-        raise ServiceError("bad_archive", f"Archive version {archive.get('version')!r} is "
-                           f"not supported (version {VERSION} is).")
+        raise ServiceError(
+            "bad_archive",
+            f"Archive version {archive.get('version')!r} is not supported (version {VERSION} is).",
+        )
     reader.at("tournament")
     tournament = _tournament(club, actor, need(archive, "tournament", dict, "tournament"))
     reader.at("players")
@@ -190,17 +282,28 @@ def _import(club: Club, actor: Actor, archive: Any, reader: _Reader) -> Tourname
     registrations = {}
     for item in need(archive, "registrations", list, "archive"):
         registrations[item["key"]] = Registration.objects.create(
-            tournament=tournament, player=players[item["player"]], seed=item.get("seed"),
-            checked_in=bool(item["checked_in"]), late=bool(item["late"]),
-            withdrawn=bool(item["withdrawn"]))
+            tournament=tournament,
+            player=players[item["player"]],
+            seed=item.get("seed"),
+            checked_in=bool(item["checked_in"]),
+            late=bool(item["late"]),
+            withdrawn=bool(item["withdrawn"]),
+        )
     tournament.roster = [registrations[key].pk for key in tournament.roster]
     tournament.save(update_fields=["roster"])
     for index, item in enumerate(need(archive, "rounds", list, "archive")):
         reader.at(f"rounds[{index}]")
         _import_round(tournament, actor, item, registrations, reader)
-    log(tournament, "tournament_imported", actor, after={
-        "from": archive["tournament"].get("slug"), "exported_at": archive.get("exported_at"),
-        "registrations": len(registrations)})
+    log(
+        tournament,
+        "tournament_imported",
+        actor,
+        after={
+            "from": archive["tournament"].get("slug"),
+            "exported_at": archive.get("exported_at"),
+            "registrations": len(registrations),
+        },
+    )
     return tournament
 
 
@@ -237,26 +340,42 @@ def _players(club: Club, actor: Actor, items: list) -> dict[Any, Player]:
         name = " ".join(str(item["name"]).split())
         existing = club.players.filter(name__iexact=name).first()
         players[item["key"]] = existing or scoring.add_player(
-            club=club, name=name, actor=actor, email=item.get("email") or "",
-            member_id=item.get("member_id") or "")
+            club=club,
+            name=name,
+            actor=actor,
+            email=item.get("email") or "",
+            member_id=item.get("member_id") or "",
+        )
     return players
 
 
-def _import_round(tournament: Tournament, actor: Actor, data: dict,
-                  registrations: dict, reader: _Reader) -> None:
+def _import_round(
+    tournament: Tournament, actor: Actor, data: dict, registrations: dict, reader: _Reader
+) -> None:
     if data["state"] not in Round.State.values or data["stage"] not in Round.Stage.values:
         raise ServiceError("bad_archive", f"{reader.where}: unknown state or stage.")
     times = {key: parse_datetime(data[key]) if data.get(key) else None for key in ROUND_TIMES}
-    rnd = Round.objects.create(tournament=tournament, number=data["number"],
-                               stage=data["stage"], state=data["state"],
-                               time_called=bool(data["time_called"]), **times)
+    rnd = Round.objects.create(
+        tournament=tournament,
+        number=data["number"],
+        stage=data["stage"],
+        state=data["state"],
+        time_called=bool(data["time_called"]),
+        **times,
+    )
     where = reader.where
     for index, item in enumerate(data["pairings"]):
         reader.at(f"{where}.pairings[{index}]")
         a = registrations[item["a"]]
         b = registrations[item["b"]] if item["b"] is not None else None
-        pairing = Pairing(round=rnd, position=item["position"], table=item["table"],
-                          player_a=a, player_b=b, reason=item["reason"])
+        pairing = Pairing(
+            round=rnd,
+            position=item["position"],
+            table=item["table"],
+            player_a=a,
+            player_b=b,
+            reason=item["reason"],
+        )
         if item["result"] is not None:
             _result(pairing, item["result"])
         if item["match"] is not None:
@@ -274,24 +393,51 @@ def _result(pairing: Pairing, data: dict) -> None:
     pairing.resolved_at = parse_datetime(data["resolved_at"]) or timezone.now()
 
 
-def _match_from(tournament: Tournament, actor: Actor, a: Registration,
-                b: Registration | None, data: dict, label: str) -> Match:
+def _match_from(
+    tournament: Tournament,
+    actor: Actor,
+    a: Registration,
+    b: Registration | None,
+    data: dict,
+    label: str,
+) -> Match:
     if b is None:
         raise ValueError("a bye has no match")
-    games = [{"number": g["number"], "first_dealer": g["first_dealer"],
-              "hands": [{"number": h["number"], "dealer": h["dealer"], "state": h["state"],
-                         "version": h.get("version"), "input": h["input"],
-                         "points": h["points"], "winner": h["winner"]}
-                        for h in g["hands"]]}
-             for g in data["games"]]
+    games = [
+        {
+            "number": g["number"],
+            "first_dealer": g["first_dealer"],
+            "hands": [
+                {
+                    "number": h["number"],
+                    "dealer": h["dealer"],
+                    "state": h["state"],
+                    "version": h.get("version"),
+                    "input": h["input"],
+                    "points": h["points"],
+                    "winner": h["winner"],
+                }
+                for h in g["hands"]
+            ],
+        }
+        for g in data["games"]
+    ]
     if data["agreement"] not in Match.Agreement.values or data["first_dealer"] not in ("A", "B"):
         raise ValueError("unknown agreement or first dealer")
-    expected = {"winner": data["winner"], "games_won": data["games_won"],
-                "points": data["points"]}
+    expected = {"winner": data["winner"], "games_won": data["games_won"], "points": data["points"]}
     return scoring.import_match(
-        club=tournament.club, player_a=a.player, player_b=b.player, actor=actor,
-        rules=data["rules"], agreement=data["agreement"], first_dealer=data["first_dealer"],
-        state=data["state"], games=games, expected=expected, label=label)
+        club=tournament.club,
+        player_a=a.player,
+        player_b=b.player,
+        actor=actor,
+        rules=data["rules"],
+        agreement=data["agreement"],
+        first_dealer=data["first_dealer"],
+        state=data["state"],
+        games=games,
+        expected=expected,
+        label=label,
+    )
 
 
 def _user(actor: Actor):

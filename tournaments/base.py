@@ -20,8 +20,12 @@ from tournaments.pairing import PairingError, bracket_size, round_robin
 def lock_tournament(tournament_id: int, actor: Actor) -> Tournament:
     """The tournament, locked, if `actor` organises its club. Raises ServiceError
     (`not_found`, 404) or Forbidden (`not_allowed`)."""
-    tournament = (Tournament.objects.select_for_update().select_related("club")
-                  .filter(pk=tournament_id).first())
+    tournament = (
+        Tournament.objects.select_for_update()
+        .select_related("club")
+        .filter(pk=tournament_id)
+        .first()
+    )
     if tournament is None:
         raise ServiceError("not_found", "No such tournament.", status=404)
     require_organiser(actor, tournament)
@@ -34,8 +38,9 @@ def require_organiser(actor: Actor, tournament: Tournament) -> None:
 
 
 def lock_round(round_id: int, actor: Actor) -> tuple[Tournament, Round]:
-    tournament_id = Round.objects.filter(pk=round_id).values_list("tournament_id",
-                                                                  flat=True).first()
+    tournament_id = (
+        Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
+    )
     if tournament_id is None:
         raise ServiceError("not_found", "No such round.", status=404)
     tournament = lock_tournament(tournament_id, actor)
@@ -43,30 +48,49 @@ def lock_round(round_id: int, actor: Actor) -> tuple[Tournament, Round]:
 
 
 def lock_pairing(pairing_id: int, actor: Actor) -> tuple[Tournament, Pairing]:
-    tournament_id = Pairing.objects.filter(pk=pairing_id).values_list(
-        "round__tournament_id", flat=True).first()
+    tournament_id = (
+        Pairing.objects.filter(pk=pairing_id).values_list("round__tournament_id", flat=True).first()
+    )
     if tournament_id is None:
         raise ServiceError("not_found", "No such pairing.", status=404)
     tournament = lock_tournament(tournament_id, actor)
     pairing = Pairing.objects.select_related(
-        "round", "match", "player_a__player", "player_b__player").get(pk=pairing_id)
+        "round", "match", "player_a__player", "player_b__player"
+    ).get(pk=pairing_id)
     return tournament, pairing
 
 
 def lock_registration(registration_id: int, actor: Actor) -> tuple[Tournament, Registration]:
-    tournament_id = Registration.objects.filter(pk=registration_id).values_list(
-        "tournament_id", flat=True).first()
+    tournament_id = (
+        Registration.objects.filter(pk=registration_id)
+        .values_list("tournament_id", flat=True)
+        .first()
+    )
     if tournament_id is None:
         raise ServiceError("not_found", "No such registration.", status=404)
     tournament = lock_tournament(tournament_id, actor)
     return tournament, Registration.objects.select_related("player").get(pk=registration_id)
 
 
-def log(tournament: Tournament, action: str, actor: Actor, *, reason: str = "",
-        before: dict[str, Any] | None = None, after: dict[str, Any] | None = None) -> None:
+def log(
+    tournament: Tournament,
+    action: str,
+    actor: Actor,
+    *,
+    reason: str = "",
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+) -> None:
     """One row on the tournament's ledger chain, inside the caller's transaction."""
-    ledger.append(chain=tournament.chain, action=action, actor=actor.label, user=actor.user,
-                  reason=reason, before=before, after=after)
+    ledger.append(
+        chain=tournament.chain,
+        action=action,
+        actor=actor.label,
+        user=actor.user,
+        reason=reason,
+        before=before,
+        after=after,
+    )
 
 
 def pairing_error(error: PairingError) -> ServiceError:
@@ -74,6 +98,7 @@ def pairing_error(error: PairingError) -> ServiceError:
 
 
 # ------------------------------------------------------------------------ stages
+
 
 def stage_of(tournament: Tournament, number: int) -> str:
     """The stage round `number` belongs to."""
@@ -92,8 +117,7 @@ def planned_rounds(tournament: Tournament, field: int) -> int:
     round 1 fixed it): Swiss rounds, plus log2(cut) for a top cut; n−1 (n when odd) for
     a round robin; log2 of the bracket for single elimination."""
     fmt = tournament.format
-    if tournament.roster and fmt in (Tournament.Format.ROUND_ROBIN,
-                                     Tournament.Format.ELIMINATION):
+    if tournament.roster and fmt in (Tournament.Format.ROUND_ROBIN, Tournament.Format.ELIMINATION):
         field = len(tournament.roster)
     if fmt == Tournament.Format.SWISS:
         return tournament.rounds
@@ -108,18 +132,34 @@ def planned_rounds(tournament: Tournament, field: int) -> int:
 
 # ----------------------------------------------------------------- rounds, results
 
+
 def require_state(rnd: Round, state: str) -> None:
     if rnd.state != state:
-        raise Conflict(f"not_{state}", f"Round {rnd.number} is {rnd.get_state_display()}, "
-                       f"not {Round.State(state).label}.")
+        raise Conflict(
+            f"not_{state}",
+            f"Round {rnd.number} is {rnd.get_state_display()}, not {Round.State(state).label}.",
+        )
 
 
-RESULT_FIELDS = ["result_winner", "result_reason", "result_games_a", "result_games_b",
-                 "result_points_a", "result_points_b", "resolved_at"]
+RESULT_FIELDS = [
+    "result_winner",
+    "result_reason",
+    "result_games_a",
+    "result_games_b",
+    "result_points_a",
+    "result_points_b",
+    "resolved_at",
+]
 
 
-def resolve(pairing: Pairing, winner: str, games: tuple[int, int],
-             points: tuple[int, int], reason: str, when) -> None:
+def resolve(
+    pairing: Pairing,
+    winner: str,
+    games: tuple[int, int],
+    points: tuple[int, int],
+    reason: str,
+    when,
+) -> None:
     pairing.result_winner, pairing.result_reason = winner, reason
     pairing.result_games_a, pairing.result_games_b = games
     pairing.result_points_a, pairing.result_points_b = points

@@ -29,7 +29,7 @@ RULE_OPTIONS = [f.name for f in dataclass_fields(RuleProfile) if f.name != "name
 
 
 def parse_overrides(text: str) -> dict[str, Any]:
-    """"option = value" lines as a dict; raises ValidationError naming the bad line."""
+    """ "option = value" lines as a dict; raises ValidationError naming the bad line."""
     overrides: dict[str, Any] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
@@ -40,7 +40,8 @@ def parse_overrides(text: str) -> dict[str, Any]:
         if not sep or not key or not raw:
             raise forms.ValidationError(
                 f"Line {number} ({line!r}): write one option a line as option = value, "
-                "e.g. games_to_win = 1.")
+                "e.g. games_to_win = 1."
+            )
         overrides[key] = _value(raw)
     return overrides
 
@@ -69,11 +70,13 @@ def format_overrides(overrides: dict[str, Any] | None) -> str:
 
 
 def _tiebreak_field(slot: int) -> forms.ChoiceField:
-    return forms.ChoiceField(label=f"Tie-break {slot}", required=False,
-                             initial=TIEBREAKS[slot - 1],
-                             help_text="After match wins, in this order; “—” ends the list."
-                             if slot == 1 else "",
-                             choices=[("", "—")] + list(TIEBREAK_LABELS.items()))
+    return forms.ChoiceField(
+        label=f"Tie-break {slot}",
+        required=False,
+        initial=TIEBREAKS[slot - 1],
+        help_text="After match wins, in this order; “—” ends the list." if slot == 1 else "",
+        choices=[("", "—")] + list(TIEBREAK_LABELS.items()),
+    )
 
 
 class TournamentForm(forms.Form):
@@ -82,39 +85,48 @@ class TournamentForm(forms.Form):
 
     name = forms.CharField(max_length=120)
     # An <input type="date"> reads and writes ISO dates whatever the language.
-    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-                           error_messages={"invalid": "Enter a date as YYYY-MM-DD."})
+    date = forms.DateField(
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        error_messages={"invalid": "Enter a date as YYYY-MM-DD."},
+    )
     venue = forms.CharField(max_length=200, required=False)
-    profile = forms.ChoiceField(label="Rule profile", choices=[(p, p) for p in PROFILES],
-                                initial="tournament")
+    profile = forms.ChoiceField(
+        label="Rule profile", choices=[(p, p) for p in PROFILES], initial="tournament"
+    )
     overrides = forms.CharField(
-        label="Rule overrides", required=False, widget=forms.Textarea(attrs={"rows": 3}),
+        label="Rule overrides",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
         help_text="One option a line, e.g. games_to_win = 1. Options: "
-                  + ", ".join(RULE_OPTIONS) + ".")
-    format = forms.ChoiceField(choices=Tournament.Format.choices,
-                               initial=Tournament.Format.SWISS)
+        + ", ".join(RULE_OPTIONS)
+        + ".",
+    )
+    format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SWISS)
     rounds = forms.IntegerField(label="Swiss rounds", min_value=1, max_value=50, initial=5)
-    cut_size = forms.TypedChoiceField(label="Top cut", coerce=int, initial=0, choices=[
-        (0, "no cut"), (4, "top 4"), (8, "top 8")])
-    round_minutes = forms.IntegerField(label="Round length (minutes)", min_value=1,
-                                       max_value=600, initial=50)
-    bye_games = forms.IntegerField(label="A bye counts as games won", min_value=0,
-                                   initial=3)
+    cut_size = forms.TypedChoiceField(
+        label="Top cut", coerce=int, initial=0, choices=[(0, "no cut"), (4, "top 4"), (8, "top 8")]
+    )
+    round_minutes = forms.IntegerField(
+        label="Round length (minutes)", min_value=1, max_value=600, initial=50
+    )
+    bye_games = forms.IntegerField(label="A bye counts as games won", min_value=0, initial=3)
     bye_points = forms.IntegerField(label="A bye counts as points", min_value=0, initial=0)
-    agreement = forms.ChoiceField(label="Agreement at the table",
-                                  choices=Match.Agreement.choices)
+    agreement = forms.ChoiceField(label="Agreement at the table", choices=Match.Agreement.choices)
     hide_standings_during_round = forms.BooleanField(
-        required=False, label="Hide the standings while a round is played")
+        required=False, label="Hide the standings while a round is played"
+    )
     hide_last_rounds = forms.IntegerField(
-        label="Hide the standings of the last rounds until the end", min_value=0,
-        max_value=50, initial=0)
-    public = forms.BooleanField(required=False, initial=True,
-                                label="Public pages (pairings, standings, projector)")
-    check_in_required = forms.BooleanField(required=False,
-                                           label="Pair only players who checked in")
+        label="Hide the standings of the last rounds until the end",
+        min_value=0,
+        max_value=50,
+        initial=0,
+    )
+    public = forms.BooleanField(
+        required=False, initial=True, label="Public pages (pairings, standings, projector)"
+    )
+    check_in_required = forms.BooleanField(required=False, label="Pair only players who checked in")
 
-    LOCKED = ("profile", "overrides", "format", "cut_size", "bye_games", "bye_points",
-              "agreement")
+    LOCKED = ("profile", "overrides", "format", "cut_size", "bye_games", "bye_points", "agreement")
 
     def __init__(self, *args: Any, frozen: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -139,11 +151,16 @@ class TournamentForm(forms.Form):
     def settings(self) -> dict[str, Any]:
         """The cleaned values as the services' keyword arguments (disabled ones left out)."""
         data = self.cleaned_data
-        values = {name: data[name] for name, field in self.fields.items()
-                  if not field.disabled and not name.startswith("tiebreak_")}
-        values["tiebreaks"] = [data[f"tiebreak_{slot}"]
-                               for slot in range(1, TIEBREAK_SLOTS + 1)
-                               if data.get(f"tiebreak_{slot}")]
+        values = {
+            name: data[name]
+            for name, field in self.fields.items()
+            if not field.disabled and not name.startswith("tiebreak_")
+        }
+        values["tiebreaks"] = [
+            data[f"tiebreak_{slot}"]
+            for slot in range(1, TIEBREAK_SLOTS + 1)
+            if data.get(f"tiebreak_{slot}")
+        ]
         return values
 
     def error_field(self, key: str) -> str | None:
@@ -171,11 +188,15 @@ class CreateTournamentForm(TournamentForm):
 
 class RulesChangeForm(forms.Form):
     profile = forms.ChoiceField(label="Rule profile", choices=[(p, p) for p in PROFILES])
-    overrides = forms.CharField(label="Rule overrides", required=False,
-                                widget=forms.Textarea(attrs={"rows": 3}),
-                                help_text="One option a line, e.g. game_target = 150.")
-    reason = forms.CharField(max_length=500, required=False,
-                             help_text="Required to apply: it goes in the ledger.")
+    overrides = forms.CharField(
+        label="Rule overrides",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One option a line, e.g. game_target = 150.",
+    )
+    reason = forms.CharField(
+        max_length=500, required=False, help_text="Required to apply: it goes in the ledger."
+    )
 
     def clean_overrides(self) -> dict[str, Any]:
         return parse_overrides(self.cleaned_data.get("overrides") or "")
@@ -192,8 +213,9 @@ class ImportForm(forms.Form):
     """A CSV file, or the same text pasted (phones rarely hold CSV files)."""
 
     file = forms.FileField(label="CSV file", required=False)
-    text = forms.CharField(label="…or paste the rows", required=False,
-                           widget=forms.Textarea(attrs={"rows": 5}))
+    text = forms.CharField(
+        label="…or paste the rows", required=False, widget=forms.Textarea(attrs={"rows": 5})
+    )
 
     MAX_BYTES = 1_000_000
 
@@ -202,8 +224,9 @@ class ImportForm(forms.Form):
         upload = data.get("file")
         if upload is not None:
             if upload.size > self.MAX_BYTES:
-                raise forms.ValidationError("The file is over 1 MB; a player list is "
-                                            "much smaller. Is it the right file?")
+                raise forms.ValidationError(
+                    "The file is over 1 MB; a player list is much smaller. Is it the right file?"
+                )
             data["csv"] = upload.read()  # the service reads UTF-8 and Excel's cp1252
         elif (data.get("text") or "").strip():
             data["csv"] = data["text"]
@@ -238,9 +261,11 @@ class ResultForm(forms.Form):
     games_b = forms.IntegerField(min_value=0, max_value=99, required=False)
     points_a = forms.IntegerField(min_value=0, required=False)
     points_b = forms.IntegerField(min_value=0, required=False)
-    reason = forms.CharField(max_length=500, widget=forms.TextInput,
-                             error_messages={"required": "Say why the result is recorded "
-                                                         "by hand."})
+    reason = forms.CharField(
+        max_length=500,
+        widget=forms.TextInput,
+        error_messages={"required": "Say why the result is recorded by hand."},
+    )
 
     def __init__(self, *args: Any, names: tuple[str, str] = ("A", "B"), **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -42,32 +42,37 @@ class Tournament(models.Model):
     venue = models.CharField(max_length=200, blank=True)
     profile = models.CharField(max_length=20, default="tournament")
     overrides = models.JSONField(default=dict, blank=True)
-    rules = models.JSONField(null=True, blank=True,
-                             help_text="Frozen profile once the first round starts.")
+    rules = models.JSONField(
+        null=True, blank=True, help_text="Frozen profile once the first round starts."
+    )
     format = models.CharField(max_length=12, choices=Format.choices, default=Format.SWISS)
     rounds = models.PositiveSmallIntegerField(default=5)
     cut_size = models.PositiveSmallIntegerField(default=0, help_text="Top cut: 0, 4 or 8.")
     round_minutes = models.PositiveSmallIntegerField(default=50)
     tiebreaks = models.JSONField(default=list, blank=True)
-    bye_games = models.PositiveSmallIntegerField(default=3,
-                                                 help_text="Games a bye counts as won.")
-    bye_points = models.PositiveIntegerField(default=0,
-                                             help_text="Points a bye counts for.")
-    agreement = models.CharField(max_length=10, choices=Match.Agreement.choices,
-                                 default=Match.Agreement.CONFIRM)
+    bye_games = models.PositiveSmallIntegerField(default=3, help_text="Games a bye counts as won.")
+    bye_points = models.PositiveIntegerField(default=0, help_text="Points a bye counts for.")
+    agreement = models.CharField(
+        max_length=10, choices=Match.Agreement.choices, default=Match.Agreement.CONFIRM
+    )
     hide_standings_during_round = models.BooleanField(default=False)
     hide_last_rounds = models.PositiveSmallIntegerField(
-        default=0, help_text="Hide the standings of the last N rounds until the end.")
+        default=0, help_text="Hide the standings of the last N rounds until the end."
+    )
     public = models.BooleanField(default=True)
     check_in_required = models.BooleanField(
-        default=False, help_text="Pair only players who checked in.")
+        default=False, help_text="Pair only players who checked in."
+    )
     roster = models.JSONField(
-        default=list, blank=True,
+        default=list,
+        blank=True,
         help_text="Registration ids in schedule order (round robin) or seed order "
-                  "(elimination), fixed with round 1.")
+        "(elimination), fixed with round 1.",
+    )
     state = models.CharField(max_length=10, choices=State.choices, default=State.SETUP)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -87,8 +92,9 @@ class Tournament(models.Model):
 
 
 class Registration(models.Model):
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
-                                   related_name="registrations")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
     seed = models.PositiveIntegerField(null=True, blank=True)
     checked_in = models.BooleanField(default=False)
@@ -99,8 +105,7 @@ class Registration(models.Model):
     class Meta:
         ordering = ["tournament", "seed", "player__name"]
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "player"],
-                                    name="registration_unique"),
+            models.UniqueConstraint(fields=["tournament", "player"], name="registration_unique"),
         ]
 
     def __str__(self) -> str:
@@ -142,13 +147,16 @@ class Pairing(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
     table = models.PositiveSmallIntegerField(null=True, blank=True)
     player_a = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="+")
-    player_b = models.ForeignKey(Registration, null=True, blank=True, on_delete=models.PROTECT,
-                                 related_name="+")
+    player_b = models.ForeignKey(
+        Registration, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     reason = models.CharField(max_length=200, blank=True)
-    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.PROTECT,
-                                 related_name="pairing")
+    match = models.OneToOneField(
+        Match, null=True, blank=True, on_delete=models.PROTECT, related_name="pairing"
+    )
     position = models.PositiveSmallIntegerField(
-        default=0, help_text="Order the pairing came in (bracket order in elimination).")
+        default=0, help_text="Order the pairing came in (bracket order in elimination)."
+    )
     # An organiser's result, when time was called or the table had no phone; a bye's
     # result. Set together with resolved_at; a blank winner then means a draw.
     result_winner = models.CharField(max_length=1, blank=True)

@@ -34,16 +34,33 @@ from tournaments.models import Pairing, Registration, Round, Tournament
 MAX_BYTES = 1_000_000
 MAX_ROWS = 2_000
 COLUMNS = {
-    "name": "name", "player": "name", "player name": "name", "full name": "name",
-    "email": "email", "e mail": "email", "mail": "email", "email address": "email",
-    "member id": "member_id", "club member id": "member_id", "member": "member_id",
-    "member number": "member_id", "membership number": "member_id", "member no": "member_id",
+    "name": "name",
+    "player": "name",
+    "player name": "name",
+    "full name": "name",
+    "email": "email",
+    "e mail": "email",
+    "mail": "email",
+    "email address": "email",
+    "member id": "member_id",
+    "club member id": "member_id",
+    "member": "member_id",
+    "member number": "member_id",
+    "membership number": "member_id",
+    "member no": "member_id",
 }
 
 
-def add_registration(*, tournament_id: int, actor: Actor, name: str = "",
-                     player_id: int | None = None, email: str = "", member_id: str = "",
-                     seed: int | None = None) -> Registration:
+def add_registration(
+    *,
+    tournament_id: int,
+    actor: Actor,
+    name: str = "",
+    player_id: int | None = None,
+    email: str = "",
+    member_id: str = "",
+    seed: int | None = None,
+) -> Registration:
     """Register a club player (`player_id`) or a name (found in the club, else created).
 
     Raises Forbidden, ServiceError (`empty_name`, `name_too_long`, `bad_email`,
@@ -56,8 +73,11 @@ def add_registration(*, tournament_id: int, actor: Actor, name: str = "",
         if player_id is not None:
             player = tournament.club.players.filter(pk=player_id).first()
             if player is None:
-                raise ServiceError("invalid", f"{tournament.club.name} has no player "
-                                   f"{player_id}.", fields={"player_id": "not in the club"})
+                raise ServiceError(
+                    "invalid",
+                    f"{tournament.club.name} has no player {player_id}.",
+                    fields={"player_id": "not in the club"},
+                )
         else:
             player, _ = _player_for(tournament, actor, name, email, member_id)
         registration = _register(tournament, player, seed)
@@ -68,27 +88,35 @@ def add_registration(*, tournament_id: int, actor: Actor, name: str = "",
 def _register(tournament: Tournament, player: Player, seed: int | None = None) -> Registration:
     _check_open(tournament)
     if tournament.registrations.filter(player=player).exists():
-        raise ServiceError("already_registered", f"{player.name} is already registered.",
-                           fields={"name": "already registered"})
-    return Registration.objects.create(tournament=tournament, player=player, seed=seed,
-                                       late=tournament.frozen)
+        raise ServiceError(
+            "already_registered",
+            f"{player.name} is already registered.",
+            fields={"name": "already registered"},
+        )
+    return Registration.objects.create(
+        tournament=tournament, player=player, seed=seed, late=tournament.frozen
+    )
 
 
 def _check_open(tournament: Tournament) -> None:
     if tournament.state == Tournament.State.FINISHED:
         raise Conflict("finished", "The tournament is finished.")
-    if tournament.frozen and (tournament.format in (Tournament.Format.ROUND_ROBIN,
-                                                    Tournament.Format.ELIMINATION)
-                              or tournament.round_set.exclude(stage=Round.Stage.SWISS)
-                              .exists()):
-        raise Conflict("late_entry_closed", "Late entries are closed: the "
-                       f"{tournament.get_format_display()} field was fixed in round 1"
-                       if tournament.format != Tournament.Format.SWISS_CUT
-                       else "Late entries are closed: the top cut has started.")
+    if tournament.frozen and (
+        tournament.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.ELIMINATION)
+        or tournament.round_set.exclude(stage=Round.Stage.SWISS).exists()
+    ):
+        raise Conflict(
+            "late_entry_closed",
+            "Late entries are closed: the "
+            f"{tournament.get_format_display()} field was fixed in round 1"
+            if tournament.format != Tournament.Format.SWISS_CUT
+            else "Late entries are closed: the top cut has started.",
+        )
 
 
-def _player_for(tournament: Tournament, actor: Actor, name: str, email: str,
-                member_id: str) -> tuple[Player, bool]:
+def _player_for(
+    tournament: Tournament, actor: Actor, name: str, email: str, member_id: str
+) -> tuple[Player, bool]:
     """The club player these details name, created when the club has none (and
     whether it was created)."""
     club = tournament.club
@@ -96,51 +124,75 @@ def _player_for(tournament: Tournament, actor: Actor, name: str, email: str,
     if not name:
         raise ServiceError("empty_name", "The name is empty.", fields={"name": "required"})
     if len(name) > 120:
-        raise ServiceError("name_too_long", f"The name is {len(name)} characters long "
-                           "(120 at most).", fields={"name": "too long"})
+        raise ServiceError(
+            "name_too_long",
+            f"The name is {len(name)} characters long (120 at most).",
+            fields={"name": "too long"},
+        )
     if email:
         try:
             validate_email(email)
         except ValidationError:
-            raise ServiceError("bad_email", f"{email!r} is not an email address.",
-                               fields={"email": "not an email address"}) from None
+            raise ServiceError(
+                "bad_email",
+                f"{email!r} is not an email address.",
+                fields={"email": "not an email address"},
+            ) from None
     if len(member_id) > 40:
-        raise ServiceError("bad_member_id", "A member id has 40 characters at most.",
-                           fields={"member_id": "too long"})
+        raise ServiceError(
+            "bad_member_id",
+            "A member id has 40 characters at most.",
+            fields={"member_id": "too long"},
+        )
     if member_id and (member := club.players.filter(member_id=member_id).first()):
         if member.name.lower() != name.lower():
-            raise ServiceError("member_id_taken", f"Member id {member_id} belongs to "
-                               f"{member.name}, not {name}.", fields={"member_id": "taken"})
+            raise ServiceError(
+                "member_id_taken",
+                f"Member id {member_id} belongs to {member.name}, not {name}.",
+                fields={"member_id": "taken"},
+            )
         return member, False
     existing = club.players.filter(name__iexact=name).first()
     if existing is not None:
         if member_id and existing.member_id and existing.member_id != member_id:
-            raise ServiceError("member_id_mismatch", f"{existing.name} has member id "
-                               f"{existing.member_id}, not {member_id}.",
-                               fields={"member_id": "does not match"})
+            raise ServiceError(
+                "member_id_mismatch",
+                f"{existing.name} has member id {existing.member_id}, not {member_id}.",
+                fields={"member_id": "does not match"},
+            )
         return existing, False
-    return scoring.add_player(club=club, name=name, actor=actor, email=email,
-                              member_id=member_id), True
+    return scoring.add_player(
+        club=club, name=name, actor=actor, email=email, member_id=member_id
+    ), True
 
 
 def _check_seed(tournament: Tournament, seed: Any, registration_id: int | None = None) -> None:
     if seed is None:
         return
     if isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= 9999:
-        raise ServiceError("invalid", "A seed is a whole number from 1 to 9999.",
-                           fields={"seed": "1 to 9999"})
+        raise ServiceError(
+            "invalid", "A seed is a whole number from 1 to 9999.", fields={"seed": "1 to 9999"}
+        )
     taken = tournament.registrations.filter(seed=seed).exclude(pk=registration_id).first()
     if taken is not None:
-        raise ServiceError("duplicate_seed", f"Seed {seed} is already {taken.player.name}'s.",
-                           fields={"seed": "taken"})
+        raise ServiceError(
+            "duplicate_seed",
+            f"Seed {seed} is already {taken.player.name}'s.",
+            fields={"seed": "taken"},
+        )
 
 
 def _summary(registration: Registration) -> dict[str, Any]:
-    return {"registration": registration.pk, "player": registration.player.name,
-            "late": registration.late, "seed": registration.seed}
+    return {
+        "registration": registration.pk,
+        "player": registration.player.name,
+        "late": registration.late,
+        "seed": registration.seed,
+    }
 
 
 # ------------------------------------------------------------------------ CSV import
+
 
 @dataclass(frozen=True)
 class ImportRow:
@@ -152,9 +204,14 @@ class ImportRow:
     registration_id: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "name": self.name, "accepted": self.accepted,
-                "reason": self.reason, "code": self.code or None,
-                "registration": self.registration_id}
+        return {
+            "line": self.line,
+            "name": self.name,
+            "accepted": self.accepted,
+            "reason": self.reason,
+            "code": self.code or None,
+            "registration": self.registration_id,
+        }
 
 
 @dataclass
@@ -171,13 +228,15 @@ class ImportReport:
         return [row for row in self.rows if not row.accepted]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"accepted": len(self.accepted), "refused": len(self.refused),
-                "ignored_columns": self.ignored_columns,
-                "rows": [row.as_dict() for row in self.rows]}
+        return {
+            "accepted": len(self.accepted),
+            "refused": len(self.refused),
+            "ignored_columns": self.ignored_columns,
+            "rows": [row.as_dict() for row in self.rows],
+        }
 
 
-def import_registrations(*, tournament_id: int, actor: Actor,
-                         content: bytes | str) -> ImportReport:
+def import_registrations(*, tournament_id: int, actor: Actor, content: bytes | str) -> ImportReport:
     """Register every row of a CSV file (module docstring); accepted rows stay even when
     others are refused. Returns the row-by-row report.
 
@@ -192,22 +251,31 @@ def import_registrations(*, tournament_id: int, actor: Actor,
         seen: dict[str, int] = {}
         for line, values in rows:
             report.rows.append(_import_row(tournament, actor, line, values, seen))
-        log(tournament, "registrations_imported", actor, after={
-            "accepted": len(report.accepted), "refused": len(report.refused),
-            "rows": [[row.line, row.name, row.code or "ok"] for row in report.rows]})
+        log(
+            tournament,
+            "registrations_imported",
+            actor,
+            after={
+                "accepted": len(report.accepted),
+                "refused": len(report.refused),
+                "rows": [[row.line, row.name, row.code or "ok"] for row in report.rows],
+            },
+        )
     return report
 
 
-def _import_row(tournament: Tournament, actor: Actor, line: int, values: dict[str, str],
-                seen: dict[str, int]) -> ImportRow:
+def _import_row(
+    tournament: Tournament, actor: Actor, line: int, values: dict[str, str], seen: dict[str, int]
+) -> ImportRow:
     name = " ".join(values.get("name", "").split())
     key = name.lower()
     if key and key in seen:
         return ImportRow(line, name, False, f"duplicate of line {seen[key]}", "duplicate")
     try:
         with transaction.atomic():
-            player, is_new = _player_for(tournament, actor, name, values.get("email", ""),
-                                         values.get("member_id", ""))
+            player, is_new = _player_for(
+                tournament, actor, name, values.get("email", ""), values.get("member_id", "")
+            )
             registration = _register(tournament, player)
     except ServiceError as error:
         return ImportRow(line, name, False, error.message, error.code)
@@ -217,8 +285,9 @@ def _import_row(tournament: Tournament, actor: Actor, line: int, values: dict[st
     return ImportRow(line, name, True, reason, "", registration.pk)
 
 
-def parse_csv(content: bytes | str) -> tuple[list[str], list[tuple[int, dict[str, str]]],
-                                             list[str]]:
+def parse_csv(
+    content: bytes | str,
+) -> tuple[list[str], list[tuple[int, dict[str, str]]], list[str]]:
     """(header, [(line number, {column: value})], ignored columns), or ServiceError."""
     text = _text_of(content)
     try:
@@ -228,12 +297,17 @@ def parse_csv(content: bytes | str) -> tuple[list[str], list[tuple[int, dict[str
     reader = csv.reader(io.StringIO(text), dialect, strict=True)
     try:
         header = next(reader, [])
-        columns = [COLUMNS.get(" ".join(h.strip().lower().replace("_", " ").replace("-", " ")
-                                        .split())) for h in header]
+        columns = [
+            COLUMNS.get(" ".join(h.strip().lower().replace("_", " ").replace("-", " ").split()))
+            for h in header
+        ]
         if "name" not in columns:
             found = ", ".join(repr(h.strip()) for h in header if h.strip()) or "nothing"
-            raise ServiceError("no_name_column", "The first line must be a header with a "
-                               f"'name' column (optional 'email', 'member_id'); found {found}.")
+            raise ServiceError(
+                "no_name_column",
+                "The first line must be a header with a "
+                f"'name' column (optional 'email', 'member_id'); found {found}.",
+            )
         rows = []
         for cells in reader:
             if not any(cell.strip() for cell in cells):
@@ -246,8 +320,9 @@ def parse_csv(content: bytes | str) -> tuple[list[str], list[tuple[int, dict[str
                     values[column] = cell.strip()
             rows.append((reader.line_num, values))
     except csv.Error as error:
-        raise ServiceError("not_csv", f"Line {reader.line_num} is not valid CSV: {error}."
-                           ) from None
+        raise ServiceError(
+            "not_csv", f"Line {reader.line_num} is not valid CSV: {error}."
+        ) from None
     ignored = [h.strip() for h, c in zip(header, columns, strict=True) if c is None and h.strip()]
     return header, rows, ignored
 
@@ -273,6 +348,7 @@ def _text_of(content: bytes | str) -> str:
 
 # ------------------------------------------------------------- check-in, withdrawals
 
+
 def check_in(*, registration_id: int, actor: Actor, checked_in: bool = True) -> Registration:
     """Mark a player present (or not). Raises Forbidden, Conflict (`withdrawn`)."""
     with transaction.atomic():
@@ -282,29 +358,31 @@ def check_in(*, registration_id: int, actor: Actor, checked_in: bool = True) -> 
         if registration.checked_in != checked_in:
             registration.checked_in = checked_in
             registration.save(update_fields=["checked_in"])
-            log(tournament, "checked_in" if checked_in else "check_in_undone", actor,
-                after=_summary(registration))
+            log(
+                tournament,
+                "checked_in" if checked_in else "check_in_undone",
+                actor,
+                after=_summary(registration),
+            )
     return registration
 
 
-def withdraw_registration(*, registration_id: int, actor: Actor,
-                          reason: str = "") -> Registration:
+def withdraw_registration(*, registration_id: int, actor: Actor, reason: str = "") -> Registration:
     """The player leaves: never paired again; results already played stand.
     Raises Forbidden, Conflict (`already_withdrawn`)."""
     with transaction.atomic():
         tournament, registration = lock_registration(registration_id, actor)
         if registration.withdrawn:
-            raise Conflict("already_withdrawn", f"{registration.player.name} has already "
-                           "withdrawn.")
+            raise Conflict(
+                "already_withdrawn", f"{registration.player.name} has already withdrawn."
+            )
         registration.withdrawn = True
         registration.save(update_fields=["withdrawn"])
-        log(tournament, "player_withdrawn", actor, reason=reason,
-            after=_summary(registration))
+        log(tournament, "player_withdrawn", actor, reason=reason, after=_summary(registration))
     return registration
 
 
-def reinstate_registration(*, registration_id: int, actor: Actor,
-                           reason: str = "") -> Registration:
+def reinstate_registration(*, registration_id: int, actor: Actor, reason: str = "") -> Registration:
     """Undo a withdrawal: the player is paired again from the next round.
     Raises Forbidden, Conflict (`not_withdrawn`, `finished`)."""
     with transaction.atomic():
@@ -315,8 +393,7 @@ def reinstate_registration(*, registration_id: int, actor: Actor,
             raise Conflict("finished", "The tournament is finished.")
         registration.withdrawn = False
         registration.save(update_fields=["withdrawn"])
-        log(tournament, "player_reinstated", actor, reason=reason,
-            after=_summary(registration))
+        log(tournament, "player_reinstated", actor, reason=reason, after=_summary(registration))
     return registration
 
 
@@ -325,10 +402,14 @@ def remove_registration(*, registration_id: int, actor: Actor) -> None:
     instead. Raises Forbidden, Conflict (`already_paired`)."""
     with transaction.atomic():
         tournament, registration = lock_registration(registration_id, actor)
-        if Pairing.objects.filter(player_a=registration).exists() or Pairing.objects.filter(
-                player_b=registration).exists():
-            raise Conflict("already_paired", f"{registration.player.name} has been paired; "
-                           "withdraw them instead.")
+        if (
+            Pairing.objects.filter(player_a=registration).exists()
+            or Pairing.objects.filter(player_b=registration).exists()
+        ):
+            raise Conflict(
+                "already_paired",
+                f"{registration.player.name} has been paired; withdraw them instead.",
+            )
         summary = _summary(registration)
         registration.delete()
         log(tournament, "registration_removed", actor, before=summary)
@@ -344,6 +425,5 @@ def set_seed(*, registration_id: int, actor: Actor, seed: int | None) -> Registr
         before = registration.seed
         registration.seed = seed
         registration.save(update_fields=["seed"])
-        log(tournament, "seed_set", actor, before={"seed": before},
-            after=_summary(registration))
+        log(tournament, "seed_set", actor, before={"seed": before}, after=_summary(registration))
     return registration

@@ -36,6 +36,7 @@ from tournaments.selectors import TableState, tables
 
 # --------------------------------------------------------------------------- clock
 
+
 def start_round_timer(*, round_id: int, actor: Actor, minutes: int | None = None) -> Round:
     """Start (or restart) the round clock: it ends `minutes` (default: the tournament's
     round length) from now. Raises Forbidden, ServiceError (`invalid`), Conflict."""
@@ -44,14 +45,19 @@ def start_round_timer(*, round_id: int, actor: Actor, minutes: int | None = None
         require_state(rnd, Round.State.PUBLISHED)
         minutes = tournament.round_minutes if minutes is None else minutes
         if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 600:
-            raise ServiceError("invalid", "A round lasts 1 to 600 minutes.",
-                               fields={"minutes": "1 to 600"})
+            raise ServiceError(
+                "invalid", "A round lasts 1 to 600 minutes.", fields={"minutes": "1 to 600"}
+            )
         now = timezone.now()
         rnd.started_at, rnd.ends_at = now, now + timedelta(minutes=minutes)
         rnd.time_called = False
         rnd.save(update_fields=["started_at", "ends_at", "time_called"])
-        log(tournament, "round_timer_started", actor,
-            after={"round": rnd.number, "minutes": minutes, "ends_at": rnd.ends_at.isoformat()})
+        log(
+            tournament,
+            "round_timer_started",
+            actor,
+            after={"round": rnd.number, "minutes": minutes, "ends_at": rnd.ends_at.isoformat()},
+        )
     return rnd
 
 
@@ -63,8 +69,7 @@ def call_time(*, round_id: int, actor: Actor) -> Round:
         tournament, rnd = lock_round(round_id, actor)
         require_state(rnd, Round.State.PUBLISHED)
         if rnd.time_called:
-            raise Conflict("time_already_called", f"Time was already called in round "
-                           f"{rnd.number}.")
+            raise Conflict("time_already_called", f"Time was already called in round {rnd.number}.")
         now = timezone.now()
         rnd.time_called = True
         if rnd.ends_at is None or rnd.ends_at > now:
@@ -82,14 +87,25 @@ class TimeReport:
     waiting: list[tuple[Pairing, str]] = field(default_factory=list)
 
     def as_dict(self) -> dict:
-        return {"settled": [{"pairing": p.pk, "table": p.table, "winner": p.result_winner,
-                             "reason": p.result_reason} for p in self.settled],
-                "waiting": [{"pairing": p.pk, "table": p.table, "reason": why}
-                            for p, why in self.waiting]}
+        return {
+            "settled": [
+                {
+                    "pairing": p.pk,
+                    "table": p.table,
+                    "winner": p.result_winner,
+                    "reason": p.result_reason,
+                }
+                for p in self.settled
+            ],
+            "waiting": [
+                {"pairing": p.pk, "table": p.table, "reason": why} for p, why in self.waiting
+            ],
+        }
 
 
-def apply_time_policy(*, round_id: int, actor: Actor,
-                      pairing_ids: list[int] | None = None) -> TimeReport:
+def apply_time_policy(
+    *, round_id: int, actor: Actor, pairing_ids: list[int] | None = None
+) -> TimeReport:
     """After time is called, decide every unfinished match whose hands are all agreed
     (or only the tables `pairing_ids`, e.g. as each says its last hand is entered): to
     the player with more games won, else to the leader in the current game, else to the
@@ -108,22 +124,37 @@ def apply_time_policy(*, round_id: int, actor: Actor,
         for row in tables(rnd):
             pairing = row.pairing
             if row.state in (TableState.FINISHED, TableState.BYE) or (
-                    pairing_ids is not None and pairing.pk not in pairing_ids):
+                pairing_ids is not None and pairing.pk not in pairing_ids
+            ):
                 continue
             if row.pending or row.disputed:
-                report.waiting.append((pairing, f"table {pairing.table}: a hand is "
-                                       f"{'disputed' if row.disputed else 'not confirmed'}"))
+                report.waiting.append(
+                    (
+                        pairing,
+                        f"table {pairing.table}: a hand is "
+                        f"{'disputed' if row.disputed else 'not confirmed'}",
+                    )
+                )
                 continue
             decision = _time_decision(pairing, row.current_points)
             if decision is None:
-                report.waiting.append((pairing, f"table {pairing.table}: level on games and "
-                                       "points; record the result by hand"))
+                report.waiting.append(
+                    (
+                        pairing,
+                        f"table {pairing.table}: level on games and "
+                        "points; record the result by hand",
+                    )
+                )
                 continue
             winner, reason = decision
             _decide(pairing, winner, reason, actor, now, row.current_points)
             report.settled.append(pairing)
-        log(tournament, "time_policy_applied", actor, after={"round": rnd.number,
-                                                             **report.as_dict()})
+        log(
+            tournament,
+            "time_policy_applied",
+            actor,
+            after={"round": rnd.number, **report.as_dict()},
+        )
     return report
 
 
@@ -132,21 +163,33 @@ def _time_decision(pairing: Pairing, current: dict[str, int]) -> tuple[str, str]
     names = {"A": pairing.player_a.player.name, "B": pairing.player_b.player.name}
     if m.games_won_a != m.games_won_b:
         seat = "A" if m.games_won_a > m.games_won_b else "B"
-        return seat, (f"time called: {names[seat]} won more games "
-                      f"({m.games_won_a}–{m.games_won_b})")
+        return seat, (
+            f"time called: {names[seat]} won more games ({m.games_won_a}–{m.games_won_b})"
+        )
     if current["A"] != current["B"]:
         seat = "A" if current["A"] > current["B"] else "B"
-        return seat, (f"time called: games level; {names[seat]} leads the current game "
-                      f"{current['A']}–{current['B']}")
+        return seat, (
+            f"time called: games level; {names[seat]} leads the current game "
+            f"{current['A']}–{current['B']}"
+        )
     if m.points_a != m.points_b:
         seat = "A" if m.points_a > m.points_b else "B"
-        return seat, (f"time called: games level; {names[seat]} leads on points "
-                      f"{m.points_a}–{m.points_b}")
+        return seat, (
+            f"time called: games level; {names[seat]} leads on points {m.points_a}–{m.points_b}"
+        )
     return None
 
 
-def _decide(pairing: Pairing, winner: str, reason: str, actor: Actor, now,
-            current: dict[str, int], games=None, points=None) -> None:
+def _decide(
+    pairing: Pairing,
+    winner: str,
+    reason: str,
+    actor: Actor,
+    now,
+    current: dict[str, int],
+    games=None,
+    points=None,
+) -> None:
     m = pairing.match
     games = games or (m.games_won_a, m.games_won_b)
     points = points or (m.points_a + current["A"], m.points_b + current["B"])
@@ -158,9 +201,18 @@ def _decide(pairing: Pairing, winner: str, reason: str, actor: Actor, now,
 
 # ------------------------------------------------------------------------ results
 
-def record_result(*, pairing_id: int, actor: Actor, winner: str, reason: str,
-                  games_a: int | None = None, games_b: int | None = None,
-                  points_a: int | None = None, points_b: int | None = None) -> Pairing:
+
+def record_result(
+    *,
+    pairing_id: int,
+    actor: Actor,
+    winner: str,
+    reason: str,
+    games_a: int | None = None,
+    games_b: int | None = None,
+    points_a: int | None = None,
+    points_b: int | None = None,
+) -> Pairing:
     """The organiser decides a table by hand (time called, no phone at the table, a
     forfeit). Games and points default to the match so far (the current game's hand
     points included). The match is stopped. There are no drawn matches.
@@ -170,8 +222,11 @@ def record_result(*, pairing_id: int, actor: Actor, winner: str, reason: str,
     """
     require_reason(reason, "Say why the result is recorded by hand.")
     if winner not in ("A", "B"):
-        raise ServiceError("invalid", "The winner is seat A or B: a match cannot end drawn.",
-                           fields={"winner": "A or B"})
+        raise ServiceError(
+            "invalid",
+            "The winner is seat A or B: a match cannot end drawn.",
+            fields={"winner": "A or B"},
+        )
     with transaction.atomic():
         tournament, pairing = lock_pairing(pairing_id, actor)
         require_state(pairing.round, Round.State.PUBLISHED)
@@ -180,13 +235,21 @@ def record_result(*, pairing_id: int, actor: Actor, winner: str, reason: str,
         current = _current_points(pairing.match)
         m = pairing.match
         games = (_or(games_a, m.games_won_a), _or(games_b, m.games_won_b))
-        points = (_or(points_a, m.points_a + current["A"]), _or(points_b, m.points_b +
-                                                                 current["B"]))
+        points = (
+            _or(points_a, m.points_a + current["A"]),
+            _or(points_b, m.points_b + current["B"]),
+        )
         _check_result(games, points)
         before = _result_of(pairing)
         _decide(pairing, winner, reason.strip(), actor, timezone.now(), current, games, points)
-        log(tournament, "result_recorded", actor, reason=reason, before=before,
-            after=_result_of(pairing))
+        log(
+            tournament,
+            "result_recorded",
+            actor,
+            reason=reason,
+            before=before,
+            after=_result_of(pairing),
+        )
     return pairing
 
 
@@ -217,12 +280,18 @@ def _or(value: int | None, default: int) -> int:
 
 
 def _check_result(games: tuple[int, int], points: tuple[int, int]) -> None:
-    for name, value, high in (("games_a", games[0], 99), ("games_b", games[1], 99),
-                              ("points_a", points[0], 1_000_000),
-                              ("points_b", points[1], 1_000_000)):
+    for name, value, high in (
+        ("games_a", games[0], 99),
+        ("games_b", games[1], 99),
+        ("points_a", points[0], 1_000_000),
+        ("points_b", points[1], 1_000_000),
+    ):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
-            raise ServiceError("invalid", f"{name.replace('_', ' ')} must be a whole number "
-                               f"from 0 to {high}", fields={name: f"0 to {high}"})
+            raise ServiceError(
+                "invalid",
+                f"{name.replace('_', ' ')} must be a whole number from 0 to {high}",
+                fields={name: f"0 to {high}"},
+            )
 
 
 def _current_points(match: Match) -> dict[str, int]:
@@ -233,13 +302,18 @@ def _current_points(match: Match) -> dict[str, int]:
 
 
 def _result_of(pairing: Pairing) -> dict:
-    return {"table": pairing.table, "winner": pairing.result_winner or None,
-            "games": [pairing.result_games_a, pairing.result_games_b],
-            "points": [pairing.result_points_a, pairing.result_points_b],
-            "reason": pairing.result_reason, "resolved": pairing.resolved}
+    return {
+        "table": pairing.table,
+        "winner": pairing.result_winner or None,
+        "games": [pairing.result_games_a, pairing.result_games_b],
+        "points": [pairing.result_points_a, pairing.result_points_b],
+        "reason": pairing.result_reason,
+        "resolved": pairing.resolved,
+    }
 
 
 # -------------------------------------------------------------------------- close
+
 
 def close_round(*, round_id: int, actor: Actor) -> Round:
     """Close a round once every table is finished (or resolved). Closing the last round
@@ -251,12 +325,15 @@ def close_round(*, round_id: int, actor: Actor) -> Round:
         tournament, rnd = lock_round(round_id, actor)
         require_state(rnd, Round.State.PUBLISHED)
         rows = tables(rnd)
-        open_tables = [row for row in rows
-                       if row.state not in (TableState.FINISHED, TableState.BYE)]
+        open_tables = [
+            row for row in rows if row.state not in (TableState.FINISHED, TableState.BYE)
+        ]
         if open_tables:
             listed = ", ".join(f"{row.pairing.table} ({row.state})" for row in open_tables)
-            raise Conflict("round_unfinished", f"Tables still open: {listed}. Finish them or "
-                           "record their results first.")
+            raise Conflict(
+                "round_unfinished",
+                f"Tables still open: {listed}. Finish them or record their results first.",
+            )
         rnd.state, rnd.closed_at = Round.State.CLOSED, timezone.now()
         rnd.save(update_fields=["state", "closed_at"])
         log(tournament, "round_closed", actor, after={"round": rnd.number})
@@ -274,4 +351,3 @@ def _is_last(tournament: Tournament, rnd: Round, rows) -> bool:
         return False
     active = len(active_registrations(tournament))
     return rnd.number >= planned_rounds(tournament, active)
-

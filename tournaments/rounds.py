@@ -61,6 +61,7 @@ SET_BY_ORGANISER = "set by organiser"
 
 # -------------------------------------------------------------------------- draft
 
+
 def draft_round(*, tournament_id: int, actor: Actor) -> Round:
     """Draft the next round: pairings by the format (module docstring), each with the
     reason it was made. Nothing is played until publish_round.
@@ -74,15 +75,24 @@ def draft_round(*, tournament_id: int, actor: Actor) -> Round:
             raise Conflict("finished", "The tournament is finished.")
         last = tournament.round_set.order_by("-number").first()
         if last is not None and last.state != Round.State.CLOSED:
-            raise Conflict("round_open", f"Round {last.number} is {last.get_state_display()}; "
-                           "close it (or discard the draft) before drafting the next one.")
+            raise Conflict(
+                "round_open",
+                f"Round {last.number} is {last.get_state_display()}; "
+                "close it (or discard the draft) before drafting the next one.",
+            )
         number = (last.number if last else 0) + 1
         active = active_registrations(tournament)
         if len(active) < 2:
-            raise ServiceError("too_few_players", f"{len(active)} player(s) can be paired; "
-                               "a round needs at least two" + (
-                                   " (only checked-in players are paired)."
-                                   if tournament.check_in_required else "."))
+            raise ServiceError(
+                "too_few_players",
+                f"{len(active)} player(s) can be paired; "
+                "a round needs at least two"
+                + (
+                    " (only checked-in players are paired)."
+                    if tournament.check_in_required
+                    else "."
+                ),
+            )
         planned = planned_rounds(tournament, len(active)) if number > 1 else 0
         if number > 1 and number > planned:
             raise Conflict("no_more_rounds", f"All {planned} rounds have been played.")
@@ -92,13 +102,28 @@ def draft_round(*, tournament_id: int, actor: Actor) -> Round:
         except PairingError as error:
             raise pairing_error(error) from None
         new = Round.objects.create(tournament=tournament, number=number, stage=stage)
-        Pairing.objects.bulk_create([
-            Pairing(round=new, player_a_id=pair.a, player_b_id=pair.b,
-                    reason=pair.reason[:200], position=index)
-            for index, pair in enumerate(pairs, start=1)])
-        log(tournament, "round_drafted", actor, after={
-            "round": number, "stage": stage,
-            "pairs": [[pair.a, pair.b, pair.reason] for pair in pairs]})
+        Pairing.objects.bulk_create(
+            [
+                Pairing(
+                    round=new,
+                    player_a_id=pair.a,
+                    player_b_id=pair.b,
+                    reason=pair.reason[:200],
+                    position=index,
+                )
+                for index, pair in enumerate(pairs, start=1)
+            ]
+        )
+        log(
+            tournament,
+            "round_drafted",
+            actor,
+            after={
+                "round": number,
+                "stage": stage,
+                "pairs": [[pair.a, pair.b, pair.reason] for pair in pairs],
+            },
+        )
     return new
 
 
@@ -110,8 +135,9 @@ def active_registrations(tournament: Tournament) -> list[Registration]:
     return sorted(rows, key=lambda r: (r.seed is None, r.seed or 0, r.pk))
 
 
-def _pairs(tournament: Tournament, number: int, stage: str,
-           active: list[Registration]) -> list[Pair]:
+def _pairs(
+    tournament: Tournament, number: int, stage: str, active: list[Registration]
+) -> list[Pair]:
     ids = [r.pk for r in active]
     if stage == Round.Stage.SWISS:
         return swiss_round(swiss_entrants(tournament, active))
@@ -123,13 +149,13 @@ def _pairs(tournament: Tournament, number: int, stage: str,
             raise Conflict("no_more_rounds", f"All {len(schedule)} rounds have been played.")
         return _without_withdrawn(schedule[number - 1], set(ids))
     first_cut = tournament.format == Tournament.Format.SWISS_CUT and number == (
-        tournament.rounds + 1)
+        tournament.rounds + 1
+    )
     if number == 1 or first_cut:
         seeds = _cut(tournament, active) if first_cut else ids
         _set_roster(tournament, seeds)
         return elimination_round(seeds)
-    return _without_withdrawn(next_elimination_round(_winners(tournament, number - 1)),
-                              set(ids))
+    return _without_withdrawn(next_elimination_round(_winners(tournament, number - 1)), set(ids))
 
 
 def _set_roster(tournament: Tournament, ids: list[int]) -> None:
@@ -166,19 +192,27 @@ def swiss_entrants(tournament: Tournament, active: list[Registration]) -> list[E
         if (record := record_of(row)) is not None:
             records.append(record)
     everyone = list(tournament.registrations.values_list("id", flat=True))
-    lines = {s.id: s for s in compute_standings(sorted(everyone), records,
-                                                tiebreaks_of(tournament))}
+    lines = {
+        s.id: s for s in compute_standings(sorted(everyone), records, tiebreaks_of(tournament))
+    }
     order = sorted(active, key=lambda r: (lines[r.pk].rank, r.seed is None, r.seed or 0, r.pk))
-    return [Entrant(id=r.pk, rank=rank, score=lines[r.pk].match_wins,
-                    opponents=frozenset(opponents[r.pk]), had_bye=byes[r.pk] > 0,
-                    byes=byes[r.pk])
-            for rank, r in enumerate(order, start=1)]
+    return [
+        Entrant(
+            id=r.pk,
+            rank=rank,
+            score=lines[r.pk].match_wins,
+            opponents=frozenset(opponents[r.pk]),
+            had_bye=byes[r.pk] > 0,
+            byes=byes[r.pk],
+        )
+        for rank, r in enumerate(order, start=1)
+    ]
 
 
 def _cut(tournament: Tournament, active: list[Registration]) -> list[int]:
     """The top cut: the best `cut_size` active players of the Swiss standings."""
     entrants = swiss_entrants(tournament, active)
-    return [e.id for e in sorted(entrants, key=lambda e: e.rank)][:tournament.cut_size]
+    return [e.id for e in sorted(entrants, key=lambda e: e.rank)][: tournament.cut_size]
 
 
 def _winners(tournament: Tournament, number: int) -> list[int]:
@@ -206,8 +240,9 @@ def discard_round(*, round_id: int, actor: Actor) -> None:
 Slot = tuple[Pairing, str]
 
 
-def swap_players(*, round_id: int, actor: Actor, first: int, second: int,
-                 reason: str = "") -> Round:
+def swap_players(
+    *, round_id: int, actor: Actor, first: int, second: int, reason: str = ""
+) -> Round:
     """Exchange two players' places in a drafted round (registration ids); either may
     be the one with the bye. Raises Forbidden, Conflict (`not_draft`), ServiceError
     (`invalid`, `not_in_round`)."""
@@ -217,13 +252,20 @@ def swap_players(*, round_id: int, actor: Actor, first: int, second: int,
         pairings = _draft_pairings(rnd)
         before = _layout(pairings)
         _swap(_slot(pairings, first), _slot(pairings, second), reason)
-        log(tournament, "pairings_swapped", actor, reason=reason, before=before,
-            after=_layout(pairings))
+        log(
+            tournament,
+            "pairings_swapped",
+            actor,
+            reason=reason,
+            before=before,
+            after=_layout(pairings),
+        )
     return rnd
 
 
-def fix_pairing(*, round_id: int, actor: Actor, player_a: int, player_b: int | None,
-                reason: str = "") -> Round:
+def fix_pairing(
+    *, round_id: int, actor: Actor, player_a: int, player_b: int | None, reason: str = ""
+) -> Round:
     """Make `player_a` play `player_b` (or take the bye, when `player_b` is None) in a
     drafted round; their former opponents meet each other (or take the bye).
 
@@ -239,8 +281,9 @@ def fix_pairing(*, round_id: int, actor: Actor, player_a: int, player_b: int | N
         if player_b is None:
             bye = next((p for p in pairings if p.player_b_id is None), None)
             if bye is None:
-                raise Conflict("no_bye", "This round has no bye: an even field plays at "
-                               "every table.")
+                raise Conflict(
+                    "no_bye", "This round has no bye: an even field plays at every table."
+                )
             if bye.player_a_id == player_a:
                 raise ServiceError("invalid", f"{bye.player_a.player.name} already has the bye.")
             _swap(slot_a, (bye, "a"), reason)
@@ -253,14 +296,21 @@ def fix_pairing(*, round_id: int, actor: Actor, player_a: int, player_b: int | N
                 _swap(slot_a, (slot_b[0], "b" if slot_b[1] == "a" else "a"), reason)
             else:
                 _swap(slot_b, (pairing, "b" if slot_a[1] == "a" else "a"), reason)
-        log(tournament, "pairing_fixed", actor, reason=reason, before=before,
-            after=_layout(pairings))
+        log(
+            tournament,
+            "pairing_fixed",
+            actor,
+            reason=reason,
+            before=before,
+            after=_layout(pairings),
+        )
     return rnd
 
 
 def _draft_pairings(rnd: Round) -> list[Pairing]:
-    return list(rnd.pairings.select_related("player_a__player", "player_b__player")
-                .order_by("position"))
+    return list(
+        rnd.pairings.select_related("player_a__player", "player_b__player").order_by("position")
+    )
 
 
 def _slot(pairings: list[Pairing], registration_id: int) -> Slot:
@@ -269,8 +319,11 @@ def _slot(pairings: list[Pairing], registration_id: int) -> Slot:
             return pairing, "a"
         if pairing.player_b_id == registration_id:
             return pairing, "b"
-    raise ServiceError("not_in_round", f"Registration {registration_id} is not paired in "
-                       "this round.", fields={"player": "not in this round"})
+    raise ServiceError(
+        "not_in_round",
+        f"Registration {registration_id} is not paired in this round.",
+        fields={"player": "not in this round"},
+    )
 
 
 def _swap(first: Slot, second: Slot, reason: str) -> None:
@@ -297,6 +350,7 @@ def _layout(pairings: list[Pairing]) -> list[list]:
 
 # ------------------------------------------------------------------------- publish
 
+
 def publish_round(*, round_id: int, actor: Actor) -> Round:
     """Number the tables, start each table's match through scoring.services.start_match
     (the tournament's frozen rules and agreement mode) and record the byes as won with
@@ -308,18 +362,31 @@ def publish_round(*, round_id: int, actor: Actor) -> Round:
         tournament, rnd = lock_round(round_id, actor)
         require_state(rnd, Round.State.DRAFT)
         pairings = _draft_pairings(rnd)
-        gone = [r.player.name for p in pairings for r in (p.player_a, p.player_b)
-                if r is not None and r.withdrawn]
+        gone = [
+            r.player.name
+            for p in pairings
+            for r in (p.player_a, p.player_b)
+            if r is not None and r.withdrawn
+        ]
         if gone:
-            raise Conflict("withdrawn_in_draft", f"{', '.join(gone)} withdrew after this "
-                           "round was drafted; fix the pairing or draft the round again.")
+            raise Conflict(
+                "withdrawn_in_draft",
+                f"{', '.join(gone)} withdrew after this "
+                "round was drafted; fix the pairing or draft the round again.",
+            )
         if not tournament.frozen:
             _freeze(tournament, actor)
         now, table = timezone.now(), 0
         for pairing in pairings:
             if pairing.is_bye:
-                resolve(pairing, "A", (tournament.bye_games, 0), (tournament.bye_points, 0),
-                         pairing.reason or "bye", now)
+                resolve(
+                    pairing,
+                    "A",
+                    (tournament.bye_games, 0),
+                    (tournament.bye_points, 0),
+                    pairing.reason or "bye",
+                    now,
+                )
             else:
                 table += 1
                 pairing.table = table
@@ -327,9 +394,16 @@ def publish_round(*, round_id: int, actor: Actor) -> Round:
         Pairing.objects.bulk_update(pairings, ["table", "match", *RESULT_FIELDS])
         rnd.state, rnd.published_at = Round.State.PUBLISHED, now
         rnd.save(update_fields=["state", "published_at"])
-        log(tournament, "round_published", actor, after={
-            "round": rnd.number, "tables": table,
-            "byes": [p.player_a_id for p in pairings if p.is_bye]})
+        log(
+            tournament,
+            "round_published",
+            actor,
+            after={
+                "round": rnd.number,
+                "tables": table,
+                "byes": [p.player_a_id for p in pairings if p.is_bye],
+            },
+        )
     return rnd
 
 
@@ -346,8 +420,13 @@ def _start_match(tournament: Tournament, pairing: Pairing, actor: Actor) -> Matc
     rules = dict(tournament.rules)
     name = rules.pop("name")
     match = scoring.start_match(
-        club=tournament.club, player_a=pairing.player_a.player,
-        player_b=pairing.player_b.player, actor=actor, profile=name, overrides=rules,
-        agreement=tournament.agreement)
+        club=tournament.club,
+        player_a=pairing.player_a.player,
+        player_b=pairing.player_b.player,
+        actor=actor,
+        profile=name,
+        overrides=rules,
+        agreement=tournament.agreement,
+    )
     assert match.rules == tournament.rules, "a table plays the tournament's frozen rules"
     return match

@@ -53,8 +53,7 @@ def can_manage(user, tournament: Tournament) -> bool:
 
 
 def is_registered(user, tournament: Tournament) -> bool:
-    return user.is_authenticated and tournament.registrations.filter(
-        player__user=user).exists()
+    return user.is_authenticated and tournament.registrations.filter(player__user=user).exists()
 
 
 def can_view(user, tournament: Tournament) -> bool:
@@ -90,25 +89,38 @@ def rounds_planned(tournament: Tournament) -> int:
 # ---------------------------------------------------------------------- standings
 
 PAIRING_FIELDS = (
-    "id", "round__number", "round__stage", "player_a_id", "player_b_id", "resolved_at",
-    "result_winner", "result_games_a", "result_games_b", "result_points_a",
-    "result_points_b", "match__state", "match__winner", "match__games_won_a",
-    "match__games_won_b", "match__points_a", "match__points_b",
+    "id",
+    "round__number",
+    "round__stage",
+    "player_a_id",
+    "player_b_id",
+    "resolved_at",
+    "result_winner",
+    "result_games_a",
+    "result_games_b",
+    "result_points_a",
+    "result_points_b",
+    "match__state",
+    "match__winner",
+    "match__games_won_a",
+    "match__games_won_b",
+    "match__points_a",
+    "match__points_b",
 )
 
 
 def pairing_rows(tournament: Tournament, *, through_round: int | None = None) -> list[dict]:
     """Every pairing of the published and closed rounds, as plain values (one query)."""
     rows = Pairing.objects.filter(
-        round__tournament=tournament,
-        round__state__in=[Round.State.PUBLISHED, Round.State.CLOSED])
+        round__tournament=tournament, round__state__in=[Round.State.PUBLISHED, Round.State.CLOSED]
+    )
     if through_round is not None:
         rows = rows.filter(round__number__lte=through_round)
     return list(rows.order_by("round__number", "position").values(*PAIRING_FIELDS))
 
 
 def decided_winner(row: dict) -> str | None:
-    """"A" or "B" once the pairing is decided, else None."""
+    """ "A" or "B" once the pairing is decided, else None."""
     if row["resolved_at"] is not None:
         return row["result_winner"] or None
     if row["match__state"] in (Match.State.FINISHED, Match.State.CLOSED):
@@ -128,8 +140,15 @@ def record_of(row: dict) -> MatchRecord | None:
     else:
         games = (row["match__games_won_a"], row["match__games_won_b"])
         points = (row["match__points_a"], row["match__points_b"])
-    return MatchRecord(a=a, b=b, winner=a if seat == "A" else b, games_a=games[0],
-                       games_b=games[1], points_a=points[0], points_b=points[1])
+    return MatchRecord(
+        a=a,
+        b=b,
+        winner=a if seat == "A" else b,
+        games_a=games[0],
+        games_b=games[1],
+        points_a=points[0],
+        points_b=points[1],
+    )
 
 
 @dataclass(frozen=True)
@@ -148,12 +167,21 @@ class StandingRow:
     def as_dict(self) -> dict[str, Any]:
         s = self.standing
         return {
-            "rank": s.rank, "registration": s.id, "player": self.player_id, "name": self.name,
-            "withdrawn": self.withdrawn, "late": self.late, "matches": s.matches,
-            "match_wins": s.match_wins, "games_won": s.games_won,
-            "games_played": s.games_played, "game_win_pct": round(s.game_win_pct, 4),
+            "rank": s.rank,
+            "registration": s.id,
+            "player": self.player_id,
+            "name": self.name,
+            "withdrawn": self.withdrawn,
+            "late": self.late,
+            "matches": s.matches,
+            "match_wins": s.match_wins,
+            "games_won": s.games_won,
+            "games_played": s.games_played,
+            "game_win_pct": round(s.game_win_pct, 4),
             "opponents_match_win_pct": round(s.opponents_match_win_pct, 4),
-            "margin": s.margin, "points": s.points, "head_to_head": self.head_to_head,
+            "margin": s.margin,
+            "points": s.points,
+            "head_to_head": self.head_to_head,
             "tiebreaks": {k: round(v, 4) for k, v in s.tiebreaks.items()},
         }
 
@@ -169,54 +197,85 @@ class StandingsView:
     note: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"tournament": self.tournament.slug, "tiebreaks": list(self.tiebreaks),
-                "through_round": self.through_round, "rounds_played": self.rounds_played,
-                "hidden": self.hidden, "note": self.note,
-                "rows": [row.as_dict() for row in self.rows]}
+        return {
+            "tournament": self.tournament.slug,
+            "tiebreaks": list(self.tiebreaks),
+            "through_round": self.through_round,
+            "rounds_played": self.rounds_played,
+            "hidden": self.hidden,
+            "note": self.note,
+            "rows": [row.as_dict() for row in self.rows],
+        }
 
 
 def tiebreaks_of(tournament: Tournament) -> tuple[str, ...]:
     return tuple(tournament.tiebreaks or DEFAULT_TIEBREAKS)
 
 
-def standings(tournament: Tournament, *, public: bool = False,
-              through_round: int | None = None) -> StandingsView:
+def standings(
+    tournament: Tournament, *, public: bool = False, through_round: int | None = None
+) -> StandingsView:
     """The standings, in 3 queries. `public` applies the hiding options; `through_round`
     asks for the standings after that round (a public request never sees past what the
     hiding options allow)."""
-    registrations = list(tournament.registrations.values(
-        "id", "player_id", "player__name", "withdrawn", "late", "checked_in"))
+    registrations = list(
+        tournament.registrations.values(
+            "id", "player_id", "player__name", "withdrawn", "late", "checked_in"
+        )
+    )
     rounds = list(tournament.round_set.values_list("number", "state"))
     limit, note = None, ""
     if public:
-        active = sum(1 for r in registrations if not r["withdrawn"]
-                     and (r["checked_in"] or not tournament.check_in_required))
+        active = sum(
+            1
+            for r in registrations
+            if not r["withdrawn"] and (r["checked_in"] or not tournament.check_in_required)
+        )
         limit, note = public_limit(tournament, rounds, active)
     if through_round is not None and (limit is None or through_round < limit):
         limit = through_round
     played = max((n for n, s in rounds if s != Round.State.DRAFT), default=0)
     if public and limit == 0 and played:
         return StandingsView(tournament, [], tiebreaks_of(tournament), 0, played, True, note)
-    records = [r for row in pairing_rows(tournament, through_round=limit)
-               if (r := record_of(row)) is not None]
-    return StandingsView(tournament, _rows(tournament, registrations, records),
-                         tiebreaks_of(tournament), limit, played, bool(note), note)
+    records = [
+        r
+        for row in pairing_rows(tournament, through_round=limit)
+        if (r := record_of(row)) is not None
+    ]
+    return StandingsView(
+        tournament,
+        _rows(tournament, registrations, records),
+        tiebreaks_of(tournament),
+        limit,
+        played,
+        bool(note),
+        note,
+    )
 
 
-def _rows(tournament: Tournament, registrations: list[dict],
-          records: list[MatchRecord]) -> list[StandingRow]:
+def _rows(
+    tournament: Tournament, registrations: list[dict], records: list[MatchRecord]
+) -> list[StandingRow]:
     by_id = {r["id"]: r for r in registrations}
     lines = compute_standings(sorted(by_id), records, tiebreaks_of(tournament))
     rows = []
     for line in lines:
         reg = by_id[line.id]
-        rows.append(StandingRow(line, reg["player__name"], reg["player_id"], reg["withdrawn"],
-                                reg["late"], _named(line.head_to_head, by_id)))
+        rows.append(
+            StandingRow(
+                line,
+                reg["player__name"],
+                reg["player_id"],
+                reg["withdrawn"],
+                reg["late"],
+                _named(line.head_to_head, by_id),
+            )
+        )
     return rows
 
 
 def _named(note: str, by_id: dict[int, dict]) -> str:
-    """"beat #12" with the registration id replaced by the player's name."""
+    """ "beat #12" with the registration id replaced by the player's name."""
     if "#" not in note:
         return note
     words, _, reg = note.rpartition("#")
@@ -224,8 +283,9 @@ def _named(note: str, by_id: dict[int, dict]) -> str:
     return f"{words}{found['player__name']}" if found else note
 
 
-def public_limit(tournament: Tournament, rounds: list[tuple[int, str]],
-                 active: int) -> tuple[int | None, str]:
+def public_limit(
+    tournament: Tournament, rounds: list[tuple[int, str]], active: int
+) -> tuple[int | None, str]:
     """The last round whose results the public may see (None: all), and why."""
     if tournament.state == Tournament.State.FINISHED:
         return None, ""
@@ -234,20 +294,29 @@ def public_limit(tournament: Tournament, rounds: list[tuple[int, str]],
     limit, note = None, ""
     if tournament.hide_standings_during_round and running:
         limit = last_closed
-        note = (f"Standings after round {last_closed}; round {running[0]} is being played."
-                if last_closed else f"Round {running[0]} is being played; standings follow.")
+        note = (
+            f"Standings after round {last_closed}; round {running[0]} is being played."
+            if last_closed
+            else f"Round {running[0]} is being played; standings follow."
+        )
     if tournament.hide_last_rounds:
         shown_until = max(planned_rounds(tournament, active) - tournament.hide_last_rounds, 0)
-        reached = limit if limit is not None else max(
-            (n for n, s in rounds if s != Round.State.DRAFT), default=0)
+        reached = (
+            limit
+            if limit is not None
+            else max((n for n, s in rounds if s != Round.State.DRAFT), default=0)
+        )
         if reached > shown_until:
             limit = shown_until
-            note = (f"The last {tournament.hide_last_rounds} rounds are hidden until the end: "
-                    f"standings after round {shown_until}.")
+            note = (
+                f"The last {tournament.hide_last_rounds} rounds are hidden until the end: "
+                f"standings after round {shown_until}."
+            )
     return limit, note
 
 
 # ------------------------------------------------------------------- round tables
+
 
 class TableState:
     BYE = "bye"
@@ -277,8 +346,12 @@ class Clock:
         return max(0, int((self.ends_at - self.now).total_seconds()))
 
     def as_dict(self) -> dict[str, Any]:
-        return {"started_at": self.started_at, "ends_at": self.ends_at,
-                "time_called": self.time_called, "seconds_left": self.seconds_left}
+        return {
+            "started_at": self.started_at,
+            "ends_at": self.ends_at,
+            "time_called": self.time_called,
+            "seconds_left": self.seconds_left,
+        }
 
 
 def clock(round: Round) -> Clock:
@@ -310,35 +383,57 @@ class TableRow:
 
     def as_dict(self, *, public: bool = False) -> dict[str, Any]:
         p, m = self.pairing, self.pairing.match
-        games = ({"A": p.result_games_a, "B": p.result_games_b} if p.resolved
-                 else {"A": m.games_won_a, "B": m.games_won_b} if m else {"A": 0, "B": 0})
+        games = (
+            {"A": p.result_games_a, "B": p.result_games_b}
+            if p.resolved
+            else {"A": m.games_won_a, "B": m.games_won_b}
+            if m
+            else {"A": 0, "B": 0}
+        )
         data = {
-            "pairing": p.pk, "table": p.table, "position": p.position,
-            "player_a": _seat(p.player_a), "player_b": _seat(p.player_b),
-            "reason": p.reason, "match": p.match_id,
-            "state": (TableState.PLAYING if public and self.state in (
-                TableState.PENDING, TableState.DISPUTED) else self.state),
-            "games_won": games, "winner": self.winner_name,
-            "current_game": self.current_game, "current_points": self.current_points,
+            "pairing": p.pk,
+            "table": p.table,
+            "position": p.position,
+            "player_a": _seat(p.player_a),
+            "player_b": _seat(p.player_b),
+            "reason": p.reason,
+            "match": p.match_id,
+            "state": (
+                TableState.PLAYING
+                if public and self.state in (TableState.PENDING, TableState.DISPUTED)
+                else self.state
+            ),
+            "games_won": games,
+            "winner": self.winner_name,
+            "current_game": self.current_game,
+            "current_points": self.current_points,
         }
         if not public:  # an organiser's reasons may be private ("left ill")
-            data.update(pending=self.pending, disputed=self.disputed,
-                        resolved=p.resolved, result_reason=p.result_reason)
+            data.update(
+                pending=self.pending,
+                disputed=self.disputed,
+                resolved=p.resolved,
+                result_reason=p.result_reason,
+            )
         return data
 
 
 def _seat(registration: Registration | None) -> dict[str, Any] | None:
     if registration is None:
         return None
-    return {"registration": registration.pk, "player": registration.player_id,
-            "name": registration.player.name}
+    return {
+        "registration": registration.pk,
+        "player": registration.player_id,
+        "name": registration.player.name,
+    }
 
 
 def table_state(pairing: Pairing, pending: int, disputed: int) -> str:
     if pairing.is_bye:
         return TableState.BYE
-    if pairing.resolved or (pairing.match and pairing.match.state != Match.State.IN_PROGRESS
-                            and pairing.match.winner):
+    if pairing.resolved or (
+        pairing.match and pairing.match.state != Match.State.IN_PROGRESS and pairing.match.winner
+    ):
         return TableState.FINISHED
     if disputed:
         return TableState.DISPUTED
@@ -349,16 +444,26 @@ def table_state(pairing: Pairing, pending: int, disputed: int) -> str:
 
 def tables(round: Round) -> list[TableRow]:
     """Every pairing of a round with its table state, in 3 queries."""
-    pairings = list(round.pairings.select_related(
-        "player_a__player", "player_b__player", "match").order_by("position"))
+    pairings = list(
+        round.pairings.select_related("player_a__player", "player_b__player", "match").order_by(
+            "position"
+        )
+    )
     counts: dict[tuple[int, str], int] = {}
-    for row in (Hand.objects.filter(game__match__pairing__round=round,
-                                    state__in=[Hand.State.PENDING, Hand.State.DISPUTED])
-                .values("game__match_id", "state").annotate(n=Count("id"))):
+    for row in (
+        Hand.objects.filter(
+            game__match__pairing__round=round, state__in=[Hand.State.PENDING, Hand.State.DISPUTED]
+        )
+        .values("game__match_id", "state")
+        .annotate(n=Count("id"))
+    ):
         counts[(row["game__match_id"], row["state"])] = row["n"]
-    current = {g["match_id"]: g for g in Game.objects.filter(
-        match__pairing__round=round, state=Game.State.IN_PROGRESS).values(
-        "match_id", "number", "hand_points_a", "hand_points_b")}
+    current = {
+        g["match_id"]: g
+        for g in Game.objects.filter(
+            match__pairing__round=round, state=Game.State.IN_PROGRESS
+        ).values("match_id", "number", "hand_points_a", "hand_points_b")
+    }
     rows = []
     for p in pairings:
         pending = counts.get((p.match_id, Hand.State.PENDING), 0)
@@ -380,9 +485,16 @@ class Dashboard:
 
     @property
     def counts(self) -> dict[str, int]:
-        counts = {state: 0 for state in (TableState.PLAYING, TableState.PENDING,
-                                         TableState.DISPUTED, TableState.FINISHED,
-                                         TableState.BYE)}
+        counts = {
+            state: 0
+            for state in (
+                TableState.PLAYING,
+                TableState.PENDING,
+                TableState.DISPUTED,
+                TableState.FINISHED,
+                TableState.BYE,
+            )
+        }
         for row in self.tables:
             counts[row.state] += 1
         return counts
@@ -390,17 +502,23 @@ class Dashboard:
     @property
     def can_close(self) -> bool:
         return self.round.state == Round.State.PUBLISHED and all(
-            row.state in (TableState.FINISHED, TableState.BYE) for row in self.tables)
+            row.state in (TableState.FINISHED, TableState.BYE) for row in self.tables
+        )
 
     @property
     def disputes(self) -> list[TableRow]:
         return [row for row in self.tables if row.state == TableState.DISPUTED]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"round": self.round.number, "round_id": self.round.pk,
-                "state": self.round.state, "clock": self.clock.as_dict(),
-                "counts": self.counts, "can_close": self.can_close,
-                "tables": [row.as_dict() for row in self.tables]}
+        return {
+            "round": self.round.number,
+            "round_id": self.round.pk,
+            "state": self.round.state,
+            "clock": self.clock.as_dict(),
+            "counts": self.counts,
+            "can_close": self.can_close,
+            "tables": [row.as_dict() for row in self.tables],
+        }
 
 
 def dashboard(round: Round) -> Dashboard:
@@ -409,12 +527,18 @@ def dashboard(round: Round) -> Dashboard:
 
 
 def round_dict(round: Round, *, public: bool = False) -> dict[str, Any]:
-    return {"id": round.pk, "number": round.number, "stage": round.stage,
-            "state": round.state, "clock": clock(round).as_dict(),
-            "pairings": [row.as_dict(public=public) for row in tables(round)]}
+    return {
+        "id": round.pk,
+        "number": round.number,
+        "stage": round.stage,
+        "state": round.state,
+        "clock": clock(round).as_dict(),
+        "pairings": [row.as_dict(public=public) for row in tables(round)],
+    }
 
 
 # ------------------------------------------------------------------------ table links
+
 
 def table_path(match: Match) -> str:
     """The signed, expiring link that opens a match's entry page (scoring.access)."""
@@ -429,20 +553,42 @@ def qr_svg(url: str, *, scale: int = 4) -> str:
 def tournament_dict(tournament: Tournament) -> dict[str, Any]:
     t = tournament
     return {
-        "id": t.pk, "slug": t.slug, "club": t.club.slug, "name": t.name, "date": t.date,
-        "venue": t.venue, "profile": t.profile, "overrides": t.overrides, "rules": t.rules,
-        "format": t.format, "rounds": t.rounds, "cut_size": t.cut_size,
-        "round_minutes": t.round_minutes, "tiebreaks": list(tiebreaks_of(t)),
-        "bye_games": t.bye_games, "bye_points": t.bye_points, "agreement": t.agreement,
+        "id": t.pk,
+        "slug": t.slug,
+        "club": t.club.slug,
+        "name": t.name,
+        "date": t.date,
+        "venue": t.venue,
+        "profile": t.profile,
+        "overrides": t.overrides,
+        "rules": t.rules,
+        "format": t.format,
+        "rounds": t.rounds,
+        "cut_size": t.cut_size,
+        "round_minutes": t.round_minutes,
+        "tiebreaks": list(tiebreaks_of(t)),
+        "bye_games": t.bye_games,
+        "bye_points": t.bye_points,
+        "agreement": t.agreement,
         "hide_standings_during_round": t.hide_standings_during_round,
-        "hide_last_rounds": t.hide_last_rounds, "public": t.public,
-        "check_in_required": t.check_in_required, "state": t.state,
+        "hide_last_rounds": t.hide_last_rounds,
+        "public": t.public,
+        "check_in_required": t.check_in_required,
+        "state": t.state,
         "rounds_planned": rounds_planned(t),
     }
 
 
 def registration_dict(registration: Registration) -> dict[str, Any]:
     r = registration
-    return {"id": r.pk, "player": r.player_id, "name": r.player.name,
-            "email": r.player.email, "member_id": r.player.member_id, "seed": r.seed,
-            "checked_in": r.checked_in, "late": r.late, "withdrawn": r.withdrawn}
+    return {
+        "id": r.pk,
+        "player": r.player_id,
+        "name": r.player.name,
+        "email": r.player.email,
+        "member_id": r.player.member_id,
+        "seed": r.seed,
+        "checked_in": r.checked_in,
+        "late": r.late,
+        "withdrawn": r.withdrawn,
+    }

@@ -17,17 +17,21 @@ class SettingsSerializer(StrictSerializer):
     name = serializers.CharField(max_length=120, required=False)
     date = serializers.DateField(required=False)
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    profile = serializers.CharField(max_length=20, required=False,
-                                    help_text="Rule profile: standard, tournament, classic, "
-                                              "oklahoma or straight.")
-    overrides = serializers.DictField(required=False,
-                                      help_text="Rule options overriding the profile.")
+    profile = serializers.CharField(
+        max_length=20,
+        required=False,
+        help_text="Rule profile: standard, tournament, classic, oklahoma or straight.",
+    )
+    overrides = serializers.DictField(
+        required=False, help_text="Rule options overriding the profile."
+    )
     format = serializers.ChoiceField(choices=Tournament.Format.choices, required=False)
     rounds = serializers.IntegerField(required=False, help_text="Swiss rounds.")
     cut_size = serializers.IntegerField(required=False, help_text="Top cut: 0, 4 or 8.")
     round_minutes = serializers.IntegerField(required=False)
-    tiebreaks = serializers.ListField(child=serializers.ChoiceField(choices=TIEBREAKS),
-                                      required=False, max_length=len(TIEBREAKS))
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIEBREAKS), required=False, max_length=len(TIEBREAKS)
+    )
     bye_games = serializers.IntegerField(required=False)
     bye_points = serializers.IntegerField(required=False)
     agreement = serializers.ChoiceField(choices=Match.Agreement.values, required=False)
@@ -91,8 +95,9 @@ class RegistrationSerializer(serializers.Serializer):
 
 class ImportCsvSerializer(StrictSerializer):
     file = serializers.FileField(required=False, help_text="The CSV file (multipart).")
-    csv = serializers.CharField(required=False, trim_whitespace=False,
-                                help_text="Or the CSV text itself (JSON).")
+    csv = serializers.CharField(
+        required=False, trim_whitespace=False, help_text="Or the CSV text itself (JSON)."
+    )
 
 
 class CheckInSerializer(StrictSerializer):
@@ -104,8 +109,7 @@ class SeedSerializer(StrictSerializer):
 
 
 class OptionalReasonSerializer(StrictSerializer):
-    reason = serializers.CharField(max_length=500, required=False, allow_blank=True,
-                                   default="")
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
 class RequiredReasonSerializer(StrictSerializer):
@@ -124,16 +128,15 @@ class ApplyRulesSerializer(RulesChangeSerializer):
 class SwapSerializer(StrictSerializer):
     first = serializers.IntegerField(help_text="A registration id.")
     second = serializers.IntegerField(help_text="A registration id.")
-    reason = serializers.CharField(max_length=150, required=False, allow_blank=True,
-                                   default="")
+    reason = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
 
 
 class FixPairingSerializer(StrictSerializer):
     player_a = serializers.IntegerField(help_text="A registration id.")
-    player_b = serializers.IntegerField(allow_null=True,
-                                        help_text="A registration id, or null for the bye.")
-    reason = serializers.CharField(max_length=150, required=False, allow_blank=True,
-                                   default="")
+    player_b = serializers.IntegerField(
+        allow_null=True, help_text="A registration id, or null for the bye."
+    )
+    reason = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
 
 
 class TimerSerializer(StrictSerializer):
@@ -141,9 +144,13 @@ class TimerSerializer(StrictSerializer):
 
 
 class TimePolicySerializer(StrictSerializer):
-    pairing_ids = serializers.ListField(child=serializers.IntegerField(), required=False,
-                                        allow_null=True, default=None,
-                                        help_text="Only these tables (default: all).")
+    pairing_ids = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Only these tables (default: all).",
+    )
 
 
 class ResultSerializer(StrictSerializer):

@@ -60,19 +60,41 @@ from tournaments.rounds import (
 
 # Settings a tournament keeps, in the order forms show them.
 SETTINGS = (
-    "name", "date", "venue", "profile", "overrides", "format", "rounds", "cut_size",
-    "round_minutes", "tiebreaks", "bye_games", "bye_points", "agreement",
-    "hide_standings_during_round", "hide_last_rounds", "public", "check_in_required",
+    "name",
+    "date",
+    "venue",
+    "profile",
+    "overrides",
+    "format",
+    "rounds",
+    "cut_size",
+    "round_minutes",
+    "tiebreaks",
+    "bye_games",
+    "bye_points",
+    "agreement",
+    "hide_standings_during_round",
+    "hide_last_rounds",
+    "public",
+    "check_in_required",
 )
 # Fixed once round 1 is published: the rules change only through tournaments.rescoring,
 # the rest would contradict rounds already played.
-LOCKED_ONCE_STARTED = ("profile", "overrides", "format", "cut_size", "bye_games",
-                       "bye_points", "agreement")
+LOCKED_ONCE_STARTED = (
+    "profile",
+    "overrides",
+    "format",
+    "cut_size",
+    "bye_games",
+    "bye_points",
+    "agreement",
+)
 CUT_SIZES = (4, 8)
 
 
-def create_tournament(*, club: Club, actor: Actor, name: str, date: dt.date,
-                      **settings: Any) -> Tournament:
+def create_tournament(
+    *, club: Club, actor: Actor, name: str, date: dt.date, **settings: Any
+) -> Tournament:
     """Create a tournament of `club` in setup. `settings` are any of SETTINGS (defaults:
     profile "tournament", Swiss, 5 rounds, 50-minute rounds, byes 3 games 0 points).
 
@@ -80,8 +102,11 @@ def create_tournament(*, club: Club, actor: Actor, name: str, date: dt.date,
     """
     unknown = sorted(set(settings) - set(SETTINGS))
     if unknown:
-        raise ServiceError("invalid", f"Unknown setting: {', '.join(unknown)}.",
-                           fields={key: "unknown setting" for key in unknown})
+        raise ServiceError(
+            "invalid",
+            f"Unknown setting: {', '.join(unknown)}.",
+            fields={key: "unknown setting" for key in unknown},
+        )
     if not actor.organises(club):
         raise Forbidden("not_allowed", "Only the club's organisers create tournaments.")
     tournament = Tournament(club=club, name=name, date=date, created_by=_user(actor))
@@ -104,18 +129,28 @@ def update_tournament(*, tournament_id: int, actor: Actor, **changes: Any) -> To
     """
     unknown = sorted(set(changes) - set(SETTINGS))
     if unknown:
-        raise ServiceError("invalid", f"Unknown setting: {', '.join(unknown)}.",
-                           fields={key: "unknown setting" for key in unknown})
+        raise ServiceError(
+            "invalid",
+            f"Unknown setting: {', '.join(unknown)}.",
+            fields={key: "unknown setting" for key in unknown},
+        )
     with transaction.atomic():
         tournament = lock_tournament(tournament_id, actor)
         before = settings_of(tournament)
         changed = {k: v for k, v in changes.items() if before.get(k) != _plain(v)}
         locked = [key for key in changed if key in LOCKED_ONCE_STARTED]
         if tournament.frozen and locked:
-            raise Conflict("frozen", f"{', '.join(locked)} cannot change once round 1 is "
-                           "published" + ("; change the rules with a rules change instead."
-                                          if {"profile", "overrides"} & set(locked) else "."),
-                           fields={key: "frozen" for key in locked})
+            raise Conflict(
+                "frozen",
+                f"{', '.join(locked)} cannot change once round 1 is "
+                "published"
+                + (
+                    "; change the rules with a rules change instead."
+                    if {"profile", "overrides"} & set(locked)
+                    else "."
+                ),
+                fields={key: "frozen" for key in locked},
+            )
         for key, value in changed.items():
             setattr(tournament, key, value)
         check_settings(tournament)
@@ -123,9 +158,13 @@ def update_tournament(*, tournament_id: int, actor: Actor, **changes: Any) -> To
             _check_rounds_change(tournament)
         if changed:
             tournament.save()
-            log(tournament, "tournament_updated", actor,
+            log(
+                tournament,
+                "tournament_updated",
+                actor,
                 before={k: before[k] for k in changed},
-                after={k: _plain(v) for k, v in changed.items()})
+                after={k: _plain(v) for k, v in changed.items()},
+            )
     return tournament
 
 
@@ -133,9 +172,12 @@ def _check_rounds_change(tournament: Tournament) -> None:
     stages = list(tournament.round_set.values_list("stage", flat=True))
     swiss = stages.count(Round.Stage.SWISS)
     if tournament.rounds < swiss or len(stages) > swiss:
-        raise Conflict("frozen", f"{len(stages)} rounds are already drafted; the number of "
-                       f"Swiss rounds cannot go below {swiss} or change after the cut.",
-                       fields={"rounds": "too late"})
+        raise Conflict(
+            "frozen",
+            f"{len(stages)} rounds are already drafted; the number of "
+            f"Swiss rounds cannot go below {swiss} or change after the cut.",
+            fields={"rounds": "too late"},
+        )
 
 
 def settings_of(tournament: Tournament) -> dict[str, Any]:
@@ -219,11 +261,31 @@ def _user(actor: Actor):
 
 
 __all__ = [
-    "Actor", "create_tournament", "update_tournament", "settings_of", "check_settings",
-    "add_registration", "import_registrations", "check_in", "withdraw_registration",
-    "reinstate_registration", "remove_registration", "set_seed",
-    "preview_rules_change", "apply_rules_change", "draft_round", "discard_round",
-    "swap_players", "fix_pairing", "publish_round", "start_round_timer", "call_time",
-    "apply_time_policy", "record_result", "clear_result", "close_round", "import_archive",
+    "Actor",
+    "create_tournament",
+    "update_tournament",
+    "settings_of",
+    "check_settings",
+    "add_registration",
+    "import_registrations",
+    "check_in",
+    "withdraw_registration",
+    "reinstate_registration",
+    "remove_registration",
+    "set_seed",
+    "preview_rules_change",
+    "apply_rules_change",
+    "draft_round",
+    "discard_round",
+    "swap_players",
+    "fix_pairing",
+    "publish_round",
+    "start_round_timer",
+    "call_time",
+    "apply_time_policy",
+    "record_result",
+    "clear_result",
+    "close_round",
+    "import_archive",
     "require_organiser",
 ]

@@ -70,8 +70,10 @@ def parse_card(text: str) -> Card:
         token = "T" + token[2:]
     card = _BY_TEXT.get(token)
     if card is None:
-        raise RulesError("bad_card", f"{text.strip() or repr(text)} is not a card: "
-                         "write cards like AS, 7H, TD or 10D")
+        raise RulesError(
+            "bad_card",
+            f"{text.strip() or repr(text)} is not a card: write cards like AS, 7H, TD or 10D",
+        )
     return card
 
 

@@ -23,13 +23,20 @@ from scoring.rules.profiles import RuleProfile, make_profile
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m scoring.rules",
-                                     description="Score gin rummy hands and games.")
+    parser = argparse.ArgumentParser(
+        prog="python -m scoring.rules", description="Score gin rummy hands and games."
+    )
     parser.add_argument("command", choices=["deadwood", "hand", "game"])
     parser.add_argument("cards", nargs="*", help="deadwood: the cards (else JSON lines on stdin)")
     parser.add_argument("--profile", default="standard")
-    parser.add_argument("--set", dest="options", action="append", default=[],
-                        metavar="OPTION=VALUE", help="override one rule option")
+    parser.add_argument(
+        "--set",
+        dest="options",
+        action="append",
+        default=[],
+        metavar="OPTION=VALUE",
+        help="override one rule option",
+    )
     return parser
 
 
@@ -56,9 +63,11 @@ def deadwood(data: dict, profile: RuleProfile) -> dict:
     if len(cards) == 11:
         limit = hand_limit(profile, _upcard(data)).knock_limit
         analysis = analyse_eleven(cards, limit)
-        out.update(best_discard_deadwood=analysis.best_discard_deadwood,
-                   knock_discards=format_cards(analysis.knock_discards),
-                   big_gin=analysis.big_gin and profile.big_gin_bonus is not None)
+        out.update(
+            best_discard_deadwood=analysis.best_discard_deadwood,
+            knock_discards=format_cards(analysis.knock_discards),
+            big_gin=analysis.big_gin and profile.big_gin_bonus is not None,
+        )
     return out
 
 
@@ -67,34 +76,42 @@ def hand(data: dict, profile: RuleProfile) -> dict:
     if "knocker" in data or "defender" in data:
         melds = data.get("knocker_melds")
         if melds is not None and not isinstance(melds, list):
-            raise RulesError("invalid_meld", "\"knocker_melds\" must be a list of melds, "
-                             "each a list of cards")
+            raise RulesError(
+                "invalid_meld", '"knocker_melds" must be a list of melds, each a list of cards'
+            )
         layoffs = data.get("layoffs")
         result = score_cards(
             knocker=parse_cards(_list(data, "knocker"), what="the knocker's hand"),
             defender=parse_cards(_list(data, "defender"), what="the defender's hand"),
-            knocker_melds=[parse_cards(_cards(m, "each knocker meld", text=True))
-                           for m in melds] if melds is not None else None,
-            layoffs=parse_cards(_cards(layoffs, "\"layoffs\"", text=True))
-            if layoffs is not None else None,
-            upcard=upcard, profile=profile)
+            knocker_melds=[parse_cards(_cards(m, "each knocker meld", text=True)) for m in melds]
+            if melds is not None
+            else None,
+            layoffs=parse_cards(_cards(layoffs, '"layoffs"', text=True))
+            if layoffs is not None
+            else None,
+            upcard=upcard,
+            profile=profile,
+        )
     else:
-        result = score_quick(outcome=data.get("outcome"),
-                             knocker_deadwood=data.get("knocker_deadwood"),
-                             defender_deadwood=data.get("defender_deadwood"),
-                             upcard=upcard, profile=profile)
+        result = score_quick(
+            outcome=data.get("outcome"),
+            knocker_deadwood=data.get("knocker_deadwood"),
+            defender_deadwood=data.get("defender_deadwood"),
+            upcard=upcard,
+            profile=profile,
+        )
     return result.as_dict()
 
 
 def game(data: dict, profile: RuleProfile) -> dict:
     hands = data.get("hands")
     if not isinstance(hands, list):
-        raise RulesError("bad_hand", "a game needs \"hands\": a list of {winner, points}")
+        raise RulesError("bad_hand", 'a game needs "hands": a list of {winner, points}')
     return score_game(hands, profile).as_dict()
 
 
 def _list(data: dict, key: str) -> list:
-    return _cards(data.get(key), f"\"{key}\"")
+    return _cards(data.get(key), f'"{key}"')
 
 
 def _cards(value: Any, what: str, text: bool = False) -> list | str:
@@ -109,7 +126,10 @@ def _upcard(data: dict):
 
 
 COMMANDS: dict[str, Callable[[dict, RuleProfile], dict]] = {
-    "deadwood": deadwood, "hand": hand, "game": game}
+    "deadwood": deadwood,
+    "hand": hand,
+    "game": game,
+}
 
 
 def _line(text: str, command: Callable, base: RuleProfile) -> dict:
@@ -129,8 +149,9 @@ def _line(text: str, command: Callable, base: RuleProfile) -> dict:
         return {"error": error.as_dict()}
 
 
-def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin,
-         stdout: TextIO = sys.stdout) -> int:
+def main(
+    argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout
+) -> int:
     args = _parser().parse_intermixed_args(argv)  # options may sit among the cards
     try:
         profile = make_profile(args.profile, _options(args.options))
@@ -145,6 +166,7 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin,
     else:
         lines = (line for line in stdin if line.strip())
     for text in lines:
-        print(json.dumps(_line(text, command, profile), ensure_ascii=False), file=stdout,
-              flush=True)
+        print(
+            json.dumps(_line(text, command, profile), ensure_ascii=False), file=stdout, flush=True
+        )
     return 0

@@ -47,11 +47,18 @@ class GameResult:
     explanation: str
 
     def as_dict(self) -> dict:
-        return {"winner": self.winner, "finished": self.finished, "totals": dict(self.totals),
-                "hand_points": dict(self.hand_points), "hands_won": dict(self.hands_won),
-                "game_bonus": self.game_bonus, "box_bonus": dict(self.box_bonus),
-                "shutout": self.shutout, "margin": self.margin,
-                "explanation": self.explanation}
+        return {
+            "winner": self.winner,
+            "finished": self.finished,
+            "totals": dict(self.totals),
+            "hand_points": dict(self.hand_points),
+            "hands_won": dict(self.hands_won),
+            "game_bonus": self.game_bonus,
+            "box_bonus": dict(self.box_bonus),
+            "shutout": self.shutout,
+            "margin": self.margin,
+            "explanation": self.explanation,
+        }
 
 
 def _hand(entry) -> HandScore:
@@ -62,7 +69,7 @@ def _hand(entry) -> HandScore:
     elif isinstance(entry, (list, tuple)) and len(entry) == 2:
         winner, points = entry
     else:
-        raise RulesError("bad_hand", f"a hand is {{\"winner\", \"points\"}}, not {entry!r}")
+        raise RulesError("bad_hand", f'a hand is {{"winner", "points"}}, not {entry!r}')
     if winner not in (None, "A", "B"):
         raise RulesError("bad_hand", f"a hand's winner is A, B or null, not {winner!r}")
     if isinstance(points, bool) or not isinstance(points, int) or points < 0:
@@ -79,8 +86,9 @@ def score_game(hands: Sequence, profile: RuleProfile) -> GameResult:
     finished_at = None
     for number, entry in enumerate(hands, start=1):
         if finished_at is not None:
-            raise RulesError("game_over", f"hand {number} comes after the game ended at hand "
-                             f"{finished_at}")
+            raise RulesError(
+                "game_over", f"hand {number} comes after the game ended at hand {finished_at}"
+            )
         hand = _hand(entry)
         if hand.winner:
             points[hand.winner] += hand.points
@@ -89,8 +97,18 @@ def score_game(hands: Sequence, profile: RuleProfile) -> GameResult:
             finished_at = number
     if finished_at is None:
         text = f"Game in progress: A {points['A']}, B {points['B']}"
-        return GameResult(None, False, dict(points), dict(points), won, 0, {"A": 0, "B": 0},
-                          False, abs(points["A"] - points["B"]), text)
+        return GameResult(
+            None,
+            False,
+            dict(points),
+            dict(points),
+            won,
+            0,
+            {"A": 0, "B": 0},
+            False,
+            abs(points["A"] - points["B"]),
+            text,
+        )
     return _final(points, won, profile)
 
 
@@ -105,8 +123,18 @@ def _final(points: dict[str, int], won: dict[str, int], profile: RuleProfile) ->
         boxes = {s: won[s] * profile.box_bonus for s in SIDES}
         totals = {s: points[s] + boxes[s] for s in SIDES}
         text = f"Game drawn at {points['A']} each"
-        return GameResult(None, True, totals, dict(points), won, 0, boxes, False,
-                          abs(totals["A"] - totals["B"]), text)
+        return GameResult(
+            None,
+            True,
+            totals,
+            dict(points),
+            won,
+            0,
+            boxes,
+            False,
+            abs(totals["A"] - totals["B"]),
+            text,
+        )
     winner = "A" if points["A"] > points["B"] else "B"
     loser = other(winner)
     boxes = {s: won[s] * profile.box_bonus for s in SIDES}
@@ -115,8 +143,18 @@ def _final(points: dict[str, int], won: dict[str, int], profile: RuleProfile) ->
     totals[winner], text = _winner_total(points[winner], won[winner], shutout, profile)
     totals = {side: totals[side] for side in SIDES}
     text += f"; {loser}: {_plain_total(points[loser], won[loser], profile)}"
-    return GameResult(winner, True, totals, dict(points), won, profile.game_bonus, boxes,
-                      shutout, totals[winner] - totals[loser], f"Game to {winner}: {text}")
+    return GameResult(
+        winner,
+        True,
+        totals,
+        dict(points),
+        won,
+        profile.game_bonus,
+        boxes,
+        shutout,
+        totals[winner] - totals[loser],
+        f"Game to {winner}: {text}",
+    )
 
 
 def _boxes(count: int, profile: RuleProfile) -> str:
@@ -145,6 +183,7 @@ def _winner_total(points: int, won: int, shutout: bool, profile: RuleProfile) ->
 
 # -------------------------------------------------------------------------- match
 
+
 @dataclass(frozen=True)
 class MatchResult:
     winner: str | None
@@ -154,9 +193,13 @@ class MatchResult:
     margin: int
 
     def as_dict(self) -> dict:
-        return {"winner": self.winner, "finished": self.finished,
-                "games_won": dict(self.games_won), "totals": dict(self.totals),
-                "margin": self.margin}
+        return {
+            "winner": self.winner,
+            "finished": self.finished,
+            "games_won": dict(self.games_won),
+            "totals": dict(self.totals),
+            "margin": self.margin,
+        }
 
 
 def score_match(games: Sequence[GameResult], profile: RuleProfile) -> MatchResult:

@@ -65,18 +65,25 @@ class HandResult:
     by_cards: bool = False
 
     def as_dict(self) -> dict:
-        data = {"outcome": self.outcome.value, "winner": self.winner, "points": self.points,
-                "knocker_deadwood": self.knocker_deadwood,
-                "defender_deadwood": self.defender_deadwood}
+        data = {
+            "outcome": self.outcome.value,
+            "winner": self.winner,
+            "points": self.points,
+            "knocker_deadwood": self.knocker_deadwood,
+            "defender_deadwood": self.defender_deadwood,
+        }
         if self.by_cards:
-            data.update(knocker_melds=[format_cards(m) for m in self.knocker_melds],
-                        defender_melds=[format_cards(m) for m in self.defender_melds],
-                        laid_off=format_cards(self.laid_off))
+            data.update(
+                knocker_melds=[format_cards(m) for m in self.knocker_melds],
+                defender_melds=[format_cards(m) for m in self.defender_melds],
+                laid_off=format_cards(self.laid_off),
+            )
         data["explanation"] = self.explanation
         return data
 
 
 # ------------------------------------------------------------------- knock limit
+
 
 @dataclass(frozen=True)
 class Limit:
@@ -98,6 +105,7 @@ def hand_limit(profile: RuleProfile, upcard: Card | None) -> Limit:
 
 # -------------------------------------------------------------------- quick entry
 
+
 def _deadwood(value, who: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError("bad_deadwood", f"{who} deadwood must be a whole number, not {value!r}")
@@ -106,15 +114,22 @@ def _deadwood(value, who: str) -> int:
     return value
 
 
-def score_quick(*, outcome: str, knocker_deadwood: int | None, defender_deadwood: int | None,
-                profile: RuleProfile, upcard: Card | None = None) -> HandResult:
+def score_quick(
+    *,
+    outcome: str,
+    knocker_deadwood: int | None,
+    defender_deadwood: int | None,
+    profile: RuleProfile,
+    upcard: Card | None = None,
+) -> HandResult:
     """Score a hand entered as numbers: "knock" (may come out as an undercut or, at 0
     deadwood, gin), "gin", "big_gin" or "dead"."""
     if outcome == "dead":
         return dead_hand()
     if outcome not in ("knock", "gin", "big_gin"):
-        raise RulesError("bad_outcome", f"outcome must be knock, gin, big_gin or dead, "
-                         f"not {outcome!r}")
+        raise RulesError(
+            "bad_outcome", f"outcome must be knock, gin, big_gin or dead, not {outcome!r}"
+        )
     limit = hand_limit(profile, upcard)
     if outcome in ("gin", "big_gin") and knocker_deadwood is None:
         knocker_deadwood = 0
@@ -133,8 +148,10 @@ def dead_hand() -> HandResult:
 
 def _big_gin(k: int, d: int, profile: RuleProfile, limit: Limit) -> HandResult:
     if profile.big_gin_bonus is None:
-        raise RulesError("illegal_knock", "big gin is not played under these rules: "
-                         "discard and go gin with 10 cards")
+        raise RulesError(
+            "illegal_knock",
+            "big gin is not played under these rules: discard and go gin with 10 cards",
+        )
     if k != 0:
         raise RulesError("illegal_knock", f"big gin means all 11 cards melded, not {k} deadwood")
     points = profile.big_gin_bonus + d
@@ -142,17 +159,21 @@ def _big_gin(k: int, d: int, profile: RuleProfile, limit: Limit) -> HandResult:
     return _multiplied(Outcome.BIG_GIN, "knocker", points, k, d, text, limit)
 
 
-def _knock(k: int, d_before: int, d: int, profile: RuleProfile, limit: Limit,
-           **cards) -> HandResult:
+def _knock(
+    k: int, d_before: int, d: int, profile: RuleProfile, limit: Limit, **cards
+) -> HandResult:
     """K and D known: gin when K is 0, else knock or undercut."""
     if k == 0:
         points = profile.gin_bonus + d_before
         text = f"Gin: {profile.gin_bonus} bonus + {d_before} = {points}"
         return _multiplied(Outcome.GIN, "knocker", points, 0, d_before, text, limit, **cards)
     if k > limit.knock_limit:
-        raise RulesError("illegal_knock", f"deadwood {k} is over the knock limit "
-                         f"{limit.knock_limit}" + (" (only gin ends this hand)"
-                                                   if limit.knock_limit == 0 else ""))
+        raise RulesError(
+            "illegal_knock",
+            f"deadwood {k} is over the knock limit "
+            f"{limit.knock_limit}"
+            + (" (only gin ends this hand)" if limit.knock_limit == 0 else ""),
+        )
     if d < k or (d == k and profile.undercut_on_tie):
         points = profile.undercut_bonus + (k - d)
         text = f"Undercut: {profile.undercut_bonus} bonus + ({k} {MINUS} {d}) = {points}"
@@ -170,10 +191,16 @@ def _multiplied(outcome, winner, points, k, d, text, limit: Limit, **cards) -> H
 
 # --------------------------------------------------------------------- card entry
 
-def score_cards(*, knocker: Sequence[Card], defender: Sequence[Card], profile: RuleProfile,
-                knocker_melds: Sequence[Sequence[Card]] | None = None,
-                layoffs: Sequence[Card] | None = None,
-                upcard: Card | None = None) -> HandResult:
+
+def score_cards(
+    *,
+    knocker: Sequence[Card],
+    defender: Sequence[Card],
+    profile: RuleProfile,
+    knocker_melds: Sequence[Sequence[Card]] | None = None,
+    layoffs: Sequence[Card] | None = None,
+    upcard: Card | None = None,
+) -> HandResult:
     """Score a hand from both players' cards: 10 (or 11 for big gin) for the knocker,
     10 for the defender. Declared melds and lay-offs are validated and used as declared."""
     knocker, defender = tuple(knocker), tuple(defender)
@@ -189,11 +216,14 @@ def score_cards(*, knocker: Sequence[Card], defender: Sequence[Card], profile: R
 
 def _check_counts(knocker: Sequence[Card], defender: Sequence[Card]) -> None:
     if len(knocker) not in (10, 11):
-        raise RulesError("wrong_card_count", f"the knocker's hand has {len(knocker)} cards: "
-                         "it needs 10 (11 for big gin)")
+        raise RulesError(
+            "wrong_card_count",
+            f"the knocker's hand has {len(knocker)} cards: it needs 10 (11 for big gin)",
+        )
     if len(defender) != 10:
-        raise RulesError("wrong_card_count", f"the defender's hand has {len(defender)} cards: "
-                         "it needs 10")
+        raise RulesError(
+            "wrong_card_count", f"the defender's hand has {len(defender)} cards: it needs 10"
+        )
     check_unique(knocker + defender)
 
 
@@ -205,8 +235,9 @@ def _declared_melds(knocker, melds) -> tuple[Meld, ...] | None:
         check_meld(meld)
         for card in meld:
             if card not in knocker:
-                raise RulesError("invalid_meld", f"{card} is in a declared meld but not in "
-                                 "the knocker's hand")
+                raise RulesError(
+                    "invalid_meld", f"{card} is in a declared meld but not in the knocker's hand"
+                )
     check_unique([c for meld in declared for c in meld], "the knocker's melds")
     return declared
 
@@ -217,8 +248,11 @@ def _unmelded(cards: Sequence[Card], melds: Sequence[Meld]) -> list[Card]:
 
 
 def _score_big_gin_cards(knocker, defender, declared, layoffs, profile, limit) -> HandResult:
-    k = total_value(_unmelded(knocker, declared)) if declared is not None else best_deadwood(
-        knocker)
+    k = (
+        total_value(_unmelded(knocker, declared))
+        if declared is not None
+        else best_deadwood(knocker)
+    )
     if layoffs:
         raise RulesError("illegal_layoff", "nothing is laid off on big gin")
     result = _big_gin(k, best_deadwood(defender), profile, limit)
@@ -230,8 +264,12 @@ def _score_spread(knocker, melds, defender, layoffs, profile, limit) -> HandResu
     if k == 0 and layoffs:
         raise RulesError("illegal_layoff", "nothing is laid off on gin")
     allowed = profile.layoffs and k > 0
-    reply = defender_reply(melds, defender, layoffs_allowed=allowed,
-                           declared=tuple(layoffs) if layoffs is not None else None)
+    reply = defender_reply(
+        melds,
+        defender,
+        layoffs_allowed=allowed,
+        declared=tuple(layoffs) if layoffs is not None else None,
+    )
     before = best_deadwood(defender)
     result = _knock(k, before, reply.deadwood, profile, limit)
     return _with_reply(result, melds, reply)
@@ -242,8 +280,9 @@ def _best_for_knocker(knocker, defender, layoffs, profile, limit) -> HandResult:
     for the knocker against the defender's best reply."""
     own = suit_masks(knocker)
     if deadwood_of_masks(*own) == 0:
-        return _score_spread(knocker, best_arrangement(knocker).melds, defender, layoffs,
-                             profile, limit)
+        return _score_spread(
+            knocker, best_arrangement(knocker).melds, defender, layoffs, profile, limit
+        )
     held = suit_masks(defender)
     before = deadwood_of_masks(*held)
     if layoffs is None and not (profile.layoffs and could_lay_off(own, held)):
@@ -266,8 +305,9 @@ def _best_for_knocker(knocker, defender, layoffs, profile, limit) -> HandResult:
         melds = tuple(table.melds[i] for i in chosen)
         if layoffs is not None:
             try:
-                reply = defender_reply(melds, defender, layoffs_allowed=profile.layoffs,
-                                       declared=tuple(layoffs))
+                reply = defender_reply(
+                    melds, defender, layoffs_allowed=profile.layoffs, declared=tuple(layoffs)
+                )
             except RulesError as error:
                 first_error = first_error or error
                 continue
@@ -295,21 +335,40 @@ def _best_for_knocker(knocker, defender, layoffs, profile, limit) -> HandResult:
 def _explain_illegal(knocker, limit: Limit, error: RulesError | None) -> RulesError:
     k = best_deadwood(knocker)
     if k > limit.knock_limit:
-        return RulesError("illegal_knock", f"deadwood {k} is over the knock limit "
-                          f"{limit.knock_limit}")
+        return RulesError(
+            "illegal_knock", f"deadwood {k} is over the knock limit {limit.knock_limit}"
+        )
     assert error is not None
     return error
 
 
 def _with_reply(result: HandResult, melds, reply: Reply) -> HandResult:
     laid_off = reply.laid_off if result.outcome not in (Outcome.GIN, Outcome.BIG_GIN) else ()
-    return HandResult(result.outcome, result.winner, result.points, result.knocker_deadwood,
-                      result.defender_deadwood, result.explanation, tuple(melds), reply.melds,
-                      laid_off, by_cards=True)
+    return HandResult(
+        result.outcome,
+        result.winner,
+        result.points,
+        result.knocker_deadwood,
+        result.defender_deadwood,
+        result.explanation,
+        tuple(melds),
+        reply.melds,
+        laid_off,
+        by_cards=True,
+    )
 
 
 def _with_cards(result: HandResult, knocker, declared, defender, laid_off) -> HandResult:
     melds = declared if declared is not None else best_arrangement(knocker).melds
-    return HandResult(result.outcome, result.winner, result.points, result.knocker_deadwood,
-                      result.defender_deadwood, result.explanation, tuple(melds),
-                      best_arrangement(defender).melds, laid_off, by_cards=True)
+    return HandResult(
+        result.outcome,
+        result.winner,
+        result.points,
+        result.knocker_deadwood,
+        result.defender_deadwood,
+        result.explanation,
+        tuple(melds),
+        best_arrangement(defender).melds,
+        laid_off,
+        by_cards=True,
+    )

@@ -33,15 +33,18 @@ class Arrangement:
     deadwood: int
 
     def as_dict(self) -> dict:
-        return {"melds": [format_cards(m) for m in self.melds],
-                "deadwood_cards": format_cards(self.deadwood_cards),
-                "deadwood": self.deadwood}
+        return {
+            "melds": [format_cards(m) for m in self.melds],
+            "deadwood_cards": format_cards(self.deadwood_cards),
+            "deadwood": self.deadwood,
+        }
 
 
 # ------------------------------------------------------------------ meld validation
 
+
 def meld_kind(cards: Sequence[Card]) -> str | None:
-    """"set", "run" or None."""
+    """ "set", "run" or None."""
     if len(cards) < 3 or len(set(cards)) != len(cards):
         return None
     if len({c.rank for c in cards}) == 1:
@@ -63,8 +66,11 @@ def check_meld(cards: Sequence[Card]) -> str:
         raise RulesError("invalid_meld", f"{text} is not a meld: a meld needs 3 or more cards")
     if len({c.suit_index for c in cards}) == 1 and _wraps(sorted(c.rank for c in cards)):
         raise RulesError("invalid_meld", f"{text} is not a run: aces are low")
-    raise RulesError("invalid_meld", f"{text} is not a meld: a set is 3 or 4 cards of one "
-                     "rank, a run 3 or more cards in sequence in one suit")
+    raise RulesError(
+        "invalid_meld",
+        f"{text} is not a meld: a set is 3 or 4 cards of one "
+        "rank, a run 3 or more cards in sequence in one suit",
+    )
 
 
 def _wraps(ranks: list[int]) -> bool:
@@ -74,6 +80,7 @@ def _wraps(ranks: list[int]) -> bool:
 
 
 # ------------------------------------------------------------- precomputed suit tables
+
 
 def _build_tables() -> tuple[list[int], list[tuple[tuple[int, int], ...]], list[int]]:
     size = 1 << 13
@@ -137,8 +144,12 @@ def _with_sets(a: int, b: int, c: int, d: int, sets: int) -> int:
         best = _with_sets(a, b, c, d, sets)
     else:
         best = RUN_BEST[a] + RUN_BEST[b] + RUN_BEST[c] + RUN_BEST[d]
-    present = (1 if a & bit else 0) | (2 if b & bit else 0) | (4 if c & bit else 0) | (
-        8 if d & bit else 0)
+    present = (
+        (1 if a & bit else 0)
+        | (2 if b & bit else 0)
+        | (4 if c & bit else 0)
+        | (8 if d & bit else 0)
+    )
     for x, y, z, w in _REMOVALS[present]:
         a2, b2, c2, d2 = a ^ bit * x, b ^ bit * y, c ^ bit * z, d ^ bit * w
         if sets:
@@ -169,8 +180,12 @@ def _sets_choice(a: int, b: int, c: int, d: int, sets: int) -> tuple[int, tuple[
     bit = sets & -sets
     sets ^= bit
     best, taken = _sets_choice(a, b, c, d, sets)
-    present = (1 if a & bit else 0) | (2 if b & bit else 0) | (4 if c & bit else 0) | (
-        8 if d & bit else 0)
+    present = (
+        (1 if a & bit else 0)
+        | (2 if b & bit else 0)
+        | (4 if c & bit else 0)
+        | (8 if d & bit else 0)
+    )
     for x, y, z, w in _REMOVALS[present]:
         value, more = _sets_choice(a ^ bit * x, b ^ bit * y, c ^ bit * z, d ^ bit * w, sets)
         if value < best:
@@ -189,15 +204,13 @@ def best_arrangement(cards: Sequence[Card]) -> Arrangement:
     while rank_bits:
         bit = rank_bits & -rank_bits
         rank_bits ^= bit
-        melds.append(tuple(DECK[s * 13 + bit.bit_length() - 1] for s in range(4)
-                           if taken[s] & bit))
+        melds.append(tuple(DECK[s * 13 + bit.bit_length() - 1] for s in range(4) if taken[s] & bit))
     melded = list(taken)
     for s in range(4):
         for low, high in RUN_CHOICE[m[s] ^ taken[s]]:
-            melds.append(DECK[s * 13 + low - 1: s * 13 + high])
+            melds.append(DECK[s * 13 + low - 1 : s * 13 + high])
             melded[s] |= ((1 << (high - low + 1)) - 1) << (low - 1)
-    dead = sorted((card for card in cards if not melded[card.suit_index] & card.bit),
-                  key=_by_rank)
+    dead = sorted((card for card in cards if not melded[card.suit_index] & card.bit), key=_by_rank)
     return Arrangement(tuple(melds), tuple(dead), value)
 
 
@@ -206,6 +219,7 @@ def _by_rank(card: Card) -> int:
 
 
 # ------------------------------------------------------------ every stretch of a run
+
 
 def _sub_runs(mask: int) -> tuple[tuple[int, int], ...]:
     """Every stretch of 3 or more consecutive ranks inside a suit mask, as (low, high)."""
@@ -219,11 +233,13 @@ def _sub_runs(mask: int) -> tuple[tuple[int, int], ...]:
     return tuple(found)
 
 
-RUN_STRETCHES = [_sub_runs(mask) if mask & (mask >> 1) & (mask >> 2) else ()
-                 for mask in range(8192)]
+RUN_STRETCHES = [
+    _sub_runs(mask) if mask & (mask >> 1) & (mask >> 2) else () for mask in range(8192)
+]
 
 
 # ------------------------------------------------------------------------- 11 cards
+
 
 @dataclass(frozen=True)
 class ElevenAnalysis:

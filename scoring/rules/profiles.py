@@ -52,28 +52,43 @@ class RuleProfile:
 PROFILES: dict[str, RuleProfile] = {
     "standard": RuleProfile(),
     "tournament": RuleProfile(name="tournament", game_target=250, games_to_win=3),
-    "classic": RuleProfile(name="classic", gin_bonus=20, big_gin_bonus=None, undercut_bonus=10,
-                           box_bonus=20, shutout="bonus", shutout_bonus=100),
+    "classic": RuleProfile(
+        name="classic",
+        gin_bonus=20,
+        big_gin_bonus=None,
+        undercut_bonus=10,
+        box_bonus=20,
+        shutout="bonus",
+        shutout_bonus=100,
+    ),
     "oklahoma": RuleProfile(name="oklahoma", oklahoma=True, game_target=150),
     "straight": RuleProfile(name="straight", knock_limit=0, layoffs=False),
 }
 
-_INT_OPTIONS = {"knock_limit": (0, 98), "gin_bonus": (0, 10_000),
-                "undercut_bonus": (0, 10_000), "game_target": (1, 1_000_000),
-                "game_bonus": (0, 10_000), "box_bonus": (0, 10_000),
-                "shutout_bonus": (0, 10_000), "games_to_win": (1, 99)}
+_INT_OPTIONS = {
+    "knock_limit": (0, 98),
+    "gin_bonus": (0, 10_000),
+    "undercut_bonus": (0, 10_000),
+    "game_target": (1, 1_000_000),
+    "game_bonus": (0, 10_000),
+    "box_bonus": (0, 10_000),
+    "shutout_bonus": (0, 10_000),
+    "games_to_win": (1, 99),
+}
 _OPTIONAL_INT_OPTIONS = {"big_gin_bonus": (0, 10_000), "game_hands": (1, 1_000)}
 _BOOL_OPTIONS = {"oklahoma", "oklahoma_spade_double", "undercut_on_tie", "layoffs"}
 _CHOICE_OPTIONS = {"shutout": SHUTOUT_MODES, "next_dealer": DEALER_MODES}
 
 
-def make_profile(name: str = "standard",
-                 overrides: Mapping[str, Any] | None = None) -> RuleProfile:
+def make_profile(name: str = "standard", overrides: Mapping[str, Any] | None = None) -> RuleProfile:
     """The named profile with `overrides` applied; raises `bad_option`."""
     base = PROFILES.get(name)
     if base is None:
-        raise RulesError("bad_option", f"unknown profile {name!r}: choose one of "
-                         f"{', '.join(PROFILES)}", field="profile")
+        raise RulesError(
+            "bad_option",
+            f"unknown profile {name!r}: choose one of {', '.join(PROFILES)}",
+            field="profile",
+        )
     return _apply(base, overrides or {})
 
 
@@ -92,18 +107,25 @@ def _apply(profile: RuleProfile, overrides: Mapping[str, Any]) -> RuleProfile:
 def _checked(option: str, value: Any) -> Any:
     if option in _BOOL_OPTIONS:
         if not isinstance(value, bool):
-            raise RulesError("bad_option", f"{option} must be true or false, not {value!r}",
-                             field=option)
+            raise RulesError(
+                "bad_option", f"{option} must be true or false, not {value!r}", field=option
+            )
         return value
     if option in _CHOICE_OPTIONS:
         if value not in _CHOICE_OPTIONS[option]:
-            raise RulesError("bad_option", f"{option} must be one of "
-                             f"{', '.join(_CHOICE_OPTIONS[option])}, not {value!r}", field=option)
+            raise RulesError(
+                "bad_option",
+                f"{option} must be one of {', '.join(_CHOICE_OPTIONS[option])}, not {value!r}",
+                field=option,
+            )
         return value
     if option in _OPTIONAL_INT_OPTIONS and value is None:
         return None
     low, high = _INT_OPTIONS.get(option) or _OPTIONAL_INT_OPTIONS[option]
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RulesError("bad_option", f"{option} must be a whole number from {low} to {high}, "
-                         f"not {value!r}", field=option)
+        raise RulesError(
+            "bad_option",
+            f"{option} must be a whole number from {low} to {high}, not {value!r}",
+            field=option,
+        )
     return value

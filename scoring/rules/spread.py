@@ -90,9 +90,13 @@ def _first_invalid(runs: list[int], fourths: list[int], cards: Sequence[Card]) -
     return None
 
 
-def defender_reply(knocker_melds: Sequence[Meld], defender: Sequence[Card], *,
-                   layoffs_allowed: bool = True,
-                   declared: Sequence[Card] | None = None) -> Reply:
+def defender_reply(
+    knocker_melds: Sequence[Meld],
+    defender: Sequence[Card],
+    *,
+    layoffs_allowed: bool = True,
+    declared: Sequence[Card] | None = None,
+) -> Reply:
     """The defender's least deadwood, own melds and lay-offs chosen together."""
     if declared is not None:
         return _declared_reply(knocker_melds, defender, declared, layoffs_allowed)
@@ -100,9 +104,13 @@ def defender_reply(knocker_melds: Sequence[Meld], defender: Sequence[Card], *,
     return reply_for(defender, laid_off)
 
 
-def best_layoffs(knocker_melds: Sequence[Meld], defender: Sequence[Card], *,
-                 layoffs_allowed: bool = True,
-                 no_layoff_deadwood: int | None = None) -> tuple[int, tuple[Card, ...]]:
+def best_layoffs(
+    knocker_melds: Sequence[Meld],
+    defender: Sequence[Card],
+    *,
+    layoffs_allowed: bool = True,
+    no_layoff_deadwood: int | None = None,
+) -> tuple[int, tuple[Card, ...]]:
     """The defender's least deadwood and the lay-offs that give it (deadwood only: the
     melds are found once, for the reply finally shown)."""
     held = suit_masks(defender)
@@ -114,8 +122,9 @@ def best_layoffs(knocker_melds: Sequence[Meld], defender: Sequence[Card], *,
     return value, tuple(c for c in sorted(defender) if off[c.suit_index] & c.bit)
 
 
-def reply_masks(runs: Sequence[int], fourths: Sequence[int], held: Sequence[int],
-                before: int) -> tuple[int, tuple[int, ...]]:
+def reply_masks(
+    runs: Sequence[int], fourths: Sequence[int], held: Sequence[int], before: int
+) -> tuple[int, tuple[int, ...]]:
     """The least deadwood over every valid set of lay-offs, with the defender's own melds
     found for the rest each time, and the lay-offs (suit masks) that give it.
 
@@ -161,8 +170,11 @@ def _declared_reply(knocker_melds, defender, declared, layoffs_allowed) -> Reply
             raise RulesError("illegal_layoff", f"{card} is not in the defender's hand")
     bad = valid_layoffs(knocker_melds, declared)
     if bad is not None:
-        raise RulesError("illegal_layoff", f"{bad} cannot be laid off on the knocker's melds "
-                         f"({'; '.join(' '.join(format_cards(m)) for m in knocker_melds)})")
+        raise RulesError(
+            "illegal_layoff",
+            f"{bad} cannot be laid off on the knocker's melds "
+            f"({'; '.join(' '.join(format_cards(m)) for m in knocker_melds)})",
+        )
     return reply_for(defender, declared)
 
 
@@ -176,8 +188,12 @@ def by_suit(mask: int) -> tuple[int, int, int, int]:
 
 
 def _mask_value(mask: int) -> int:
-    return (VALUE_SUM[mask & SUIT_BITS] + VALUE_SUM[mask >> 13 & SUIT_BITS]
-            + VALUE_SUM[mask >> 26 & SUIT_BITS] + VALUE_SUM[mask >> 39])
+    return (
+        VALUE_SUM[mask & SUIT_BITS]
+        + VALUE_SUM[mask >> 13 & SUIT_BITS]
+        + VALUE_SUM[mask >> 26 & SUIT_BITS]
+        + VALUE_SUM[mask >> 39]
+    )
 
 
 def could_lay_off(knocker: Sequence[int], held: Sequence[int]) -> bool:
@@ -214,8 +230,12 @@ class MeldTable:
         while sets:
             bit = sets & -sets
             sets ^= bit
-            present = (1 if a & bit else 0) | (2 if b & bit else 0) | (4 if c & bit else 0) | (
-                8 if d & bit else 0)
+            present = (
+                (1 if a & bit else 0)
+                | (2 if b & bit else 0)
+                | (4 if c & bit else 0)
+                | (8 if d & bit else 0)
+            )
             rows += _SET_ROWS[bit, present]
         for s in range(4):
             if RUN_STRETCHES[masks[s]]:
@@ -268,13 +288,24 @@ def _set_rows(bit: int, present: int) -> tuple[tuple, ...]:
         mask = sum(1 << (s * 13 + rank - 1) for s in group)
         missing = [s for s in range(4) if s not in group]
         fourth = 1 << (missing[0] * 13 + rank - 1) if len(group) == 3 else 0
-        rows.append((tuple(DECK[s * 13 + rank - 1] for s in group), mask,
-                     min(rank, 10) * len(group), 0, fourth))
+        rows.append(
+            (
+                tuple(DECK[s * 13 + rank - 1] for s in group),
+                mask,
+                min(rank, 10) * len(group),
+                0,
+                fourth,
+            )
+        )
     return tuple(rows)
 
 
-_SET_ROWS = {(1 << r, present): _set_rows(1 << r, present)
-             for r in range(13) for present in range(16) if bin(present).count("1") >= 3}
+_SET_ROWS = {
+    (1 << r, present): _set_rows(1 << r, present)
+    for r in range(13)
+    for present in range(16)
+    if bin(present).count("1") >= 3
+}
 
 
 @lru_cache(maxsize=4096)
@@ -283,6 +314,7 @@ def _run_rows(suit: int, held: int) -> tuple[tuple, ...]:
     rows = []
     for low, high in RUN_STRETCHES[held]:
         mask = ((1 << (high - low + 1)) - 1) << (suit * 13 + low - 1)
-        rows.append((DECK[suit * 13 + low - 1: suit * 13 + high], mask, _mask_value(mask),
-                     mask, 0))
+        rows.append(
+            (DECK[suit * 13 + low - 1 : suit * 13 + high], mask, _mask_value(mask), mask, 0)
+        )
     return tuple(rows)

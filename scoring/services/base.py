@@ -36,14 +36,16 @@ class Actor:
         return "anonymous"
 
     def is_admin(self) -> bool:
-        return bool(self.user is not None and self.user.is_authenticated
-                    and self.user.is_superuser)
+        return bool(self.user is not None and self.user.is_authenticated and self.user.is_superuser)
 
     def organises(self, club: Club) -> bool:
         if self.is_admin():
             return True
-        return bool(self.user is not None and self.user.is_authenticated
-                    and club.organisers.filter(pk=self.user.pk).exists())
+        return bool(
+            self.user is not None
+            and self.user.is_authenticated
+            and club.organisers.filter(pk=self.user.pk).exists()
+        )
 
 
 @dataclass
@@ -63,17 +65,26 @@ def chain_of(match: Match) -> str:
 
 def snapshot(hand: Hand) -> dict[str, Any]:
     return {
-        "number": hand.number, "game": hand.game.number, "state": hand.state,
-        "version": hand.version, "outcome": hand.outcome, "knocker": hand.knocker,
-        "knocker_deadwood": hand.knocker_deadwood, "defender_deadwood": hand.defender_deadwood,
-        "points": hand.points, "winner": hand.winner,
+        "number": hand.number,
+        "game": hand.game.number,
+        "state": hand.state,
+        "version": hand.version,
+        "outcome": hand.outcome,
+        "knocker": hand.knocker,
+        "knocker_deadwood": hand.knocker_deadwood,
+        "defender_deadwood": hand.defender_deadwood,
+        "points": hand.points,
+        "winner": hand.winner,
     }
 
 
 def lock_match(match_id: int) -> Match:
     try:
-        return (Match.objects.select_for_update().select_related("club", "player_a", "player_b")
-                .get(pk=match_id))
+        return (
+            Match.objects.select_for_update()
+            .select_related("club", "player_a", "player_b")
+            .get(pk=match_id)
+        )
     except Match.DoesNotExist:
         raise ServiceError("not_found", "No such match.", status=404) from None
 
@@ -110,8 +121,11 @@ def require_open(match: Match) -> None:
 
 def require_version(hand: Hand, version: int) -> None:
     if hand.version != version:
-        raise Conflict("stale_version", f"Hand {hand.number} has changed (now version "
-                       f"{hand.version}, you saw version {version}); reload and try again.")
+        raise Conflict(
+            "stale_version",
+            f"Hand {hand.number} has changed (now version "
+            f"{hand.version}, you saw version {version}); reload and try again.",
+        )
 
 
 def request_hash(kind: str, payload: dict[str, Any]) -> str:
@@ -121,25 +135,45 @@ def request_hash(kind: str, payload: dict[str, Any]) -> str:
 
 def replayed_outcome(match: Match, key: str, key_hash: str) -> Outcome | None:
     if not key or len(key) > 80:
-        raise ServiceError("invalid", "Every submission needs an idempotency key of 1 to 80 "
-                           "characters.", fields={"idempotency_key": "required"})
+        raise ServiceError(
+            "invalid",
+            "Every submission needs an idempotency key of 1 to 80 characters.",
+            fields={"idempotency_key": "required"},
+        )
     entry = Entry.objects.filter(match=match, idempotency_key=key).first()
     if entry is None:
         return None
     if entry.request_hash != key_hash:
-        raise Conflict("idempotency_conflict", "This idempotency key was already used for a "
-                       "different request.")
+        raise Conflict(
+            "idempotency_conflict", "This idempotency key was already used for a different request."
+        )
     return Outcome(hand=entry.hand, response=entry.response, replayed=True, entry=entry)
 
 
-def record_entry(match, actor: Actor, seat: str, kind: str, payload, key: str, key_hash: str,
-                 hand: Hand | None = None) -> Entry:
+def record_entry(
+    match,
+    actor: Actor,
+    seat: str,
+    kind: str,
+    payload,
+    key: str,
+    key_hash: str,
+    hand: Hand | None = None,
+) -> Entry:
     try:
         with transaction.atomic():
             return Entry.objects.create(
-                match=match, hand=hand, kind=kind, seat=seat, player=actor.player,
-                user=user_of(actor), device=actor.device[:200], ip=actor.ip, payload=payload,
-                idempotency_key=key, request_hash=key_hash,
+                match=match,
+                hand=hand,
+                kind=kind,
+                seat=seat,
+                player=actor.player,
+                user=user_of(actor),
+                device=actor.device[:200],
+                ip=actor.ip,
+                payload=payload,
+                idempotency_key=key,
+                request_hash=key_hash,
             )
     except IntegrityError:  # can't happen under the match lock; refuse rather than fork
         raise Conflict("idempotency_conflict", "This request is already being processed.") from None

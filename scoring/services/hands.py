@@ -60,8 +60,9 @@ def submit_hand(*, match_id: int, actor: Actor, hand: HandInput, idempotency_key
         hands = list(game.hands.order_by("number"))
         live = [h for h in hands if h.state != Hand.State.VOIDED]
         existing = next((h for h in live if h.number == hand.number), None)
-        entry = record_entry(match, actor, seat, Entry.Kind.SUBMIT, hand.as_payload(),
-                             idempotency_key, key_hash)
+        entry = record_entry(
+            match, actor, seat, Entry.Kind.SUBMIT, hand.as_payload(), idempotency_key, key_hash
+        )
         if existing is not None:
             row = _second_entry(match, existing, seat, entry, values, actor)
         else:
@@ -95,46 +96,83 @@ def hand_values(hand: HandInput, result) -> dict[str, Any]:
     return values
 
 
-def _new_hand(match, game, hands: list[Hand], profile: RuleProfile, hand: HandInput, values,
-              seat, entry, actor) -> Hand:
+def _new_hand(
+    match,
+    game,
+    hands: list[Hand],
+    profile: RuleProfile,
+    hand: HandInput,
+    values,
+    seat,
+    entry,
+    actor,
+) -> Hand:
     expected = (hands[-1].number if hands else 0) + 1
     if hand.number != expected:
-        raise Conflict("wrong_hand_number",
-                       f"The next hand of game {game.number} is hand {expected}, "
-                       f"not hand {hand.number}.")
+        raise Conflict(
+            "wrong_hand_number",
+            f"The next hand of game {game.number} is hand {expected}, not hand {hand.number}.",
+        )
     live = [h for h in hands if h.state != Hand.State.VOIDED]
     _refuse_if_game_already_decided(match, game, live, profile)
     by_organiser = seat == ""
     row = Hand.objects.create(
-        game=game, number=hand.number,
+        game=game,
+        number=hand.number,
         dealer=dealer_after(game.first_dealer, live[-1] if live else None, profile),
         state=Hand.State.CONFIRMED if by_organiser else Hand.State.PENDING,
-        accepted_entry=entry if by_organiser or match.agreement == Match.Agreement.CONFIRM
+        accepted_entry=entry
+        if by_organiser or match.agreement == Match.Agreement.CONFIRM
         else None,
         **hand_fields(values),
     )
     link_entry(entry, row)
-    ledger.append(chain=chain_of(match), action="hand_entered", actor=actor.label,
-                  user=actor.user, match=match, hand=row, entry=entry, after=snapshot(row))
+    ledger.append(
+        chain=chain_of(match),
+        action="hand_entered",
+        actor=actor.label,
+        user=actor.user,
+        match=match,
+        hand=row,
+        entry=entry,
+        after=snapshot(row),
+    )
     if by_organiser:
         recompute_match(match)
     return row
 
 
 def hand_fields(values: dict[str, Any]) -> dict[str, Any]:
-    return {key: values[key] for key in (
-        "outcome", "knocker", "knocker_deadwood", "defender_deadwood", "points", "winner",
-        "explanation", "cards")}
+    return {
+        key: values[key]
+        for key in (
+            "outcome",
+            "knocker",
+            "knocker_deadwood",
+            "defender_deadwood",
+            "points",
+            "winner",
+            "explanation",
+            "cards",
+        )
+    }
 
 
 def _second_entry(match, hand: Hand, seat: str, entry: Entry, values, actor) -> Hand:
     """Double entry: the other seat's entry of the same hand confirms or disputes it."""
     first = hand.entries.filter(kind=Entry.Kind.SUBMIT).order_by("id").first()
-    if (match.agreement != Match.Agreement.DOUBLE or not seat or hand.state != Hand.State.PENDING
-            or first is None or first.seat == seat):
+    if (
+        match.agreement != Match.Agreement.DOUBLE
+        or not seat
+        or hand.state != Hand.State.PENDING
+        or first is None
+        or first.seat == seat
+    ):
         who = first.player.name if first and first.player else "an organiser"
-        raise Conflict("hand_exists", f"Hand {hand.number} was already entered by {who}; "
-                       "confirm or dispute it instead.")
+        raise Conflict(
+            "hand_exists",
+            f"Hand {hand.number} was already entered by {who}; confirm or dispute it instead.",
+        )
     link_entry(entry, hand)
     before = snapshot(hand)
     diff = differences(_comparable(hand), {**values, **(values["cards"] or {})})
@@ -142,21 +180,46 @@ def _second_entry(match, hand: Hand, seat: str, entry: Entry, values, actor) -> 
         hand.state = Hand.State.DISPUTED
         hand.save(update_fields=["state", "updated_at"])
         entry.response_extra = {"differences": diff}
-        ledger.append(chain=chain_of(match), action="hand_disputed", actor=actor.label,
-                      user=actor.user, match=match, hand=hand, entry=entry, before=before,
-                      after={**snapshot(hand), "differences": diff})
+        ledger.append(
+            chain=chain_of(match),
+            action="hand_disputed",
+            actor=actor.label,
+            user=actor.user,
+            match=match,
+            hand=hand,
+            entry=entry,
+            before=before,
+            after={**snapshot(hand), "differences": diff},
+        )
         return hand
     _accept(hand, first)
-    ledger.append(chain=chain_of(match), action="hand_confirmed", actor=actor.label,
-                  user=actor.user, match=match, hand=hand, entry=entry, before=before,
-                  after=snapshot(hand))
+    ledger.append(
+        chain=chain_of(match),
+        action="hand_confirmed",
+        actor=actor.label,
+        user=actor.user,
+        match=match,
+        hand=hand,
+        entry=entry,
+        before=before,
+        after=snapshot(hand),
+    )
     recompute_match(match)
     return hand
 
 
 def _comparable(hand: Hand) -> dict[str, Any]:
-    values = {field: getattr(hand, field) for field in (
-        "outcome", "knocker", "knocker_deadwood", "defender_deadwood", "points", "winner")}
+    values = {
+        field: getattr(hand, field)
+        for field in (
+            "outcome",
+            "knocker",
+            "knocker_deadwood",
+            "defender_deadwood",
+            "points",
+            "winner",
+        )
+    }
     return {**values, **(hand.cards or {})}
 
 
@@ -177,19 +240,36 @@ def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: s
             raise Forbidden("own_entry", "You entered this hand; your opponent confirms it.")
         if match.agreement == Match.Agreement.DOUBLE and seat:
             raise Conflict("double_entry", "In double entry both players enter the hand.")
-        entry = record_entry(match, actor, seat, Entry.Kind.CONFIRM, {"version": version},
-                             idempotency_key, key_hash, hand=hand)
+        entry = record_entry(
+            match,
+            actor,
+            seat,
+            Entry.Kind.CONFIRM,
+            {"version": version},
+            idempotency_key,
+            key_hash,
+            hand=hand,
+        )
         before = snapshot(hand)
         _accept(hand, first)
-        ledger.append(chain=chain_of(match), action="hand_confirmed", actor=actor.label,
-                      user=actor.user, match=match, hand=hand, entry=entry, before=before,
-                      after=snapshot(hand))
+        ledger.append(
+            chain=chain_of(match),
+            action="hand_confirmed",
+            actor=actor.label,
+            user=actor.user,
+            match=match,
+            hand=hand,
+            entry=entry,
+            before=before,
+            after=snapshot(hand),
+        )
         recompute_match(match)
         return finish(entry, hand)
 
 
-def dispute_hand(*, hand_id: int, actor: Actor, version: int, reason: str,
-                 idempotency_key: str) -> Outcome:
+def dispute_hand(
+    *, hand_id: int, actor: Actor, version: int, reason: str, idempotency_key: str
+) -> Outcome:
     """The opponent disagrees with a pending hand. Raises Forbidden, Conflict."""
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version, "reason": reason}
@@ -204,14 +284,24 @@ def dispute_hand(*, hand_id: int, actor: Actor, version: int, reason: str,
         first = hand.entries.filter(kind=Entry.Kind.SUBMIT).first()
         if seat and first is not None and first.seat == seat:
             raise Forbidden("own_entry", "You entered this hand; withdraw it instead.")
-        entry = record_entry(match, actor, seat, Entry.Kind.DISPUTE, payload, idempotency_key,
-                             key_hash, hand=hand)
+        entry = record_entry(
+            match, actor, seat, Entry.Kind.DISPUTE, payload, idempotency_key, key_hash, hand=hand
+        )
         before = snapshot(hand)
         hand.state = Hand.State.DISPUTED
         hand.save(update_fields=["state", "updated_at"])
-        ledger.append(chain=chain_of(match), action="hand_disputed", actor=actor.label,
-                      user=actor.user, match=match, hand=hand, entry=entry, reason=reason,
-                      before=before, after=snapshot(hand))
+        ledger.append(
+            chain=chain_of(match),
+            action="hand_disputed",
+            actor=actor.label,
+            user=actor.user,
+            match=match,
+            hand=hand,
+            entry=entry,
+            reason=reason,
+            before=before,
+            after=snapshot(hand),
+        )
         return finish(entry, hand)
 
 
@@ -226,27 +316,49 @@ def withdraw_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: 
         require_open(match)
         require_version(hand, version)
         if hand.state not in (Hand.State.PENDING, Hand.State.DISPUTED):
-            raise Conflict("not_pending", f"Hand {hand.number} is {hand.state}; only an "
-                           "organiser's correction changes it now.")
+            raise Conflict(
+                "not_pending",
+                f"Hand {hand.number} is {hand.state}; only an "
+                "organiser's correction changes it now.",
+            )
         seats = set(hand.entries.filter(kind=Entry.Kind.SUBMIT).values_list("seat", flat=True))
         if seat and seat not in seats:
             raise Forbidden("not_enterer", "Only the player who entered a hand withdraws it.")
-        entry = record_entry(match, actor, seat, Entry.Kind.WITHDRAW, {"version": version},
-                             idempotency_key, key_hash, hand=hand)
+        entry = record_entry(
+            match,
+            actor,
+            seat,
+            Entry.Kind.WITHDRAW,
+            {"version": version},
+            idempotency_key,
+            key_hash,
+            hand=hand,
+        )
         _void(match, hand, actor, entry, "hand_withdrawn", "")
         return finish(entry, hand)
 
 
-def correct_hand(*, hand_id: int, actor: Actor, hand_input: HandInput, version: int,
-                 reason: str, idempotency_key: str) -> Outcome:
+def correct_hand(
+    *,
+    hand_id: int,
+    actor: Actor,
+    hand_input: HandInput,
+    version: int,
+    reason: str,
+    idempotency_key: str,
+) -> Outcome:
     """An organiser's correction: a new version of the hand, everything after recomputed.
 
     Raises Forbidden, ServiceError (`reason_required`), RulesError, Conflict.
     """
     require_reason(reason, "A correction needs a reason.")
     with transaction.atomic():
-        payload = {"hand": hand_id, "version": version, "reason": reason,
-                   "values": hand_input.as_payload()}
+        payload = {
+            "hand": hand_id,
+            "version": version,
+            "reason": reason,
+            "values": hand_input.as_payload(),
+        }
         hand, match, key_hash, replay = _begin(hand_id, "correct", payload, idempotency_key)
         if replay is not None:
             return replay
@@ -257,23 +369,34 @@ def correct_hand(*, hand_id: int, actor: Actor, hand_input: HandInput, version: 
             raise Conflict("voided", f"Hand {hand.number} was voided.")
         result = evaluate(hand_input, RuleProfile.from_dict(match.rules))
         values = hand_values(hand_input, result)
-        entry = record_entry(match, actor, "", Entry.Kind.CORRECT, payload, idempotency_key,
-                             key_hash, hand=hand)
+        entry = record_entry(
+            match, actor, "", Entry.Kind.CORRECT, payload, idempotency_key, key_hash, hand=hand
+        )
         before = snapshot(hand)
         for key, value in hand_fields(values).items():
             setattr(hand, key, value)
         hand.state, hand.accepted_entry = Hand.State.CONFIRMED, entry
         hand.version += 1
         hand.save()
-        ledger.append(chain=chain_of(match), action="hand_corrected", actor=actor.label,
-                      user=actor.user, match=match, hand=hand, entry=entry, reason=reason,
-                      before=before, after=snapshot(hand))
+        ledger.append(
+            chain=chain_of(match),
+            action="hand_corrected",
+            actor=actor.label,
+            user=actor.user,
+            match=match,
+            hand=hand,
+            entry=entry,
+            reason=reason,
+            before=before,
+            after=snapshot(hand),
+        )
         recompute_match(match)
         return finish(entry, hand)
 
 
-def void_hand(*, hand_id: int, actor: Actor, version: int, reason: str,
-              idempotency_key: str) -> Outcome:
+def void_hand(
+    *, hand_id: int, actor: Actor, version: int, reason: str, idempotency_key: str
+) -> Outcome:
     """An organiser strikes a hand out (it stays on record). Raises Forbidden, Conflict."""
     require_reason(reason, "Voiding a hand needs a reason.")
     with transaction.atomic():
@@ -286,8 +409,9 @@ def void_hand(*, hand_id: int, actor: Actor, version: int, reason: str,
         require_version(hand, version)
         if hand.state == Hand.State.VOIDED:
             raise Conflict("voided", f"Hand {hand.number} was already voided.")
-        entry = record_entry(match, actor, "", Entry.Kind.VOID, payload, idempotency_key, key_hash,
-                             hand=hand)
+        entry = record_entry(
+            match, actor, "", Entry.Kind.VOID, payload, idempotency_key, key_hash, hand=hand
+        )
         _void(match, hand, actor, entry, "hand_voided", reason)
         return finish(entry, hand)
 
@@ -306,9 +430,18 @@ def _void(match, hand: Hand, actor: Actor, entry: Entry, action: str, reason: st
     hand.state = Hand.State.VOIDED
     hand.version += 1
     hand.save(update_fields=["state", "version", "updated_at"])
-    ledger.append(chain=chain_of(match), action=action, actor=actor.label, user=actor.user,
-                  match=match, hand=hand, entry=entry, reason=reason, before=before,
-                  after=snapshot(hand))
+    ledger.append(
+        chain=chain_of(match),
+        action=action,
+        actor=actor.label,
+        user=actor.user,
+        match=match,
+        hand=hand,
+        entry=entry,
+        reason=reason,
+        before=before,
+        after=snapshot(hand),
+    )
     recompute_match(match)
 
 
@@ -324,15 +457,21 @@ def _current_game(match: Match, number: int) -> Game:
     game = match.games.filter(state=Game.State.IN_PROGRESS).order_by("number").first()
     assert game is not None, "an unfinished match always has a game in progress"
     if number != game.number:
-        raise Conflict("game_finished" if number < game.number else "wrong_game",
-                       f"Hands now go to game {game.number}, not game {number}.")
+        raise Conflict(
+            "game_finished" if number < game.number else "wrong_game",
+            f"Hands now go to game {game.number}, not game {number}.",
+        )
     return game
 
 
-def _refuse_if_game_already_decided(match: Match, game: Game, live: list[Hand],
-                                    profile: RuleProfile) -> None:
+def _refuse_if_game_already_decided(
+    match: Match, game: Game, live: list[Hand], profile: RuleProfile
+) -> None:
     """A game cannot run past its end: if the hands entered so far (voided ones left out)
     already finish it, they must be agreed before another hand is entered."""
     if game_result(match, live, profile).finished:
-        raise Conflict("game_decided", f"The hands entered already end game {game.number}; "
-                       "confirm them (or dispute one) before entering another.")
+        raise Conflict(
+            "game_decided",
+            f"The hands entered already end game {game.number}; "
+            "confirm them (or dispute one) before entering another.",
+        )

@@ -20,9 +20,17 @@ from scoring.services.base import (
 )
 
 
-def start_match(*, club: Club, player_a: Player, player_b: Player, actor: Actor,
-                profile: str = "standard", overrides: dict | None = None,
-                agreement: str = Match.Agreement.CONFIRM, first_dealer: str = "A") -> Match:
+def start_match(
+    *,
+    club: Club,
+    player_a: Player,
+    player_b: Player,
+    actor: Actor,
+    profile: str = "standard",
+    overrides: dict | None = None,
+    agreement: str = Match.Agreement.CONFIRM,
+    first_dealer: str = "A",
+) -> Match:
     """Start a match between two of the club's players.
 
     Raises ServiceError (`invalid`, `bad_option`) or Forbidden.
@@ -31,21 +39,36 @@ def start_match(*, club: Club, player_a: Player, player_b: Player, actor: Actor,
         raise Forbidden("not_allowed", "Only the club's organisers and players start matches.")
     check_players(club, player_a, player_b)
     if agreement not in Match.Agreement.values:
-        raise ServiceError("invalid", "agreement must be one of "
-                           f"{', '.join(Match.Agreement.values)}")
+        raise ServiceError(
+            "invalid", f"agreement must be one of {', '.join(Match.Agreement.values)}"
+        )
     if first_dealer not in ("A", "B"):
         raise ServiceError("invalid", "first dealer must be seat A or B")
     rules = make_profile(profile, overrides or {}).as_dict()
     with transaction.atomic():
         match = Match.objects.create(
-            club=club, player_a=player_a, player_b=player_b, rules=rules,
-            agreement=agreement, first_dealer=first_dealer, created_by=user_of(actor),
+            club=club,
+            player_a=player_a,
+            player_b=player_b,
+            rules=rules,
+            agreement=agreement,
+            first_dealer=first_dealer,
+            created_by=user_of(actor),
         )
         Game.objects.create(match=match, number=1, first_dealer=first_dealer)
-        ledger.append(chain=chain_of(match), action="match_started", actor=actor.label,
-                      user=actor.user, match=match,
-                      after={"player_a": player_a.name, "player_b": player_b.name,
-                             "rules": rules, "agreement": agreement})
+        ledger.append(
+            chain=chain_of(match),
+            action="match_started",
+            actor=actor.label,
+            user=actor.user,
+            match=match,
+            after={
+                "player_a": player_a.name,
+                "player_b": player_b.name,
+                "rules": rules,
+                "agreement": agreement,
+            },
+        )
     return match
 
 
@@ -60,10 +83,14 @@ def check_players(club: Club, a: Player, b: Player) -> None:
 def close_match(*, match_id: int, actor: Actor, reason: str = "") -> Match:
     """Close a finished match. Raises Forbidden, Conflict (`not_finished`)."""
     return _change_match_state(
-        match_id=match_id, actor=actor, reason=reason, action="match_closed",
+        match_id=match_id,
+        actor=actor,
+        reason=reason,
+        action="match_closed",
         allowed=lambda m: m.state == Match.State.FINISHED,
         refusal=Conflict("not_finished", "Only a finished match can be closed."),
-        state=lambda m: Match.State.CLOSED)
+        state=lambda m: Match.State.CLOSED,
+    )
 
 
 def reopen_match(*, match_id: int, actor: Actor, reason: str) -> Match:
@@ -71,15 +98,26 @@ def reopen_match(*, match_id: int, actor: Actor, reason: str) -> Match:
     on. A reason is required. Raises Forbidden, ServiceError, Conflict (`not_closed`)."""
     require_reason(reason, "Say why the match is reopened.")
     return _change_match_state(
-        match_id=match_id, actor=actor, reason=reason, action="match_reopened",
+        match_id=match_id,
+        actor=actor,
+        reason=reason,
+        action="match_reopened",
         allowed=lambda m: m.state == Match.State.CLOSED,
         refusal=Conflict("not_closed", "The match is not closed."),
-        state=lambda m: Match.State.FINISHED if m.winner else Match.State.IN_PROGRESS)
+        state=lambda m: Match.State.FINISHED if m.winner else Match.State.IN_PROGRESS,
+    )
 
 
-def _change_match_state(*, match_id: int, actor: Actor, reason: str, action: str,
-                        allowed: Callable[[Match], bool], refusal: Conflict,
-                        state: Callable[[Match], str]) -> Match:
+def _change_match_state(
+    *,
+    match_id: int,
+    actor: Actor,
+    reason: str,
+    action: str,
+    allowed: Callable[[Match], bool],
+    refusal: Conflict,
+    state: Callable[[Match], str],
+) -> Match:
     """The organiser's match transitions: lock, check who and whether, move, one ledger row."""
     with transaction.atomic():
         match = lock_match(match_id)
@@ -94,8 +132,16 @@ def _set_match_state(match: Match, state: str, actor: Actor, action: str, reason
     before = {"state": match.state}
     match.state = state
     match.save(update_fields=["state", "updated_at"])
-    ledger.append(chain=chain_of(match), action=action, actor=actor.label, user=actor.user,
-                  match=match, reason=reason, before=before, after={"state": state})
+    ledger.append(
+        chain=chain_of(match),
+        action=action,
+        actor=actor.label,
+        user=actor.user,
+        match=match,
+        reason=reason,
+        before=before,
+        after={"state": state},
+    )
 
 
 def stop_match(*, match_id: int, actor: Actor, reason: str) -> Match:
@@ -106,10 +152,14 @@ def stop_match(*, match_id: int, actor: Actor, reason: str) -> Match:
     """
     require_reason(reason, "Say why the match is stopped.")
     return _change_match_state(
-        match_id=match_id, actor=actor, reason=reason, action="match_stopped",
+        match_id=match_id,
+        actor=actor,
+        reason=reason,
+        action="match_stopped",
         allowed=lambda m: m.state == Match.State.IN_PROGRESS,
         refusal=Conflict("not_in_progress", "Only a match in progress can be stopped."),
-        state=lambda m: Match.State.CLOSED)
+        state=lambda m: Match.State.CLOSED,
+    )
 
 
 def resume_match(*, match_id: int, actor: Actor, reason: str) -> Match:
@@ -117,7 +167,11 @@ def resume_match(*, match_id: int, actor: Actor, reason: str) -> Match:
     (`reason_required`), Conflict (`not_stopped`)."""
     require_reason(reason, "Say why the match is resumed.")
     return _change_match_state(
-        match_id=match_id, actor=actor, reason=reason, action="match_resumed",
+        match_id=match_id,
+        actor=actor,
+        reason=reason,
+        action="match_resumed",
         allowed=lambda m: m.state == Match.State.CLOSED and not m.winner,
         refusal=Conflict("not_stopped", "Only a stopped, undecided match can be resumed."),
-        state=lambda m: Match.State.IN_PROGRESS)
+        state=lambda m: Match.State.IN_PROGRESS,
+    )

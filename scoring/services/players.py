@@ -28,8 +28,11 @@ def verify_pin(*, match: Match, player: Player, pin: str) -> None:
     since = timezone.now() - PIN_LOCKOUT
     failures = PinFailure.objects.filter(player=player, match=match, created_at__gte=since)
     if failures.count() >= PIN_FAILURE_LIMIT:
-        raise Throttled("pin_locked", f"Too many wrong PINs for {player.name}; try again in "
-                        f"{int(PIN_LOCKOUT.total_seconds() // 60)} minutes or ask an organiser.")
+        raise Throttled(
+            "pin_locked",
+            f"Too many wrong PINs for {player.name}; try again in "
+            f"{int(PIN_LOCKOUT.total_seconds() // 60)} minutes or ask an organiser.",
+        )
     if not player.pin_hash:
         raise Forbidden("no_pin", f"{player.name} has no PIN yet; an organiser sets one.")
     if not player.check_pin(pin):
@@ -52,18 +55,30 @@ def _check_pin(pin: str) -> None:
         raise ServiceError("invalid", "A PIN is 4 to 8 digits.", fields={"pin": "4 to 8 digits"})
 
 
-def add_player(*, club: Club, name: str, actor: Actor, pin: str = "", email: str = "",
-               member_id: str = "", user=None) -> Player:
+def add_player(
+    *,
+    club: Club,
+    name: str,
+    actor: Actor,
+    pin: str = "",
+    email: str = "",
+    member_id: str = "",
+    user=None,
+) -> Player:
     """Register a player in a club. Raises Forbidden, ServiceError (`duplicate_player`)."""
     if not actor.organises(club):
         raise Forbidden("not_allowed", "Only the club's organisers add players.")
     name = " ".join(name.split())
     if not name or len(name) > 120:
-        raise ServiceError("invalid", "A player needs a name of 1 to 120 characters.",
-                           fields={"name": "required"})
+        raise ServiceError(
+            "invalid", "A player needs a name of 1 to 120 characters.", fields={"name": "required"}
+        )
     if club.players.filter(name__iexact=name).exists():
-        raise ServiceError("duplicate_player", f"{club.name} already has a player called {name}.",
-                           fields={"name": "taken"})
+        raise ServiceError(
+            "duplicate_player",
+            f"{club.name} already has a player called {name}.",
+            fields={"name": "taken"},
+        )
     player = Player(club=club, name=name, email=email, member_id=member_id, user=user)
     if pin:
         _check_pin(pin)

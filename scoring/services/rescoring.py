@@ -35,8 +35,7 @@ from scoring.services.hands import hand_fields, hand_values
 from scoring.services.matches import check_players
 
 
-def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor,
-                  reason: str = ""):
+def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor, reason: str = ""):
     """Score every hand of a match again under `rules` (a whole profile, as stored in
     Match.rules), store those rules and recompute its games and result, with one ledger
     row. Hands whose values change get a new version. A closed match stays closed.
@@ -77,11 +76,16 @@ def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor,
             if before != after:
                 report.games.append({"game": number, "before": before, "after": after})
         report.after = match_summary(match)
-        ledger.append(chain=chain_of(match), action="match_rescored", actor=actor.label,
-                      user=actor.user, match=match, reason=reason,
-                      before={"rules": old_rules, **report.before},
-                      after={"rules": match.rules, **report.after,
-                             "hands_changed": len(report.hands)})
+        ledger.append(
+            chain=chain_of(match),
+            action="match_rescored",
+            actor=actor.label,
+            user=actor.user,
+            match=match,
+            reason=reason,
+            before={"rules": old_rules, **report.before},
+            after={"rules": match.rules, **report.after, "hands_changed": len(report.hands)},
+        )
     return report
 
 
@@ -94,24 +98,32 @@ def _games_with_hands(match: Match) -> list[Game]:
 def _first_payloads(match: Match) -> dict[int, dict[str, Any]]:
     """Hands nobody agreed to yet have no accepted entry: their first entry's values."""
 
-    rows = (Entry.objects.filter(match=match, kind=Entry.Kind.SUBMIT,
-                                 hand__accepted_entry__isnull=True)
-            .order_by("-id").values_list("hand_id", "payload"))
+    rows = (
+        Entry.objects.filter(match=match, kind=Entry.Kind.SUBMIT, hand__accepted_entry__isnull=True)
+        .order_by("-id")
+        .values_list("hand_id", "payload")
+    )
     return {hand_id: entered_values(payload) for hand_id, payload in rows}
 
 
-def _rescore_hand(match: Match, game: Game, hand: Hand, profile: RuleProfile,
-                  unagreed: dict[int, dict[str, Any]]):
+def _rescore_hand(
+    match: Match, game: Game, hand: Hand, profile: RuleProfile, unagreed: dict[int, dict[str, Any]]
+):
 
-    payload = (entered_values(hand.accepted_entry.payload) if hand.accepted_entry
-               else unagreed.get(hand.pk, {}))
+    payload = (
+        entered_values(hand.accepted_entry.payload)
+        if hand.accepted_entry
+        else unagreed.get(hand.pk, {})
+    )
     hand_input = stored_input(hand, game.number, payload)
     try:
         result = evaluate(hand_input, profile)
     except RulesError as error:
-        raise Conflict("rescore_impossible", f"Hand {hand.number} of game {game.number} "
-                       f"({match}) cannot be scored under the new rules: {error.message}."
-                       ) from None
+        raise Conflict(
+            "rescore_impossible",
+            f"Hand {hand.number} of game {game.number} "
+            f"({match}) cannot be scored under the new rules: {error.message}.",
+        ) from None
     values = hand_fields(hand_values(hand_input, result))
     if all(getattr(hand, key) == value for key, value in values.items()):
         return None
@@ -126,10 +138,20 @@ def _rescore_hand(match: Match, game: Game, hand: Hand, profile: RuleProfile,
     return {"game": game.number, "hand": hand.number, "before": before, "after": after}
 
 
-def import_match(*, club: Club, player_a: Player, player_b: Player, actor: Actor,
-                 rules: dict[str, Any], agreement: str, first_dealer: str, state: str,
-                 games: list[dict[str, Any]], expected: dict[str, Any],
-                 label: str = "match") -> Match:
+def import_match(
+    *,
+    club: Club,
+    player_a: Player,
+    player_b: Player,
+    actor: Actor,
+    rules: dict[str, Any],
+    agreement: str,
+    first_dealer: str,
+    state: str,
+    games: list[dict[str, Any]],
+    expected: dict[str, Any],
+    label: str = "match",
+) -> Match:
     """Re-create a match from an archive: each hand's archived input is scored again by
     the engine under `rules` and must give the archived points and winner; games and the
     result are recomputed and must equal `expected` (winner, games_won, points). Each
@@ -146,50 +168,81 @@ def import_match(*, club: Club, player_a: Player, player_b: Player, actor: Actor
         profile = RuleProfile.from_dict(rules)
         with transaction.atomic():
             match = Match.objects.create(
-                club=club, player_a=player_a, player_b=player_b, rules=profile.as_dict(),
-                agreement=agreement, first_dealer=first_dealer, created_by=user_of(actor))
+                club=club,
+                player_a=player_a,
+                player_b=player_b,
+                rules=profile.as_dict(),
+                agreement=agreement,
+                first_dealer=first_dealer,
+                created_by=user_of(actor),
+            )
             for game_data in games:
                 _import_game(match, game_data, profile, actor, label)
             recompute_match(match)
             summary = match_summary(match)
             for key in ("winner", "games_won", "points"):
                 if summary[key] != expected.get(key):
-                    raise ServiceError("bad_archive", f"{label}: the archive says {key} "
-                                       f"{expected.get(key)}, its hands give {summary[key]}.")
+                    raise ServiceError(
+                        "bad_archive",
+                        f"{label}: the archive says {key} "
+                        f"{expected.get(key)}, its hands give {summary[key]}.",
+                    )
             if state == Match.State.CLOSED:
                 match.state = Match.State.CLOSED
                 match.save(update_fields=["state", "updated_at"])
-            ledger.append(chain=chain_of(match), action="match_imported", actor=actor.label,
-                          user=actor.user, match=match, after={"rules": match.rules, **summary})
+            ledger.append(
+                chain=chain_of(match),
+                action="match_imported",
+                actor=actor.label,
+                user=actor.user,
+                match=match,
+                after={"rules": match.rules, **summary},
+            )
     except (RulesError, Conflict) as error:
         raise ServiceError("bad_archive", f"{label}: {error.message}") from None
     return match
 
 
-def _import_game(match: Match, data: dict[str, Any], profile: RuleProfile, actor: Actor,
-                 label: str) -> None:
+def _import_game(
+    match: Match, data: dict[str, Any], profile: RuleProfile, actor: Actor, label: str
+) -> None:
 
-    game = Game.objects.create(match=match, number=data["number"],
-                               first_dealer=data["first_dealer"])
+    game = Game.objects.create(
+        match=match, number=data["number"], first_dealer=data["first_dealer"]
+    )
     for item in data["hands"]:
         where = f"{label}, game {game.number} hand {item['number']}"
-        hand_input = hand_input_from({**item["input"], "game": game.number,
-                                      "number": item["number"]})
+        hand_input = hand_input_from(
+            {**item["input"], "game": game.number, "number": item["number"]}
+        )
         values = hand_values(hand_input, evaluate(hand_input, profile))
-        if (values["points"], values["winner"] or None) != (item["points"],
-                                                            item["winner"] or None):
-            raise ServiceError("bad_archive", f"{where}: the archive says {item['points']} "
-                               f"points to {item['winner'] or 'nobody'}, the rules give "
-                               f"{values['points']} to {values['winner'] or 'nobody'}.")
+        if (values["points"], values["winner"] or None) != (item["points"], item["winner"] or None):
+            raise ServiceError(
+                "bad_archive",
+                f"{where}: the archive says {item['points']} "
+                f"points to {item['winner'] or 'nobody'}, the rules give "
+                f"{values['points']} to {values['winner'] or 'nobody'}.",
+            )
         if item["dealer"] not in ("A", "B") or item["state"] not in Hand.State.values:
             raise ServiceError("bad_archive", f"{where}: bad dealer or state.")
         payload = hand_input.as_payload()
         entry = Entry.objects.create(
-            match=match, kind=Entry.Kind.SUBMIT, seat="", user=user_of(actor),
-            device="archive import", payload=payload,
+            match=match,
+            kind=Entry.Kind.SUBMIT,
+            seat="",
+            user=user_of(actor),
+            device="archive import",
+            payload=payload,
             idempotency_key=f"import:{game.number}:{item['number']}",
-            request_hash=request_hash("submit", payload))
-        hand = Hand.objects.create(game=game, number=item["number"], dealer=item["dealer"],
-                                   state=item["state"], version=item.get("version") or 1,
-                                   accepted_entry=entry, **hand_fields(values))
+            request_hash=request_hash("submit", payload),
+        )
+        hand = Hand.objects.create(
+            game=game,
+            number=item["number"],
+            dealer=item["dealer"],
+            state=item["state"],
+            version=item.get("version") or 1,
+            accepted_entry=entry,
+            **hand_fields(values),
+        )
         link_entry(entry, hand)

@@ -20,8 +20,11 @@ def pytest_collection_modifyitems(items):
         if "tests/browser" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
             if not CHROMIUM.exists():
-                item.add_marker(pytest.mark.skip(reason="system Chromium not installed "
-                                                 "(apt-get install -y chromium)"))
+                item.add_marker(
+                    pytest.mark.skip(
+                        reason="system Chromium not installed (apt-get install -y chromium)"
+                    )
+                )
 
 
 @pytest.fixture(scope="session")
@@ -32,9 +35,15 @@ def browser():
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
         )
         yield browser
         browser.close()
@@ -49,9 +58,12 @@ def phone(browser, live_server, settings):
     contexts = []
 
     def make():
-        context = browser.new_context(viewport={"width": 360, "height": 740},
-                                      is_mobile=True, has_touch=True,
-                                      base_url=live_server.url)
+        context = browser.new_context(
+            viewport={"width": 360, "height": 740},
+            is_mobile=True,
+            has_touch=True,
+            base_url=live_server.url,
+        )
         context.set_default_timeout(15000)
         contexts.append(context)
         return context.new_page()

@@ -20,9 +20,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 PINS = {"Alice": "1111", "Bob": "2222", "Cara": "3333", "Dan": "4444"}
 # Club members with PINs, listed by name and member id; one line is refused.
-PLAYERS_CSV = (b"name,email,member_id\n"
-               b"Alice,alice@example.org,M1\nBob,,M2\nCara,,M3\nDan,,M4\n"
-               b"Eve,not-an-email,\n")
+PLAYERS_CSV = (
+    b"name,email,member_id\n"
+    b"Alice,alice@example.org,M1\nBob,,M2\nCara,,M3\nDan,,M4\n"
+    b"Eve,not-an-email,\n"
+)
 
 
 @pytest.fixture
@@ -30,8 +32,7 @@ def desk(browser, live_server, settings):
     """The organiser's browser: a tablet-sized window, logged in."""
     settings.SESSION_COOKIE_SECURE = settings.CSRF_COOKIE_SECURE = False
     settings.SECURE_SSL_REDIRECT = False
-    context = browser.new_context(viewport={"width": 900, "height": 1000},
-                                  base_url=live_server.url)
+    context = browser.new_context(viewport={"width": 900, "height": 1000}, base_url=live_server.url)
     context.set_default_timeout(15000)
     yield context.new_page()
     context.close()
@@ -82,8 +83,9 @@ def test_organiser_day_from_registration_to_public_standings(desk, phone):
     tournament = Tournament.objects.get(name="Autumn Open")
 
     # Import the players: four accepted, one refused with its reason.
-    desk.locator("#id_file").set_input_files(files=[{
-        "name": "players.csv", "mimeType": "text/csv", "buffer": PLAYERS_CSV}])
+    desk.locator("#id_file").set_input_files(
+        files=[{"name": "players.csv", "mimeType": "text/csv", "buffer": PLAYERS_CSV}]
+    )
     desk.get_by_role("button", name="Import").click()
     report = desk.locator("#import-report")
     expect(report).to_contain_text("4 accepted, 1 refused")
@@ -126,16 +128,16 @@ def test_organiser_day_from_registration_to_public_standings(desk, phone):
     expect(alice.locator("#scoreboard")).to_contain_text("Pending")
     confirm = rival.get_by_test_id("confirm-1")
     expect(confirm).to_be_visible(timeout=10000)  # arrives by polling, no reload
-    rival.screenshot(path=str(ARTIFACTS / "organiser-day-4-confirm-on-phone.png"),
-                     full_page=True)
+    rival.screenshot(path=str(ARTIFACTS / "organiser-day-4-confirm-on-phone.png"), full_page=True)
     confirm.click()
     for page in (alice, rival):
-        expect(page.locator("#scoreboard")).to_contain_text("Alice wins the match",
-                                                            timeout=10000)
+        expect(page.locator("#scoreboard")).to_contain_text("Alice wins the match", timeout=10000)
     alice.screenshot(path=str(ARTIFACTS / "organiser-day-5-match-won.png"), full_page=True)
-    assert Match.objects.get(pairing__round__tournament=tournament,
-                             player_a__name__in=["Alice", opponent],
-                             player_b__name__in=["Alice", opponent]).winner
+    assert Match.objects.get(
+        pairing__round__tournament=tournament,
+        player_a__name__in=["Alice", opponent],
+        player_b__name__in=["Alice", opponent],
+    ).winner
 
     # The dashboard sees the finished table by itself; the other has no phone.
     desk.goto(f"/tournaments/{tournament.slug}/manage/dashboard/")
@@ -161,10 +163,8 @@ def test_organiser_day_from_registration_to_public_standings(desk, phone):
     assert "Alice" in top_two
     expect(rows.first).to_contain_text("1/1")
     assert re.search(r"100\.0%", rows.first.inner_text())
-    public.screenshot(path=str(ARTIFACTS / "organiser-day-7-public-standings.png"),
-                      full_page=True)
+    public.screenshot(path=str(ARTIFACTS / "organiser-day-7-public-standings.png"), full_page=True)
     assert public.evaluate("document.documentElement.scrollWidth") <= 360
     public.goto(f"/tournaments/{tournament.slug}/")
     expect(public.locator("#pairings-table")).to_contain_text("Alice wins")
-    public.screenshot(path=str(ARTIFACTS / "organiser-day-8-public-pairings.png"),
-                      full_page=True)
+    public.screenshot(path=str(ARTIFACTS / "organiser-day-8-public-pairings.png"), full_page=True)

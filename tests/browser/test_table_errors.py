@@ -24,7 +24,8 @@ def test_an_illegal_knock_is_explained_on_the_phone_and_the_entry_kept(phone):
     fill_quick_knock(alice, "15", "30")
     alice.get_by_test_id("submit-hand").click()
     expect(alice.locator("#hand-form [role=alert]")).to_contain_text(
-        "deadwood 15 is over the knock limit 10")
+        "deadwood 15 is over the knock limit 10"
+    )
     expect(alice.locator("#id_knocker_deadwood")).to_have_value("15")
     assert not Hand.objects.filter(game__match=match).exists()
 

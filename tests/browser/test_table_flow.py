@@ -24,8 +24,13 @@ def start(agreement: str = "confirm"):
     club.organisers.add(organiser)
     alice = PlayerFactory(club=club, name="Alice", pin="1111")
     bob = PlayerFactory(club=club, name="Bob", pin="2222")
-    match = services.start_match(club=club, player_a=alice, player_b=bob,
-                                 actor=services.Actor(user=organiser), agreement=agreement)
+    match = services.start_match(
+        club=club,
+        player_a=alice,
+        player_b=bob,
+        actor=services.Actor(user=organiser),
+        agreement=agreement,
+    )
     return match, f"/t/{access.table_token(match)}/"
 
 
@@ -87,5 +92,6 @@ def test_conflicting_double_entries_show_the_dispute_on_both_phones(phone):
         expect(page.locator("#scoreboard")).to_contain_text("Hand 1")
     for page in (alice, bob):
         expect(page.locator("#scoreboard")).to_contain_text(
-            "knocker's deadwood: 5 vs 7", timeout=10000)
+            "knocker's deadwood: 5 vs 7", timeout=10000
+        )
     assert Hand.objects.get(game__match=match).state == Hand.State.DISPUTED

@@ -27,9 +27,14 @@ def build_event():
     actor = scoring.Actor(user=organiser)
     players = [PlayerFactory(club=club, name=name, pin="1234") for name in NAMES]
     tournament = services.create_tournament(
-        club=club, actor=actor, name="Riverside Autumn Championship", date=dt.date(2026, 11, 28),
-        venue="The Old Boathouse", overrides={"games_to_win": 2, "game_target": 25},
-        bye_games=1)
+        club=club,
+        actor=actor,
+        name="Riverside Autumn Championship",
+        date=dt.date(2026, 11, 28),
+        venue="The Old Boathouse",
+        overrides={"games_to_win": 2, "game_target": 25},
+        bye_games=1,
+    )
     for player in players:
         services.add_registration(tournament_id=tournament.pk, actor=actor, player_id=player.pk)
     draft = services.draft_round(tournament_id=tournament.pk, actor=actor)
@@ -37,17 +42,36 @@ def build_event():
     services.start_round_timer(round_id=rnd.pk, actor=actor)
     first, second = rnd.pairings.filter(match__isnull=False).order_by("table")
     for game in (1, 2):
-        scoring.submit_hand(match_id=first.match_id, actor=actor, idempotency_key=f"k{game}",
-                            hand=HandInput(game=game, number=1, outcome="knock", knocker="A",
-                                           knocker_deadwood=5, defender_deadwood=35))
+        scoring.submit_hand(
+            match_id=first.match_id,
+            actor=actor,
+            idempotency_key=f"k{game}",
+            hand=HandInput(
+                game=game,
+                number=1,
+                outcome="knock",
+                knocker="A",
+                knocker_deadwood=5,
+                defender_deadwood=35,
+            ),
+        )
     match = second.match
-    scoring.submit_hand(match_id=match.pk, actor=scoring.Actor(player=match.player_a),
-                        idempotency_key="d1", hand=HandInput(
-                            game=1, number=1, outcome="knock", knocker="A",
-                            knocker_deadwood=5, defender_deadwood=20))
+    scoring.submit_hand(
+        match_id=match.pk,
+        actor=scoring.Actor(player=match.player_a),
+        idempotency_key="d1",
+        hand=HandInput(
+            game=1, number=1, outcome="knock", knocker="A", knocker_deadwood=5, defender_deadwood=20
+        ),
+    )
     hand = match.games.get().hands.get()
-    scoring.dispute_hand(hand_id=hand.pk, actor=scoring.Actor(player=match.player_b),
-                         version=hand.version, idempotency_key="d2", reason="it was 25")
+    scoring.dispute_hand(
+        hand_id=hand.pk,
+        actor=scoring.Actor(player=match.player_b),
+        version=hand.version,
+        idempotency_key="d2",
+        reason="it was 25",
+    )
     return tournament, first
 
 
@@ -61,8 +85,11 @@ def test_every_tournament_page_fits_a_phone(phone):
     tournament, finished = build_event()
     base = f"/tournaments/{tournament.slug}/"
     visitor = phone()
-    for name, path in [("public-pairings", ""), ("public-standings", "standings/"),
-                       ("match-summary", f"tables/{finished.pk}/")]:
+    for name, path in [
+        ("public-pairings", ""),
+        ("public-standings", "standings/"),
+        ("match-summary", f"tables/{finished.pk}/"),
+    ]:
         visitor.goto(base + path)
         expect(visitor.locator("main")).to_contain_text("Riverside Autumn Championship")
         fits(visitor, name)
@@ -73,12 +100,20 @@ def test_every_tournament_page_fits_a_phone(phone):
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
     pages = [("create", "/tournaments/new/"), ("list", "/tournaments/")] + [
-        (name, base + "manage/" + path) for name, path in [
-            ("settings", ""), ("players", "players/"), ("rounds", "rounds/"),
-            ("dashboard", "dashboard/"), ("result", f"tables/{finished.pk}/result/"),
-            ("standings", "standings/"), ("corrections", "corrections/"),
-            ("print-cards", "print/cards/"), ("print-sheets", "print/sheets/?table=1"),
-            ("print-standings", "print/standings/")]]
+        (name, base + "manage/" + path)
+        for name, path in [
+            ("settings", ""),
+            ("players", "players/"),
+            ("rounds", "rounds/"),
+            ("dashboard", "dashboard/"),
+            ("result", f"tables/{finished.pk}/result/"),
+            ("standings", "standings/"),
+            ("corrections", "corrections/"),
+            ("print-cards", "print/cards/"),
+            ("print-sheets", "print/sheets/?table=1"),
+            ("print-standings", "print/standings/"),
+        ]
+    ]
     for name, path in pages:
         page.goto(path)
         expect(page.locator("main")).not_to_be_empty()
@@ -107,8 +142,7 @@ def test_printables_fit_an_a4_page_without_the_site_chrome(phone):
 
 def test_projector_scrolls_by_itself(browser, live_server):
     tournament, _finished = build_event()
-    context = browser.new_context(viewport={"width": 1024, "height": 480},
-                                  base_url=live_server.url)
+    context = browser.new_context(viewport={"width": 1024, "height": 480}, base_url=live_server.url)
     page = context.new_page()
     page.goto(f"/tournaments/{tournament.slug}/projector/")
     expect(page.locator("#projector-board")).to_contain_text("Round 1 pairings")

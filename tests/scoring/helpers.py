@@ -15,8 +15,9 @@ def key() -> str:
 
 
 def start(club, a, b, organiser, **options):
-    return services.start_match(club=club, player_a=a, player_b=b,
-                                actor=services.Actor(user=organiser), **options)
+    return services.start_match(
+        club=club, player_a=a, player_b=b, actor=services.Actor(user=organiser), **options
+    )
 
 
 def as_player(player) -> services.Actor:
@@ -24,19 +25,30 @@ def as_player(player) -> services.Actor:
 
 
 def quick(number=1, game=1, *, knocker="A", kd=5, dd=20, outcome="knock") -> HandInput:
-    return HandInput(game=game, number=number, outcome=outcome, knocker=knocker,
-                     knocker_deadwood=kd, defender_deadwood=dd)
+    return HandInput(
+        game=game,
+        number=number,
+        outcome=outcome,
+        knocker=knocker,
+        knocker_deadwood=kd,
+        defender_deadwood=dd,
+    )
 
 
 def submit(match, player, hand, idempotency_key=None):
-    return services.submit_hand(match_id=match.pk, actor=as_player(player), hand=hand,
-                                idempotency_key=idempotency_key or key())
+    return services.submit_hand(
+        match_id=match.pk,
+        actor=as_player(player),
+        hand=hand,
+        idempotency_key=idempotency_key or key(),
+    )
 
 
 def confirm(hand, player):
     hand.refresh_from_db()
-    return services.confirm_hand(hand_id=hand.pk, actor=as_player(player),
-                                 version=hand.version, idempotency_key=key())
+    return services.confirm_hand(
+        hand_id=hand.pk, actor=as_player(player), version=hand.version, idempotency_key=key()
+    )
 
 
 def play_hand(match, enterer, confirmer, hand_input):

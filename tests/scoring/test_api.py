@@ -24,8 +24,15 @@ def api(alice):
 
 
 def hand_payload(**changes):
-    payload = {"game": 1, "number": 1, "outcome": "knock", "knocker": "A",
-               "knocker_deadwood": 5, "defender_deadwood": 20, "idempotency_key": key()}
+    payload = {
+        "game": 1,
+        "number": 1,
+        "outcome": "knock",
+        "knocker": "A",
+        "knocker_deadwood": 5,
+        "defender_deadwood": 20,
+        "idempotency_key": key(),
+    }
     payload.update(changes)
     return payload
 
@@ -39,8 +46,10 @@ def test_submit_returns_the_scored_hand(api, match):
 
 
 def test_preview_scores_without_saving(api, match):
-    payload = hand_payload(knocker_cards="5H 6H 7H 9C 9D 9S JS QS KS 2D".split(),
-                           defender_cards="8H 9H KD KC KH 3C 4C 5C AS 7D".split())
+    payload = hand_payload(
+        knocker_cards="5H 6H 7H 9C 9D 9S JS QS KS 2D".split(),
+        defender_cards="8H 9H KD KC KH 3C 4C 5C AS 7D".split(),
+    )
     payload.pop("idempotency_key")
     payload.pop("knocker_deadwood"), payload.pop("defender_deadwood")
     response = api.post(f"/api/matches/{match.pk}/preview/", payload, format="json")
@@ -51,8 +60,9 @@ def test_preview_scores_without_saving(api, match):
 
 
 def test_rules_error_has_the_engine_code_and_message(api, match):
-    response = api.post(f"/api/matches/{match.pk}/hands/",
-                        hand_payload(knocker_deadwood=12), format="json")
+    response = api.post(
+        f"/api/matches/{match.pk}/hands/", hand_payload(knocker_deadwood=12), format="json"
+    )
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "illegal_knock"
     assert "deadwood 12 is over the knock limit 10" in response.json()["error"]["message"]
@@ -60,16 +70,18 @@ def test_rules_error_has_the_engine_code_and_message(api, match):
 
 
 def test_unknown_fields_are_refused_not_ignored(api, match):
-    response = api.post(f"/api/matches/{match.pk}/hands/", hand_payload(knocker_dedwood=3),
-                        format="json")
+    response = api.post(
+        f"/api/matches/{match.pk}/hands/", hand_payload(knocker_dedwood=3), format="json"
+    )
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] == "invalid" and "knocker_dedwood" in error["fields"]
 
 
 def test_bad_json_gets_a_json_error(api, match):
-    response = api.post(f"/api/matches/{match.pk}/hands/", "{not json",
-                        content_type="application/json")
+    response = api.post(
+        f"/api/matches/{match.pk}/hands/", "{not json", content_type="application/json"
+    )
     assert response.status_code == 400 and response.json()["error"]["code"] == "bad_json"
 
 
@@ -79,8 +91,9 @@ def test_retry_returns_the_same_response_and_reused_key_conflicts(api, match):
     again = api.post(f"/api/matches/{match.pk}/hands/", payload, format="json")
     assert (first.status_code, again.status_code) == (201, 200)
     assert first.json() == again.json()
-    changed = api.post(f"/api/matches/{match.pk}/hands/",
-                       {**payload, "defender_deadwood": 30}, format="json")
+    changed = api.post(
+        f"/api/matches/{match.pk}/hands/", {**payload, "defender_deadwood": 30}, format="json"
+    )
     assert changed.status_code == 409
     assert changed.json()["error"]["code"] == "idempotency_conflict"
     assert Hand.objects.count() == 1
@@ -88,21 +101,27 @@ def test_retry_returns_the_same_response_and_reused_key_conflicts(api, match):
 
 def test_confirm_with_the_opponents_pin_on_the_same_phone(api, match, bob):
     hand = api.post(f"/api/matches/{match.pk}/hands/", hand_payload(), format="json").json()
-    wrong = api.post(f"/api/hands/{hand['hand']['id']}/confirm/",
-                     {"version": 1, "idempotency_key": key(), "player": bob.pk, "pin": "9999"},
-                     format="json")
+    wrong = api.post(
+        f"/api/hands/{hand['hand']['id']}/confirm/",
+        {"version": 1, "idempotency_key": key(), "player": bob.pk, "pin": "9999"},
+        format="json",
+    )
     assert wrong.status_code == 403 and wrong.json()["error"]["code"] == "wrong_pin"
-    right = api.post(f"/api/hands/{hand['hand']['id']}/confirm/",
-                     {"version": 1, "idempotency_key": key(), "player": bob.pk, "pin": "1234"},
-                     format="json")
+    right = api.post(
+        f"/api/hands/{hand['hand']['id']}/confirm/",
+        {"version": 1, "idempotency_key": key(), "player": bob.pk, "pin": "1234"},
+        format="json",
+    )
     assert right.status_code == 200 and right.json()["hand"]["state"] == "confirmed"
 
 
 def test_stale_version_gets_409(api, match, bob):
     hand = api.post(f"/api/matches/{match.pk}/hands/", hand_payload(), format="json").json()
-    response = api.post(f"/api/hands/{hand['hand']['id']}/confirm/",
-                        {"version": 7, "idempotency_key": key(), "player": bob.pk,
-                         "pin": "1234"}, format="json")
+    response = api.post(
+        f"/api/hands/{hand['hand']['id']}/confirm/",
+        {"version": 7, "idempotency_key": key(), "player": bob.pk, "pin": "1234"},
+        format="json",
+    )
     assert response.status_code == 409 and response.json()["error"]["code"] == "stale_version"
 
 
@@ -117,15 +136,25 @@ def test_match_detail_shows_games_hands_and_next_dealer(api, match):
 def test_start_match_through_the_api(organiser, club, alice, bob):
     client = APIClient()
     client.force_authenticate(organiser)
-    response = client.post("/api/matches/", {"club": club.slug, "player_a": alice.pk,
-                                             "player_b": bob.pk, "profile": "tournament",
-                                             "rules": {"game_target": 150}}, format="json")
+    response = client.post(
+        "/api/matches/",
+        {
+            "club": club.slug,
+            "player_a": alice.pk,
+            "player_b": bob.pk,
+            "profile": "tournament",
+            "rules": {"game_target": 150},
+        },
+        format="json",
+    )
     assert response.status_code == 201, response.content
     rules = response.json()["rules"]
     assert rules["game_target"] == 150 and rules["games_to_win"] == 3
-    bad = client.post("/api/matches/", {"club": club.slug, "player_a": alice.pk,
-                                        "player_b": bob.pk, "rules": {"gin_bonus": -5}},
-                      format="json")
+    bad = client.post(
+        "/api/matches/",
+        {"club": club.slug, "player_a": alice.pk, "player_b": bob.pk, "rules": {"gin_bonus": -5}},
+        format="json",
+    )
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_option"
 
 
@@ -146,9 +175,19 @@ def test_ledger_and_verification_for_staff(organiser, admin_user, match, api):
 def test_committed_openapi_schema_is_up_to_date(tmp_path):
     fresh = tmp_path / "openapi.yaml"
     result = subprocess.run(
-        [sys.executable, "manage.py", "spectacular", "--file", str(fresh), "--validate",
-         "--fail-on-warn"],
-        cwd=REPO, capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "manage.py",
+            "spectacular",
+            "--file",
+            str(fresh),
+            "--validate",
+            "--fail-on-warn",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     committed = (REPO / "openapi.yaml").read_text()

@@ -20,9 +20,16 @@ def logged_in(user) -> Client:
 def test_two_members_start_their_own_match_at_a_club_night(club, alice, bob):
     client = logged_in(alice.user)
     assert b"Start a match" in client.get(f"/clubs/{club.slug}/").content
-    response = client.post(f"/clubs/{club.slug}/matches/new/", {
-        "player_a": alice.pk, "player_b": bob.pk, "profile": "standard",
-        "agreement": "confirm", "first_dealer": "B"})
+    response = client.post(
+        f"/clubs/{club.slug}/matches/new/",
+        {
+            "player_a": alice.pk,
+            "player_b": bob.pk,
+            "profile": "standard",
+            "agreement": "confirm",
+            "first_dealer": "B",
+        },
+    )
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/matches/{match.pk}/"
     assert (match.player_a, match.player_b, match.first_dealer) == (alice, bob, "B")
@@ -30,9 +37,16 @@ def test_two_members_start_their_own_match_at_a_club_night(club, alice, bob):
 
 def test_a_member_of_another_club_cannot_start_a_match_here(club, alice, bob):
     stranger = UserFactory()
-    response = logged_in(stranger).post(f"/clubs/{club.slug}/matches/new/", {
-        "player_a": alice.pk, "player_b": bob.pk, "profile": "standard",
-        "agreement": "confirm", "first_dealer": "A"})
+    response = logged_in(stranger).post(
+        f"/clubs/{club.slug}/matches/new/",
+        {
+            "player_a": alice.pk,
+            "player_b": bob.pk,
+            "profile": "standard",
+            "agreement": "confirm",
+            "first_dealer": "A",
+        },
+    )
     assert response.status_code == 404 and not Match.objects.exists()
 
 
@@ -44,8 +58,7 @@ def test_organiser_adds_a_player_with_a_pin(club, organiser):
     assert b"Carla Rossi joined" in client.get(f"/clubs/{club.slug}/").content
 
 
-def test_duplicate_player_name_is_refused_with_a_message_and_nothing_saved(club, organiser,
-                                                                           alice):
+def test_duplicate_player_name_is_refused_with_a_message_and_nothing_saved(club, organiser, alice):
     client = logged_in(organiser)
     client.post(f"/clubs/{club.slug}/players/new/", {"name": "alice", "pin": "4321"})
     assert club.players.count() == 1
@@ -63,9 +76,9 @@ def test_login_locks_a_username_after_five_wrong_passwords_but_not_the_venue(db)
     client = Client()
     for _ in range(5):
         client.post("/accounts/login/", {"username": victim.username, "password": "wrong"})
-    locked = client.post("/accounts/login/", {"username": victim.username,
-                                                "password": PASSWORD})
+    locked = client.post("/accounts/login/", {"username": victim.username, "password": PASSWORD})
     assert locked.status_code == 429 and "_auth_user_id" not in client.session
-    other = Client().post("/accounts/login/", {"username": neighbour.username,
-                                                "password": PASSWORD})
+    other = Client().post(
+        "/accounts/login/", {"username": neighbour.username, "password": PASSWORD}
+    )
     assert other.status_code == 302

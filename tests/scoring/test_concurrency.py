@@ -32,16 +32,21 @@ def table():
 
 def new_match(table, **options) -> Match:
     club, organiser, alice, bob = table
-    return services.start_match(club=club, player_a=alice, player_b=bob,
-                                actor=services.Actor(user=organiser), **options)
+    return services.start_match(
+        club=club, player_a=alice, player_b=bob, actor=services.Actor(user=organiser), **options
+    )
 
 
 @pytest.mark.parametrize("clients", [2, 20])
 def test_simultaneous_submissions_of_one_hand_make_exactly_one_hand(table, clients):
     match = new_match(table)
     alice = table[2]
-    results = run_together(clients, lambda i: services.submit_hand(
-        match_id=match.pk, actor=as_player(alice), hand=quick(), idempotency_key=f"phone-{i}"))
+    results = run_together(
+        clients,
+        lambda i: services.submit_hand(
+            match_id=match.pk, actor=as_player(alice), hand=quick(), idempotency_key=f"phone-{i}"
+        ),
+    )
     successes = [r for r in results if isinstance(r, services.Outcome)]
     conflicts = [r for r in results if isinstance(r, Conflict)]
     assert len(successes) == 1, results
@@ -53,8 +58,12 @@ def test_simultaneous_submissions_of_one_hand_make_exactly_one_hand(table, clien
 def test_retried_request_with_one_key_writes_once_and_answers_alike(table, clients):
     match = new_match(table)
     alice = table[2]
-    results = run_together(clients, lambda i: services.submit_hand(
-        match_id=match.pk, actor=as_player(alice), hand=quick(), idempotency_key="same-key"))
+    results = run_together(
+        clients,
+        lambda i: services.submit_hand(
+            match_id=match.pk, actor=as_player(alice), hand=quick(), idempotency_key="same-key"
+        ),
+    )
     assert all(isinstance(r, services.Outcome) for r in results), results
     # PostgreSQL's jsonb hands a stored response back with its keys reordered: compare values.
     assert len({json.dumps(r.response, sort_keys=True) for r in results}) == 1
@@ -65,9 +74,15 @@ def test_retried_request_with_one_key_writes_once_and_answers_alike(table, clien
 def test_double_entry_from_both_seats_at_once_gives_one_hand_and_one_entry_per_seat(table):
     match = new_match(table, agreement="double")
     players = table[2:]
-    results = run_together(2, lambda i: services.submit_hand(
-        match_id=match.pk, actor=as_player(players[i]), hand=quick(),
-        idempotency_key=f"seat-{i}"))
+    results = run_together(
+        2,
+        lambda i: services.submit_hand(
+            match_id=match.pk,
+            actor=as_player(players[i]),
+            hand=quick(),
+            idempotency_key=f"seat-{i}",
+        ),
+    )
     assert all(isinstance(r, services.Outcome) for r in results), results
     hand = Hand.objects.get(game__match=match)
     assert hand.state == Hand.State.CONFIRMED
@@ -100,8 +115,11 @@ def test_twenty_simultaneous_organiser_entries_lose_nothing(table):
             number = Hand.objects.filter(game__match=match).count() + 1
             try:
                 return services.submit_hand(
-                    match_id=match.pk, actor=services.Actor(user=organiser),
-                    hand=quick(number=number), idempotency_key=f"org-{i}-{number}")
+                    match_id=match.pk,
+                    actor=services.Actor(user=organiser),
+                    hand=quick(number=number),
+                    idempotency_key=f"org-{i}-{number}",
+                )
             except Conflict:
                 time.sleep(0.005 * (i % 5))
         raise AssertionError("never got a turn")
@@ -112,4 +130,3 @@ def test_twenty_simultaneous_organiser_entries_lose_nothing(table):
     assert numbers == list(range(1, 21))
     game = match.games.get()
     assert game.hand_points_a == 20 * 15
-

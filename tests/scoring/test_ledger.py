@@ -32,19 +32,40 @@ def test_every_transition_writes_exactly_one_ledger_row(club, alice, bob, organi
         return result
 
     first = step("hand_entered", lambda: submit(match, alice, quick(kd=5, dd=6)).hand)
-    step("hand_disputed", lambda: services.dispute_hand(
-        hand_id=first.pk, actor=as_player(bob), version=1, reason="count again",
-        idempotency_key=key()))
-    step("hand_withdrawn", lambda: services.withdraw_hand(
-        hand_id=first.pk, actor=as_player(alice), version=1, idempotency_key=key()))
+    step(
+        "hand_disputed",
+        lambda: services.dispute_hand(
+            hand_id=first.pk,
+            actor=as_player(bob),
+            version=1,
+            reason="count again",
+            idempotency_key=key(),
+        ),
+    )
+    step(
+        "hand_withdrawn",
+        lambda: services.withdraw_hand(
+            hand_id=first.pk, actor=as_player(alice), version=1, idempotency_key=key()
+        ),
+    )
     second = step("hand_entered", lambda: submit(match, alice, quick(number=2, kd=5, dd=6)).hand)
     step("hand_confirmed", lambda: confirm(second, bob))
-    step("hand_corrected", lambda: services.correct_hand(
-        hand_id=second.pk, actor=actor, hand_input=quick(number=2, kd=0, dd=30, outcome="gin"),
-        version=1, reason="it was gin", idempotency_key=key()))
+    step(
+        "hand_corrected",
+        lambda: services.correct_hand(
+            hand_id=second.pk,
+            actor=actor,
+            hand_input=quick(number=2, kd=0, dd=30, outcome="gin"),
+            version=1,
+            reason="it was gin",
+            idempotency_key=key(),
+        ),
+    )
     step("match_closed", lambda: services.close_match(match_id=match.pk, actor=actor))
-    step("match_reopened", lambda: services.reopen_match(match_id=match.pk, actor=actor,
-                                                         reason="typo"))
+    step(
+        "match_reopened",
+        lambda: services.reopen_match(match_id=match.pk, actor=actor, reason="typo"),
+    )
     assert all(delta == 1 for _, delta in steps), steps
     actions = list(LedgerRow.objects.filter(match=match).values_list("action", flat=True))
     assert actions == [name for name, _ in steps]
@@ -59,7 +80,8 @@ def test_ledger_rows_name_the_actor_and_the_entry(match, alice):
 
 
 def test_failure_after_the_domain_write_leaves_neither_hand_nor_ledger_row(
-        match, alice, monkeypatch):
+    match, alice, monkeypatch
+):
     counts = (Hand.objects.count(), Entry.objects.count(), rows())
 
     def explode(*args, **kwargs):
@@ -113,8 +135,9 @@ def test_deleted_row_is_caught(match, alice, bob):
 
 def test_ledger_rows_cannot_be_edited_in_the_admin(admin_client, match):
     row = LedgerRow.objects.first()
-    response = admin_client.post(f"/admin/scoring/ledgerrow/{row.pk}/change/",
-                                 {"reason": "rewritten"})
+    response = admin_client.post(
+        f"/admin/scoring/ledgerrow/{row.pk}/change/", {"reason": "rewritten"}
+    )
     row.refresh_from_db()
     assert row.reason == "" and response.status_code in (403, 200)
     page = admin_client.get(f"/admin/scoring/ledgerrow/{row.pk}/change/")

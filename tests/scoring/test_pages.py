@@ -39,41 +39,74 @@ def test_wrong_pin_does_not_seat_the_phone(table_client, match, alice):
     assert b"Who is this phone?" in page.content
 
 
-def test_quick_entry_without_javascript_then_confirm_on_the_same_phone(table_client, match,
-                                                                        alice, bob):
+def test_quick_entry_without_javascript_then_confirm_on_the_same_phone(
+    table_client, match, alice, bob
+):
     seat(table_client, match, alice)
     page = table_client.get(f"/matches/{match.pk}/")
     assert b"Enter hand 1" in page.content
-    response = table_client.post(f"/matches/{match.pk}/hands/", {
-        "game": 1, "number": 1, "idempotency_key": key(), "mode": "quick",
-        "outcome": "knock", "knocker": "A", "knocker_deadwood": 4, "defender_deadwood": 30})
+    response = table_client.post(
+        f"/matches/{match.pk}/hands/",
+        {
+            "game": 1,
+            "number": 1,
+            "idempotency_key": key(),
+            "mode": "quick",
+            "outcome": "knock",
+            "knocker": "A",
+            "knocker_deadwood": 4,
+            "defender_deadwood": 30,
+        },
+    )
     assert response.status_code == 302
     hand = Hand.objects.get()
     assert (hand.state, hand.points) == ("pending", 26)
     page = table_client.get(f"/matches/{match.pk}/").content.decode()
     assert "Knock" in page and "Alice +26" in page
-    table_client.post(f"/hands/{hand.pk}/confirm/", {
-        "version": 1, "idempotency_key": key(), "player": bob.pk, "pin": "1234"})
+    table_client.post(
+        f"/hands/{hand.pk}/confirm/",
+        {"version": 1, "idempotency_key": key(), "player": bob.pk, "pin": "1234"},
+    )
     hand.refresh_from_db()
     assert hand.state == "confirmed"
 
 
 def test_form_error_is_shown_and_nothing_is_saved(table_client, match, alice):
     seat(table_client, match, alice)
-    response = table_client.post(f"/matches/{match.pk}/hands/", {
-        "game": 1, "number": 1, "idempotency_key": key(), "mode": "quick",
-        "outcome": "knock", "knocker": "A", "knocker_deadwood": 15, "defender_deadwood": 30},
-        follow=True)
+    response = table_client.post(
+        f"/matches/{match.pk}/hands/",
+        {
+            "game": 1,
+            "number": 1,
+            "idempotency_key": key(),
+            "mode": "quick",
+            "outcome": "knock",
+            "knocker": "A",
+            "knocker_deadwood": 15,
+            "defender_deadwood": 30,
+        },
+        follow=True,
+    )
     assert "deadwood 15 is over the knock limit 10" in response.content.decode()
     assert Hand.objects.count() == 0
 
 
 def test_htmx_submit_returns_the_hand_form_partial_and_an_event(table_client, match, alice):
     seat(table_client, match, alice)
-    response = table_client.post(f"/matches/{match.pk}/hands/", {
-        "game": 1, "number": 1, "idempotency_key": key(), "mode": "quick",
-        "outcome": "gin", "knocker": "A", "knocker_deadwood": 0, "defender_deadwood": 30},
-        HTTP_HX_REQUEST="true")
+    response = table_client.post(
+        f"/matches/{match.pk}/hands/",
+        {
+            "game": 1,
+            "number": 1,
+            "idempotency_key": key(),
+            "mode": "quick",
+            "outcome": "gin",
+            "knocker": "A",
+            "knocker_deadwood": 0,
+            "defender_deadwood": 30,
+        },
+        HTTP_HX_REQUEST="true",
+    )
     assert response.status_code == 200
     assert response["HX-Trigger"] == "hand-recorded"
     assert response.content.decode().lstrip().startswith('<section id="hand-form"')
@@ -82,11 +115,19 @@ def test_htmx_submit_returns_the_hand_form_partial_and_an_event(table_client, ma
 
 def test_preview_shows_the_explanation(table_client, match, alice):
     seat(table_client, match, alice)
-    response = table_client.post(f"/matches/{match.pk}/hands/preview/", {
-        "game": 1, "number": 1, "idempotency_key": key(), "mode": "cards",
-        "outcome": "knock", "knocker": "A",
-        "knocker_cards": "5H 6H 7H 9C 9D 9S JS QS KS 2D".split(),
-        "defender_cards": "8H 9H KD KC KH 3C 4C 5C AS 7D".split()})
+    response = table_client.post(
+        f"/matches/{match.pk}/hands/preview/",
+        {
+            "game": 1,
+            "number": 1,
+            "idempotency_key": key(),
+            "mode": "cards",
+            "outcome": "knock",
+            "knocker": "A",
+            "knocker_cards": "5H 6H 7H 9C 9D 9S JS QS KS 2D".split(),
+            "defender_cards": "8H 9H KD KC KH 3C 4C 5C AS 7D".split(),
+        },
+    )
     text = response.content.decode()
     assert "8 − 2 = 6" in text and "Laid off" in text
     assert Hand.objects.count() == 0

@@ -16,20 +16,28 @@ from tests.scoring.helpers import key, quick
 
 pytestmark = pytest.mark.django_db
 
-ACTORS = ["anonymous", "table_visitor", "player_a", "player_b", "other_player", "organiser",
-          "other_organiser", "admin"]
+ACTORS = [
+    "anonymous",
+    "table_visitor",
+    "player_a",
+    "player_b",
+    "other_player",
+    "organiser",
+    "other_organiser",
+    "admin",
+]
 
 EXPECTED = {
     #               anon  table  A     B     other org   o-org admin
-    "view":        ["no", "ok", "ok", "ok", "no", "ok", "no", "ok"],
-    "submit":      ["no", "no", "ok", "ok", "no", "ok", "no", "ok"],
-    "confirm":     ["no", "no", "no", "ok", "no", "ok", "no", "ok"],
-    "dispute":     ["no", "no", "no", "ok", "no", "ok", "no", "ok"],
-    "withdraw":    ["no", "no", "ok", "no", "no", "ok", "no", "ok"],
-    "correct":     ["no", "no", "no", "no", "no", "ok", "no", "ok"],
-    "void":        ["no", "no", "no", "no", "no", "ok", "no", "ok"],
-    "close":       ["no", "no", "no", "no", "no", "ok", "no", "ok"],
-    "ledger":      ["no", "no", "no", "no", "no", "ok", "no", "ok"],
+    "view": ["no", "ok", "ok", "ok", "no", "ok", "no", "ok"],
+    "submit": ["no", "no", "ok", "ok", "no", "ok", "no", "ok"],
+    "confirm": ["no", "no", "no", "ok", "no", "ok", "no", "ok"],
+    "dispute": ["no", "no", "no", "ok", "no", "ok", "no", "ok"],
+    "withdraw": ["no", "no", "ok", "no", "no", "ok", "no", "ok"],
+    "correct": ["no", "no", "no", "no", "no", "ok", "no", "ok"],
+    "void": ["no", "no", "no", "no", "no", "ok", "no", "ok"],
+    "close": ["no", "no", "no", "no", "no", "ok", "no", "ok"],
+    "ledger": ["no", "no", "no", "no", "no", "ok", "no", "ok"],
 }
 
 
@@ -45,10 +53,17 @@ def world():
     b = PlayerFactory(club=club, name="B", user=UserFactory(username="pb"))
     PlayerFactory(club=club, name="C", user=UserFactory(username="pc"))
     admin = UserFactory(username="admin", is_superuser=True, is_staff=True)
-    match = services.start_match(club=club, player_a=a, player_b=b,
-                                 actor=services.Actor(user=organiser))
-    users = {"player_a": "pa", "player_b": "pb", "other_player": "pc", "organiser": "org",
-             "other_organiser": "other-org", "admin": "admin"}
+    match = services.start_match(
+        club=club, player_a=a, player_b=b, actor=services.Actor(user=organiser)
+    )
+    users = {
+        "player_a": "pa",
+        "player_b": "pb",
+        "other_player": "pc",
+        "organiser": "org",
+        "other_organiser": "other-org",
+        "admin": "admin",
+    }
     return {"match": match, "a": a, "b": b, "users": users, "admin": admin}
 
 
@@ -64,9 +79,12 @@ def client_for(world, actor: str) -> APIClient:
 
 
 def pending_hand_by_a(world) -> Hand:
-    return services.submit_hand(match_id=world["match"].pk,
-                                actor=services.Actor(player=world["a"]), hand=quick(),
-                                idempotency_key=key()).hand
+    return services.submit_hand(
+        match_id=world["match"].pk,
+        actor=services.Actor(player=world["a"]),
+        hand=quick(),
+        idempotency_key=key(),
+    ).hand
 
 
 def perform(world, client: APIClient, action: str):
@@ -79,15 +97,31 @@ def perform(world, client: APIClient, action: str):
     if action == "close":
         return client.post(f"/api/matches/{match.pk}/close/", {}, format="json")
     if action == "submit":
-        payload = {"game": 1, "number": 1, "outcome": "knock", "knocker": "A",
-                   "knocker_deadwood": 3, "defender_deadwood": 20, "idempotency_key": key()}
+        payload = {
+            "game": 1,
+            "number": 1,
+            "outcome": "knock",
+            "knocker": "A",
+            "knocker_deadwood": 3,
+            "defender_deadwood": 20,
+            "idempotency_key": key(),
+        }
         return client.post(f"/api/matches/{match.pk}/hands/", payload, format="json")
     hand = pending_hand_by_a(world)
     if action in ("dispute", "void"):
         body["reason"] = "checking"
     if action == "correct":
-        body.update({"game": 1, "number": 1, "outcome": "knock", "knocker": "A",
-                     "knocker_deadwood": 3, "defender_deadwood": 30, "reason": "recount"})
+        body.update(
+            {
+                "game": 1,
+                "number": 1,
+                "outcome": "knock",
+                "knocker": "A",
+                "knocker_deadwood": 3,
+                "defender_deadwood": 30,
+                "reason": "recount",
+            }
+        )
     return client.post(f"/api/hands/{hand.pk}/{action}/", body, format="json")
 
 
@@ -109,8 +143,13 @@ def test_permission_matrix(world, actor, action):
 def test_anonymous_visitor_reads_nothing_private(world):
     client = APIClient()
     match = world["match"]
-    for url in [f"/matches/{match.pk}/", f"/api/matches/{match.pk}/", "/api/matches/",
-                f"/matches/{match.pk}/ledger/", "/api/clubs/"]:
+    for url in [
+        f"/matches/{match.pk}/",
+        f"/api/matches/{match.pk}/",
+        "/api/matches/",
+        f"/matches/{match.pk}/ledger/",
+        "/api/clubs/",
+    ]:
         response = client.get(url)
         assert response.status_code in (302, 401, 403), url
         assert b"A v B" not in response.content
@@ -137,8 +176,7 @@ def test_csrf_holds_for_session_api_calls(world):
 def test_csrf_holds_for_table_sessions_too(world):
     client = APIClient(enforce_csrf_checks=True)
     client.get(f"/t/{access.table_token(world['match'])}/")
-    payload = {"token": access.table_token(world["match"]), "player": world["a"].pk,
-               "pin": "1234"}
+    payload = {"token": access.table_token(world["match"]), "player": world["a"].pk, "pin": "1234"}
     response = client.post(f"/api/matches/{world['match'].pk}/seat/", payload, format="json")
     assert response.status_code == 403 and "CSRF" in response.json()["error"]["message"]
 
@@ -148,8 +186,9 @@ def test_csrf_holds_on_page_forms(world):
 
     client = Client(enforce_csrf_checks=True)
     client.get(f"/t/{access.table_token(world['match'])}/")
-    response = client.post(f"/matches/{world['match'].pk}/seat/",
-                           {"player": world["a"].pk, "pin": "1234"})
+    response = client.post(
+        f"/matches/{world['match'].pk}/seat/", {"player": world["a"].pk, "pin": "1234"}
+    )
     assert response.status_code == 403
 
 
@@ -159,8 +198,15 @@ def test_token_auth_needs_no_csrf(world):
     token = Token.objects.create(user=world["a"].user)
     client = APIClient(enforce_csrf_checks=True)
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    payload = {"game": 1, "number": 1, "outcome": "knock", "knocker": "A",
-               "knocker_deadwood": 3, "defender_deadwood": 20, "idempotency_key": key()}
+    payload = {
+        "game": 1,
+        "number": 1,
+        "outcome": "knock",
+        "knocker": "A",
+        "knocker_deadwood": 3,
+        "defender_deadwood": 20,
+        "idempotency_key": key(),
+    }
     response = client.post(f"/api/matches/{world['match'].pk}/hands/", payload, format="json")
     assert response.status_code == 201, response.content
     assert Match.objects.get().games.get().hands.count() == 1

@@ -15,8 +15,12 @@ pytestmark = pytest.mark.django_db
 
 
 def db_state():
-    return (Hand.objects.count(), Entry.objects.count(), LedgerRow.objects.count(),
-            Game.objects.count())
+    return (
+        Hand.objects.count(),
+        Entry.objects.count(),
+        LedgerRow.objects.count(),
+        Game.objects.count(),
+    )
 
 
 def test_entered_hand_is_pending_until_the_opponent_confirms(match, alice, bob):
@@ -46,7 +50,10 @@ def test_undercut_pays_the_defender(match, alice, bob):
 
 def test_card_entry_computes_deadwood_layoffs_and_score(match, alice, bob):
     hand_input = HandInput(
-        game=1, number=1, outcome="knock", knocker="A",
+        game=1,
+        number=1,
+        outcome="knock",
+        knocker="A",
         knocker_cards=tuple("5H 6H 7H 9C 9D 9S JS QS KS 2D".split()),
         defender_cards=tuple("8H 9H KD KC KH 3C 4C 5C AS 7D".split()),
     )
@@ -56,8 +63,7 @@ def test_card_entry_computes_deadwood_layoffs_and_score(match, alice, bob):
 
 
 def test_dead_hand_needs_no_numbers_and_the_same_dealer_deals_again(match, alice, bob):
-    dealer_before = submit(match, alice, quick(outcome="dead", knocker="", kd=None,
-                                               dd=None)).hand
+    dealer_before = submit(match, alice, quick(outcome="dead", knocker="", kd=None, dd=None)).hand
     confirm(dealer_before, bob)
     dealer_before.refresh_from_db()
     assert (dealer_before.outcome, dealer_before.points, dealer_before.winner) == ("dead", 0, "")
@@ -95,13 +101,23 @@ def test_next_hand_may_be_entered_while_one_is_pending(match, alice, bob):
 
 
 def test_best_of_five_match_ends_when_a_player_has_won_three_games(club, alice, bob, organiser):
-    match = start(club, alice, bob, organiser, profile="standard",
-                  overrides={"games_to_win": 3, "game_target": 50})
+    match = start(
+        club,
+        alice,
+        bob,
+        organiser,
+        profile="standard",
+        overrides={"games_to_win": 3, "game_target": 50},
+    )
     for game in range(1, 4):
         play_hand(match, alice, bob, quick(number=1, game=game, kd=0, dd=40, outcome="gin"))
     match.refresh_from_db()
     assert (match.state, match.winner, match.games_won_a, match.games_won_b) == (
-        Match.State.FINISHED, "A", 3, 0)
+        Match.State.FINISHED,
+        "A",
+        3,
+        0,
+    )
     assert match.games.count() == 3
 
 
@@ -118,6 +134,7 @@ def test_double_entry_different_entries_dispute_and_name_the_fields(double_match
     assert outcome.hand.state == Hand.State.DISPUTED
     assert outcome.response["differences"]["knocker_deadwood"] == [5, 7]
     from scoring.hands import describe_differences
+
     assert "knocker's deadwood: 5 vs 7" in describe_differences(outcome.response["differences"])
 
 
@@ -130,8 +147,9 @@ def test_double_entry_refuses_a_second_entry_from_the_same_seat(double_match, al
 
 def test_withdraw_voids_a_pending_entry_and_keeps_it_on_record(match, alice, bob):
     hand = submit(match, alice, quick()).hand
-    services.withdraw_hand(hand_id=hand.pk, actor=as_player(alice), version=1,
-                           idempotency_key=key())
+    services.withdraw_hand(
+        hand_id=hand.pk, actor=as_player(alice), version=1, idempotency_key=key()
+    )
     hand.refresh_from_db()
     assert hand.state == Hand.State.VOIDED
     assert Hand.objects.filter(pk=hand.pk).exists()
@@ -141,21 +159,31 @@ def test_withdraw_voids_a_pending_entry_and_keeps_it_on_record(match, alice, bob
 def test_only_the_enterer_withdraws(match, alice, bob):
     hand = submit(match, alice, quick()).hand
     with pytest.raises(Forbidden):
-        services.withdraw_hand(hand_id=hand.pk, actor=as_player(bob), version=1,
-                               idempotency_key=key())
+        services.withdraw_hand(
+            hand_id=hand.pk, actor=as_player(bob), version=1, idempotency_key=key()
+        )
 
 
-def test_correction_needs_a_reason_makes_a_new_version_and_recomputes(match, alice, bob,
-                                                                      organiser):
+def test_correction_needs_a_reason_makes_a_new_version_and_recomputes(match, alice, bob, organiser):
     hand = play_hand(match, alice, bob, quick(kd=5, dd=20))
     with pytest.raises(ServiceError) as caught:
-        services.correct_hand(hand_id=hand.pk, actor=services.Actor(user=organiser),
-                              hand_input=quick(kd=5, dd=40), version=hand.version, reason=" ",
-                              idempotency_key=key())
+        services.correct_hand(
+            hand_id=hand.pk,
+            actor=services.Actor(user=organiser),
+            hand_input=quick(kd=5, dd=40),
+            version=hand.version,
+            reason=" ",
+            idempotency_key=key(),
+        )
     assert caught.value.code == "reason_required"
-    services.correct_hand(hand_id=hand.pk, actor=services.Actor(user=organiser),
-                          hand_input=quick(kd=5, dd=40), version=hand.version,
-                          reason="defender miscounted", idempotency_key=key())
+    services.correct_hand(
+        hand_id=hand.pk,
+        actor=services.Actor(user=organiser),
+        hand_input=quick(kd=5, dd=40),
+        version=hand.version,
+        reason="defender miscounted",
+        idempotency_key=key(),
+    )
     hand.refresh_from_db()
     assert (hand.version, hand.points, hand.state) == (2, 35, Hand.State.CONFIRMED)
     assert match.games.get(number=1).hand_points_a == 35
@@ -167,23 +195,41 @@ def test_correction_needs_a_reason_makes_a_new_version_and_recomputes(match, ali
 def test_stale_version_is_refused_with_conflict(match, alice, bob, organiser):
     hand = play_hand(match, alice, bob, quick())
     actor = services.Actor(user=organiser)
-    services.correct_hand(hand_id=hand.pk, actor=actor, hand_input=quick(dd=30), version=1,
-                          reason="fix", idempotency_key=key())
+    services.correct_hand(
+        hand_id=hand.pk,
+        actor=actor,
+        hand_input=quick(dd=30),
+        version=1,
+        reason="fix",
+        idempotency_key=key(),
+    )
     with pytest.raises(Conflict) as caught:
-        services.correct_hand(hand_id=hand.pk, actor=actor, hand_input=quick(dd=40), version=1,
-                              reason="fix again", idempotency_key=key())
+        services.correct_hand(
+            hand_id=hand.pk,
+            actor=actor,
+            hand_input=quick(dd=40),
+            version=1,
+            reason="fix again",
+            idempotency_key=key(),
+        )
     assert caught.value.code == "stale_version" and caught.value.status == 409
 
 
-def test_correction_that_would_end_a_game_before_later_hands_is_refused(match, alice, bob,
-                                                                        organiser):
+def test_correction_that_would_end_a_game_before_later_hands_is_refused(
+    match, alice, bob, organiser
+):
     first = play_hand(match, alice, bob, quick(number=1, kd=5, dd=20))
     play_hand(match, alice, bob, quick(number=2, kd=5, dd=20))
     before = db_state()
     with pytest.raises(Conflict) as caught:
-        services.correct_hand(hand_id=first.pk, actor=services.Actor(user=organiser),
-                              hand_input=quick(number=1, outcome="gin", kd=0, dd=98),
-                              version=first.version, reason="was gin", idempotency_key=key())
+        services.correct_hand(
+            hand_id=first.pk,
+            actor=services.Actor(user=organiser),
+            hand_input=quick(number=1, outcome="gin", kd=0, dd=98),
+            version=first.version,
+            reason="was gin",
+            idempotency_key=key(),
+        )
     assert caught.value.code == "hands_after_game_end"
     assert db_state() == before
 
@@ -194,8 +240,9 @@ def test_closed_match_refuses_entries_until_reopened_with_a_reason(club, alice, 
     actor = services.Actor(user=organiser)
     services.close_match(match_id=match.pk, actor=actor)
     with pytest.raises(Conflict) as caught:
-        services.void_hand(hand_id=Hand.objects.get().pk, actor=actor, version=1,
-                           reason="x", idempotency_key=key())
+        services.void_hand(
+            hand_id=Hand.objects.get().pk, actor=actor, version=1, reason="x", idempotency_key=key()
+        )
     assert caught.value.code == "match_closed" and caught.value.status == 409
     with pytest.raises(ServiceError):
         services.reopen_match(match_id=match.pk, actor=actor, reason="")
@@ -212,32 +259,72 @@ def test_closing_an_unfinished_match_is_refused(match, organiser):
 @pytest.mark.parametrize(
     ("hand_input", "code", "message"),
     [
-        (HandInput(game=1, number=1, outcome="knock", knocker="A",
-                   knocker_cards=tuple("5H 6H 7H 9C 9D 9S JS QS KS ZZ".split()),
-                   defender_cards=tuple("8H 9H KD KC KH 3C 4C 5C AS 7D".split())),
-         "bad_card", "ZZ"),
-        (HandInput(game=1, number=1, outcome="knock", knocker="A",
-                   knocker_cards=tuple("5H 6H 7H 9C 9D 9S JS QS KS 2D".split()),
-                   defender_cards=tuple("8H 9H KD KC KH 3C 4C 5C AS 5H".split())),
-         "duplicate_card", "5H appears twice"),
-        (HandInput(game=1, number=1, outcome="knock", knocker="A",
-                   knocker_cards=tuple("5H 6H 7H 9C 9D 9S JS QS KS".split()),
-                   defender_cards=tuple("8H 9H KD KC KH 3C 4C 5C AS 7D".split())),
-         "wrong_card_count", "9"),
-        (HandInput(game=1, number=1, outcome="knock", knocker="A",
-                   knocker_cards=tuple("5H 6H 7H 9C 9D 9S JS QS KS 2D".split()),
-                   defender_cards=tuple("8H 9H KD KC KH 3C 4C 5C AS 7D".split()),
-                   knocker_melds=(("QS", "KS", "JS"), ("9C", "9D", "2D"))),
-         "invalid_meld", "9C 9D 2D"),
+        (
+            HandInput(
+                game=1,
+                number=1,
+                outcome="knock",
+                knocker="A",
+                knocker_cards=tuple("5H 6H 7H 9C 9D 9S JS QS KS ZZ".split()),
+                defender_cards=tuple("8H 9H KD KC KH 3C 4C 5C AS 7D".split()),
+            ),
+            "bad_card",
+            "ZZ",
+        ),
+        (
+            HandInput(
+                game=1,
+                number=1,
+                outcome="knock",
+                knocker="A",
+                knocker_cards=tuple("5H 6H 7H 9C 9D 9S JS QS KS 2D".split()),
+                defender_cards=tuple("8H 9H KD KC KH 3C 4C 5C AS 5H".split()),
+            ),
+            "duplicate_card",
+            "5H appears twice",
+        ),
+        (
+            HandInput(
+                game=1,
+                number=1,
+                outcome="knock",
+                knocker="A",
+                knocker_cards=tuple("5H 6H 7H 9C 9D 9S JS QS KS".split()),
+                defender_cards=tuple("8H 9H KD KC KH 3C 4C 5C AS 7D".split()),
+            ),
+            "wrong_card_count",
+            "9",
+        ),
+        (
+            HandInput(
+                game=1,
+                number=1,
+                outcome="knock",
+                knocker="A",
+                knocker_cards=tuple("5H 6H 7H 9C 9D 9S JS QS KS 2D".split()),
+                defender_cards=tuple("8H 9H KD KC KH 3C 4C 5C AS 7D".split()),
+                knocker_melds=(("QS", "KS", "JS"), ("9C", "9D", "2D")),
+            ),
+            "invalid_meld",
+            "9C 9D 2D",
+        ),
         (quick(kd=12, dd=30), "illegal_knock", "deadwood 12 is over the knock limit 10"),
         (quick(kd=5, dd=99), None, "98"),
         (quick(kd=-1, dd=20), None, "-1"),
     ],
-    ids=["bad-card", "duplicate-card", "wrong-count", "invalid-meld", "illegal-knock",
-         "deadwood-over-98", "negative-deadwood"],
+    ids=[
+        "bad-card",
+        "duplicate-card",
+        "wrong-count",
+        "invalid-meld",
+        "illegal-knock",
+        "deadwood-over-98",
+        "negative-deadwood",
+    ],
 )
-def test_bad_hand_is_refused_with_a_clear_message_and_writes_nothing(match, alice, hand_input,
-                                                                      code, message):
+def test_bad_hand_is_refused_with_a_clear_message_and_writes_nothing(
+    match, alice, hand_input, code, message
+):
     before = db_state()
     with pytest.raises(RulesError) as caught:
         submit(match, alice, hand_input)
@@ -248,8 +335,7 @@ def test_bad_hand_is_refused_with_a_clear_message_and_writes_nothing(match, alic
 
 
 def test_hand_for_a_finished_game_is_refused(club, alice, bob, organiser):
-    match = start(club, alice, bob, organiser,
-                  overrides={"game_target": 10, "games_to_win": 2})
+    match = start(club, alice, bob, organiser, overrides={"game_target": 10, "games_to_win": 2})
     play_hand(match, alice, bob, quick(kd=0, dd=30, outcome="gin"))
     before = db_state()
     with pytest.raises(Conflict) as caught:

@@ -17,11 +17,15 @@ def test_admin_lists_and_opens_tournament_records(club, organiser):
     client = Client()
     client.force_login(UserFactory(username="root", is_superuser=True, is_staff=True))
     pairing = rnd.pairings.first()
-    for url in ["/admin/tournaments/tournament/",
-                f"/admin/tournaments/tournament/{event.pk}/change/",
-                "/admin/tournaments/registration/", "/admin/tournaments/round/",
-                f"/admin/tournaments/round/{rnd.pk}/change/", "/admin/tournaments/pairing/",
-                f"/admin/tournaments/pairing/{pairing.pk}/change/"]:
+    for url in [
+        "/admin/tournaments/tournament/",
+        f"/admin/tournaments/tournament/{event.pk}/change/",
+        "/admin/tournaments/registration/",
+        "/admin/tournaments/round/",
+        f"/admin/tournaments/round/{rnd.pk}/change/",
+        "/admin/tournaments/pairing/",
+        f"/admin/tournaments/pairing/{pairing.pk}/change/",
+    ]:
         response = client.get(url)
         assert response.status_code == 200, url
     assert client.get("/admin/tournaments/pairing/add/").status_code == 403

@@ -17,9 +17,13 @@ from tournaments.models import Round
 def submit(pairing, seat="A", key="k"):
     player = (pairing.player_a if seat == "A" else pairing.player_b).player
     return scoring.submit_hand(
-        match_id=pairing.match_id, actor=scoring.Actor(player=player), idempotency_key=key,
-        hand=HandInput(game=1, number=1, outcome="knock", knocker="A", knocker_deadwood=4,
-                       defender_deadwood=9)).hand
+        match_id=pairing.match_id,
+        actor=scoring.Actor(player=player),
+        idempotency_key=key,
+        hand=HandInput(
+            game=1, number=1, outcome="knock", knocker="A", knocker_deadwood=4, defender_deadwood=9
+        ),
+    ).hand
 
 
 @pytest.mark.django_db
@@ -27,17 +31,27 @@ def test_every_table_shows_its_state(club, organiser):
     event = new_event(club, organiser, players=9)
     rnd = play_round(event, organiser, play=False, close=False)
     playing, pending, disputed, finished, bye = rnd.pairings.order_by("position").select_related(
-        "player_a__player", "player_b__player", "match")
+        "player_a__player", "player_b__player", "match"
+    )
     submit(pending, key="p")
     hand = submit(disputed, key="d")
-    scoring.dispute_hand(hand_id=hand.pk, actor=scoring.Actor(player=disputed.player_b.player),
-                         version=1, reason="I had 7", idempotency_key="d2")
+    scoring.dispute_hand(
+        hand_id=hand.pk,
+        actor=scoring.Actor(player=disputed.player_b.player),
+        version=1,
+        reason="I had 7",
+        idempotency_key="d2",
+    )
     win(finished, organiser, finished.player_b.player.name)
     board = selectors.dashboard(Round.objects.get(pk=rnd.pk))
     assert [row.state for row in board.tables] == [
-        "playing", "pending", "disputed", "finished", "bye"]
-    assert board.counts == {"playing": 1, "pending": 1, "disputed": 1, "finished": 1,
-                            "bye": 1}
+        "playing",
+        "pending",
+        "disputed",
+        "finished",
+        "bye",
+    ]
+    assert board.counts == {"playing": 1, "pending": 1, "disputed": 1, "finished": 1, "bye": 1}
     assert [row.pairing.table for row in board.disputes] == [3] and not board.can_close
     assert board.tables[1].current_points == {"A": 0, "B": 0}
     assert board.tables[3].winner_name == finished.player_b.player.name
@@ -49,8 +63,9 @@ def test_every_table_shows_its_state(club, organiser):
 def test_two_organisers_publishing_at_once_start_each_match_once(club, organiser):
     event = new_event(club, organiser, players=6)
     rnd = services.draft_round(tournament_id=event.pk, actor=actor(organiser))
-    results = run_together(2, lambda i: services.publish_round(round_id=rnd.pk,
-                                                               actor=actor(organiser)))
+    results = run_together(
+        2, lambda i: services.publish_round(round_id=rnd.pk, actor=actor(organiser))
+    )
     conflicts = [r for r in results if isinstance(r, Conflict)]
     assert len(conflicts) == 1 and conflicts[0].code == "not_draft", results
     assert Match.objects.count() == 3

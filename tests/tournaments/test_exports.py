@@ -38,39 +38,69 @@ def event(club, organiser):
     event = new_event(club, organiser, players=5, rounds=4, bye_points=50)
     first = play_round(event, organiser, play=False, close=False)
     t1, t2 = first.pairings.exclude(match=None).select_related("match").order_by("position")
-    scoring.submit_hand(match_id=t1.match_id, actor=actor(organiser), idempotency_key="k1",
-                        hand=HandInput(game=1, number=1, outcome="knock", knocker="A",
-                                       knocker_cards=tuple("5H 6H 7H 9C 9D 9S JS QS KS 2D"
-                                                           .split()),
-                                       defender_cards=tuple("8H 9H KD KC KH 3C 4C 5C AS 7D"
-                                                            .split())))
+    scoring.submit_hand(
+        match_id=t1.match_id,
+        actor=actor(organiser),
+        idempotency_key="k1",
+        hand=HandInput(
+            game=1,
+            number=1,
+            outcome="knock",
+            knocker="A",
+            knocker_cards=tuple("5H 6H 7H 9C 9D 9S JS QS KS 2D".split()),
+            defender_cards=tuple("8H 9H KD KC KH 3C 4C 5C AS 7D".split()),
+        ),
+    )
     hand = Hand.objects.get(game__match=t1.match)
-    scoring.void_hand(hand_id=hand.pk, actor=actor(organiser), version=hand.version,
-                      reason="misdeal", idempotency_key="v1")
+    scoring.void_hand(
+        hand_id=hand.pk,
+        actor=actor(organiser),
+        version=hand.version,
+        reason="misdeal",
+        idempotency_key="v1",
+    )
     for game in (1, 2):
         play_hand(t1.match, organiser, game=game, number=2 if game == 1 else 1, winner="B")
     play_hand(t2.match, organiser, game=1, number=1, winner="A", kd=3, dd=30)
-    services.record_result(pairing_id=t2.pk, actor=actor(organiser), winner="B",
-                           reason="A had to leave")
+    services.record_result(
+        pairing_id=t2.pk, actor=actor(organiser), winner="B", reason="A had to leave"
+    )
     services.close_round(round_id=first.pk, actor=actor(organiser))
     play_round(event, organiser, {"P05": "2-1"})
     services.withdraw_registration(registration_id=reg(event, "P04").pk, actor=actor(organiser))
     services.add_registration(tournament_id=event.pk, actor=actor(organiser), name="Late Liz")
     third = play_round(event, organiser, play=False, close=False)
     table = third.pairings.exclude(match=None).select_related("match").first()
-    scoring.submit_hand(match_id=table.match_id, actor=scoring.Actor(
-        player=table.player_a.player), idempotency_key="p1", hand=HandInput(
-        game=1, number=1, outcome="knock", knocker="A", knocker_deadwood=4,
-        defender_deadwood=9))
+    scoring.submit_hand(
+        match_id=table.match_id,
+        actor=scoring.Actor(player=table.player_a.player),
+        idempotency_key="p1",
+        hand=HandInput(
+            game=1, number=1, outcome="knock", knocker="A", knocker_deadwood=4, defender_deadwood=9
+        ),
+    )
     event.refresh_from_db()
     return event
 
 
 def standings_lines(tournament):
-    return [(row.standing.rank, row.name, row.withdrawn, row.late, row.standing.matches,
-             row.standing.match_wins, row.standing.games_won, row.standing.games_played,
-             row.standing.points, row.standing.margin, row.standing.tiebreaks,
-             row.head_to_head) for row in selectors.standings(tournament).rows]
+    return [
+        (
+            row.standing.rank,
+            row.name,
+            row.withdrawn,
+            row.late,
+            row.standing.matches,
+            row.standing.match_wins,
+            row.standing.games_won,
+            row.standing.games_played,
+            row.standing.points,
+            row.standing.margin,
+            row.standing.tiebreaks,
+            row.head_to_head,
+        )
+        for row in selectors.standings(tournament).rows
+    ]
 
 
 def test_standings_csv_has_every_tiebreak_value(event):
@@ -90,9 +120,17 @@ def test_hands_csv_lists_every_hand_by_round_and_table(event):
     assert len(rows) == Hand.objects.count()
     voided = rows[0]
     assert (voided["round"], voided["table"], voided["game"], voided["hand"]) == (
-        "1", "1", "1", "1")
+        "1",
+        "1",
+        "1",
+        "1",
+    )
     assert (voided["state"], voided["points"], voided["knocker"], voided["winner"]) == (
-        "voided", "6", "P01", "P01")
+        "voided",
+        "6",
+        "P01",
+        "P01",
+    )
     assert (voided["knocker_deadwood"], voided["defender_deadwood"]) == ("2", "8")
     assert rows[-1]["state"] == "pending" and rows[-1]["round"] == "3"
 
@@ -111,14 +149,18 @@ def test_archive_export_then_import_elsewhere_gives_identical_standings(event, c
     assert exports.hands_csv(copy_) == exports.hands_csv(event)
     assert copy_.rules == event.rules and copy_.state == event.state
     assert [(r.number, r.state, r.stage) for r in copy_.round_set.order_by("number")] == [
-        (1, "closed", "swiss"), (2, "closed", "swiss"), (3, "published", "swiss")]
+        (1, "closed", "swiss"),
+        (2, "closed", "swiss"),
+        (3, "published", "swiss"),
+    ]
     originals = Match.objects.filter(club=club).count()
     assert Match.objects.filter(club=other).count() == originals
     assert Player.objects.filter(club=other).count() == 6
     assert copy_.registrations.get(player__name="P04").withdrawn
     assert copy_.registrations.get(player__name="Late Liz").late
-    resolved = copy_.round_set.get(number=1).pairings.get(resolved_at__isnull=False,
-                                                          player_b__isnull=False)
+    resolved = copy_.round_set.get(number=1).pairings.get(
+        resolved_at__isnull=False, player_b__isnull=False
+    )
     assert (resolved.result_winner, resolved.result_reason) == ("B", "A had to leave")
     assert copy_.roster == []  # a Swiss fixes no roster
     assert ledger.verify() == []
@@ -131,8 +173,9 @@ def test_an_imported_bracket_goes_on_from_where_it_was(club, organiser, other_or
     play_round(event, organiser, {"P04": "2-1", "P02": "2-0"})
     event.refresh_from_db()
     other = Club.objects.get(slug="other-club")
-    copy_ = services.import_archive(club=other, actor=actor(other_organiser),
-                                    archive=tournament_archive(event))
+    copy_ = services.import_archive(
+        club=other, actor=actor(other_organiser), archive=tournament_archive(event)
+    )
     assert [name_of(pk) for pk in copy_.roster] == ["P01", "P02", "P03", "P04"]
     final = services.draft_round(tournament_id=copy_.pk, actor=actor(other_organiser))
     assert pairs_of(final) == [("P04", "P02")]
@@ -164,28 +207,42 @@ def tamper(archive, path, value):
     return changed
 
 
-@pytest.mark.parametrize(("path", "value", "message"), [
-    (("format",), "zip", "This is not a ginclub tournament archive"),
-    (("version",), 9, "Archive version 9 is not supported"),
-    (("rounds",), "many", "archive: 'rounds' has the wrong type (str)."),
-    (("rounds", 0, "pairings", 0, "match", "games", 0, "hands", 1, "points"), 99,
-     "round 1 table 1, game 1 hand 2: the archive says 99 points to B, the rules give 30 "
-     "to B."),
-    (("rounds", 0, "pairings", 0, "match", "games_won"), {"A": 0, "B": 1},
-     "round 1 table 1: the archive says games_won {'A': 0, 'B': 1}, its hands give "
-     "{'A': 0, 'B': 2}."),
-    (("rounds", 1, "pairings", 0, "a"), 12345, "malformed at rounds[1].pairings[0]: 12345 is "
-     "missing"),
-    (("tournament", "format"), "ladder", "tournament settings: format: must be one of"),
-    (("tournament", "rules", "gin_bonus"), -1, "tournament rules: gin_bonus must be"),
-])
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (("format",), "zip", "This is not a ginclub tournament archive"),
+        (("version",), 9, "Archive version 9 is not supported"),
+        (("rounds",), "many", "archive: 'rounds' has the wrong type (str)."),
+        (
+            ("rounds", 0, "pairings", 0, "match", "games", 0, "hands", 1, "points"),
+            99,
+            "round 1 table 1, game 1 hand 2: the archive says 99 points to B, the rules give 30 "
+            "to B.",
+        ),
+        (
+            ("rounds", 0, "pairings", 0, "match", "games_won"),
+            {"A": 0, "B": 1},
+            "round 1 table 1: the archive says games_won {'A': 0, 'B': 1}, its hands give "
+            "{'A': 0, 'B': 2}.",
+        ),
+        (
+            ("rounds", 1, "pairings", 0, "a"),
+            12345,
+            "malformed at rounds[1].pairings[0]: 12345 is missing",
+        ),
+        (("tournament", "format"), "ladder", "tournament settings: format: must be one of"),
+        (("tournament", "rules", "gin_bonus"), -1, "tournament rules: gin_bonus must be"),
+    ],
+)
 def test_a_bad_archive_is_refused_naming_the_problem_and_nothing_is_written(
-        event, club, organiser, path, value, message):
+    event, club, organiser, path, value, message
+):
     archive = tournament_archive(event)
     counts = (Tournament.objects.count(), Match.objects.count(), Player.objects.count())
     with pytest.raises(ServiceError) as caught:
-        services.import_archive(club=club, actor=actor(organiser),
-                                archive=tamper(archive, path, value))
+        services.import_archive(
+            club=club, actor=actor(organiser), archive=tamper(archive, path, value)
+        )
     assert caught.value.code == "bad_archive"
     assert message in caught.value.message
     nothing_written(counts)
@@ -193,5 +250,6 @@ def test_a_bad_archive_is_refused_naming_the_problem_and_nothing_is_written(
 
 def test_only_the_target_clubs_organisers_import(event, other_organiser):
     with pytest.raises(Forbidden):
-        services.import_archive(club=event.club, actor=actor(other_organiser),
-                                archive=tournament_archive(event))
+        services.import_archive(
+            club=event.club, actor=actor(other_organiser), archive=tournament_archive(event)
+        )

@@ -46,12 +46,13 @@ def stranger(db) -> Client:
 def make_event(club, organiser, players=4, **settings) -> Tournament:
     settings.setdefault("overrides", dict(QUICK))
     settings.setdefault("bye_games", 1)
-    tournament = services.create_tournament(club=club, actor=actor(organiser),
-                                            name="Club Open", date=dt.date(2026, 11, 28),
-                                            **settings)
+    tournament = services.create_tournament(
+        club=club, actor=actor(organiser), name="Club Open", date=dt.date(2026, 11, 28), **settings
+    )
     for n in range(1, players + 1):
-        services.add_registration(tournament_id=tournament.pk, actor=actor(organiser),
-                                  name=f"P{n:02d}")
+        services.add_registration(
+            tournament_id=tournament.pk, actor=actor(organiser), name=f"P{n:02d}"
+        )
     return tournament
 
 
@@ -71,9 +72,19 @@ def running(event, organiser) -> Round:
 
 
 def knock(match: Match, user, winner="A", game=1, number=1) -> None:
-    scoring.submit_hand(match_id=match.pk, actor=actor(user), idempotency_key=f"p-{next(_keys)}",
-                        hand=HandInput(game=game, number=number, outcome="knock",
-                                       knocker=winner, knocker_deadwood=5, defender_deadwood=35))
+    scoring.submit_hand(
+        match_id=match.pk,
+        actor=actor(user),
+        idempotency_key=f"p-{next(_keys)}",
+        hand=HandInput(
+            game=game,
+            number=number,
+            outcome="knock",
+            knocker=winner,
+            knocker_deadwood=5,
+            defender_deadwood=35,
+        ),
+    )
 
 
 def finish_round(rnd: Round, organiser) -> None:
@@ -93,11 +104,21 @@ def text(response) -> str:
 
 # ------------------------------------------------------------------------ access
 
-ORGANISER_PAGES = ["manage/", "manage/players/", "manage/rounds/", "manage/dashboard/",
-                   "manage/dashboard/tables/", "manage/standings/", "manage/corrections/",
-                   "manage/print/cards/", "manage/print/sheets/", "manage/print/standings/",
-                   "manage/export/standings.csv", "manage/export/hands.csv",
-                   "manage/export/archive.json"]
+ORGANISER_PAGES = [
+    "manage/",
+    "manage/players/",
+    "manage/rounds/",
+    "manage/dashboard/",
+    "manage/dashboard/tables/",
+    "manage/standings/",
+    "manage/corrections/",
+    "manage/print/cards/",
+    "manage/print/sheets/",
+    "manage/print/standings/",
+    "manage/export/standings.csv",
+    "manage/export/hands.csv",
+    "manage/export/archive.json",
+]
 
 
 @pytest.mark.parametrize("page", ORGANISER_PAGES)
@@ -136,8 +157,14 @@ def test_admin_manages_any_clubs_tournament(client, running):
     assert client.get(url(running.tournament, "manage/dashboard/")).status_code == 200
 
 
-PUBLIC_PAGES = ["", "pairings-table/", "standings/", "standings-table/", "projector/",
-                "projector/board/"]
+PUBLIC_PAGES = [
+    "",
+    "pairings-table/",
+    "standings/",
+    "standings-table/",
+    "projector/",
+    "projector/board/",
+]
 
 
 @pytest.mark.parametrize("page", PUBLIC_PAGES)
@@ -148,37 +175,62 @@ def test_public_pages_need_no_login(client, running, page):
 
 
 @pytest.mark.parametrize("page", PUBLIC_PAGES)
-def test_a_private_tournament_is_not_found_by_the_public(client, stranger, running, organiser,
-                                                          page):
-    services.update_tournament(tournament_id=running.tournament_id, actor=actor(organiser),
-                               public=False)
+def test_a_private_tournament_is_not_found_by_the_public(
+    client, stranger, running, organiser, page
+):
+    services.update_tournament(
+        tournament_id=running.tournament_id, actor=actor(organiser), public=False
+    )
     assert client.get(url(running.tournament, page)).status_code == 404
     assert stranger.get(url(running.tournament, page)).status_code == 404
 
 
 def test_a_private_tournament_is_still_visible_to_its_organiser(org, running, organiser):
-    services.update_tournament(tournament_id=running.tournament_id, actor=actor(organiser),
-                               public=False)
+    services.update_tournament(
+        tournament_id=running.tournament_id, actor=actor(organiser), public=False
+    )
     assert org.get(url(running.tournament, "standings/")).status_code == 200
 
 
 def test_tournament_list_shows_public_events_and_hides_private_ones(client, club, organiser):
     make_event(club, organiser, players=0)
-    services.create_tournament(club=club, actor=actor(organiser), name="Secret Cup",
-                               date=dt.date(2026, 12, 1), public=False)
+    services.create_tournament(
+        club=club,
+        actor=actor(organiser),
+        name="Secret Cup",
+        date=dt.date(2026, 12, 1),
+        public=False,
+    )
     page = text(client.get("/tournaments/"))
     assert "Club Open" in page and "Secret Cup" not in page
 
 
 # ------------------------------------------------------------------------ setup
 
+
 def test_create_a_tournament_without_javascript(org, club):
-    response = org.post("/tournaments/new/", {
-        "club": club.slug, "name": "Winter Open", "date": "2026-12-05", "venue": "Hall",
-        "profile": "tournament", "overrides": "games_to_win = 1\ngame_target = 100",
-        "format": "swiss", "rounds": 3, "cut_size": 0, "round_minutes": 40,
-        "bye_games": 1, "bye_points": 0, "agreement": "confirm", "hide_last_rounds": 0,
-        "public": "on", "tiebreak_1": "game_win_pct", "tiebreak_2": "points"})
+    response = org.post(
+        "/tournaments/new/",
+        {
+            "club": club.slug,
+            "name": "Winter Open",
+            "date": "2026-12-05",
+            "venue": "Hall",
+            "profile": "tournament",
+            "overrides": "games_to_win = 1\ngame_target = 100",
+            "format": "swiss",
+            "rounds": 3,
+            "cut_size": 0,
+            "round_minutes": 40,
+            "bye_games": 1,
+            "bye_points": 0,
+            "agreement": "confirm",
+            "hide_last_rounds": 0,
+            "public": "on",
+            "tiebreak_1": "game_win_pct",
+            "tiebreak_2": "points",
+        },
+    )
     tournament = Tournament.objects.get(name="Winter Open")
     assert response.status_code == 302 and response.url == url(tournament, "manage/players/")
     assert tournament.overrides == {"games_to_win": 1, "game_target": 100}
@@ -187,11 +239,25 @@ def test_create_a_tournament_without_javascript(org, club):
 
 
 def test_a_bad_setting_is_explained_and_the_form_keeps_the_values(org, club):
-    response = org.post("/tournaments/new/", {
-        "club": club.slug, "name": "Winter Open", "date": "2026-12-05", "venue": "Hall",
-        "profile": "tournament", "overrides": "games_to_win = 1\nknock_limit = 99",
-        "format": "swiss_cut", "rounds": 3, "cut_size": 0, "round_minutes": 40,
-        "bye_games": 1, "bye_points": 0, "agreement": "confirm", "hide_last_rounds": 0})
+    response = org.post(
+        "/tournaments/new/",
+        {
+            "club": club.slug,
+            "name": "Winter Open",
+            "date": "2026-12-05",
+            "venue": "Hall",
+            "profile": "tournament",
+            "overrides": "games_to_win = 1\nknock_limit = 99",
+            "format": "swiss_cut",
+            "rounds": 3,
+            "cut_size": 0,
+            "round_minutes": 40,
+            "bye_games": 1,
+            "bye_points": 0,
+            "agreement": "confirm",
+            "hide_last_rounds": 0,
+        },
+    )
     page = text(response)
     assert response.status_code == 400
     assert "knock_limit must be a whole number from 0 to 98" in page
@@ -200,11 +266,24 @@ def test_a_bad_setting_is_explained_and_the_form_keeps_the_values(org, club):
 
 
 def test_an_override_line_that_is_not_option_equals_value_is_named(org, club):
-    response = org.post("/tournaments/new/", {
-        "club": club.slug, "name": "Winter Open", "date": "2026-12-05",
-        "profile": "tournament", "overrides": "games to win 1", "format": "swiss",
-        "rounds": 3, "cut_size": 0, "round_minutes": 40, "bye_games": 1, "bye_points": 0,
-        "agreement": "confirm", "hide_last_rounds": 0})
+    response = org.post(
+        "/tournaments/new/",
+        {
+            "club": club.slug,
+            "name": "Winter Open",
+            "date": "2026-12-05",
+            "profile": "tournament",
+            "overrides": "games to win 1",
+            "format": "swiss",
+            "rounds": 3,
+            "cut_size": 0,
+            "round_minutes": 40,
+            "bye_games": 1,
+            "bye_points": 0,
+            "agreement": "confirm",
+            "hide_last_rounds": 0,
+        },
+    )
     assert response.status_code == 400
     assert "Line 1 (&#x27;games to win 1&#x27;)" in text(response)
 
@@ -219,60 +298,96 @@ def test_settings_show_the_frozen_rules_and_refuse_locked_changes(org, running):
     page = text(org.get(url(tournament, "manage/")))
     assert "Rules in force (frozen since round 1)" in page and "Change the rules" in page
     assert 'name="format"' in page and "disabled" in page
-    response = org.post(url(tournament, "manage/"), {
-        "name": "Club Open II", "date": "2026-11-28", "rounds": 4, "round_minutes": 45,
-        "hide_last_rounds": 0, "public": "on", "tiebreak_1": "points"}, follow=True)
+    response = org.post(
+        url(tournament, "manage/"),
+        {
+            "name": "Club Open II",
+            "date": "2026-11-28",
+            "rounds": 4,
+            "round_minutes": 45,
+            "hide_last_rounds": 0,
+            "public": "on",
+            "tiebreak_1": "points",
+        },
+        follow=True,
+    )
     tournament.refresh_from_db()
     assert "Settings saved." in text(response)
     assert (tournament.name, tournament.rounds, tournament.tiebreaks) == (
-        "Club Open II", 4, ["points"])
+        "Club Open II",
+        4,
+        ["points"],
+    )
     assert tournament.overrides == QUICK  # disabled fields are not posted, not changed
 
 
 def test_rules_change_previews_then_applies_with_a_reason(org, running, organiser):
     tournament = running.tournament
     finish_round(running, organiser)
-    response = org.post(url(tournament, "manage/rules/"), {
-        "profile": "tournament", "overrides": "game_target = 25\ngames_to_win = 1\n"
-                                              "gin_bonus = 30", "preview": "1"})
+    response = org.post(
+        url(tournament, "manage/rules/"),
+        {
+            "profile": "tournament",
+            "overrides": "game_target = 25\ngames_to_win = 1\ngin_bonus = 30",
+            "preview": "1",
+        },
+    )
     page = text(response)
     assert response.status_code == 200 and "What this rules change would do" in page
     assert "gin_bonus" in page and "Apply the change" in page
     tournament.refresh_from_db()
     assert tournament.rules["gin_bonus"] == 25  # a preview writes nothing
-    no_reason = org.post(url(tournament, "manage/rules/"), {
-        "profile": "tournament", "overrides": "game_target = 25\ngames_to_win = 1\n"
-                                              "gin_bonus = 30", "apply": "1", "reason": ""})
+    no_reason = org.post(
+        url(tournament, "manage/rules/"),
+        {
+            "profile": "tournament",
+            "overrides": "game_target = 25\ngames_to_win = 1\ngin_bonus = 30",
+            "apply": "1",
+            "reason": "",
+        },
+    )
     assert no_reason.status_code == 400 and "Say why the rules change." in text(no_reason)
-    applied = org.post(url(tournament, "manage/rules/"), {
-        "profile": "tournament", "overrides": "game_target = 25\ngames_to_win = 1\n"
-                                              "gin_bonus = 30", "apply": "1",
-        "reason": "house rule"}, follow=True)
+    applied = org.post(
+        url(tournament, "manage/rules/"),
+        {
+            "profile": "tournament",
+            "overrides": "game_target = 25\ngames_to_win = 1\ngin_bonus = 30",
+            "apply": "1",
+            "reason": "house rule",
+        },
+        follow=True,
+    )
     assert "Rules changed:" in text(applied)
     tournament.refresh_from_db()
     assert tournament.rules["gin_bonus"] == 30
 
 
 def test_rules_change_that_changes_nothing_is_refused_on_the_settings_page(org, running):
-    response = org.post(url(running.tournament, "manage/rules/"), {
-        "profile": "tournament", "overrides": "game_target = 25\ngames_to_win = 1",
-        "preview": "1"})
+    response = org.post(
+        url(running.tournament, "manage/rules/"),
+        {
+            "profile": "tournament",
+            "overrides": "game_target = 25\ngames_to_win = 1",
+            "preview": "1",
+        },
+    )
     assert response.status_code == 400
     assert "These are the rules already in force." in text(response)
 
 
 # ------------------------------------------------------------------ registration
 
+
 def test_add_a_player_and_see_them_listed(org, event):
-    response = org.post(url(event, "manage/players/add/"), {"name": "Zoe", "email": ""},
-                        follow=True)
+    response = org.post(
+        url(event, "manage/players/add/"), {"name": "Zoe", "email": ""}, follow=True
+    )
     assert "Zoe is registered." in text(response)
     assert event.registrations.filter(player__name="Zoe").exists()
 
 
 def test_a_refused_registration_keeps_the_typed_values(org, event):
-    response = org.post(url(event, "manage/players/add/"), {"name": "P01",
-                                                            "member_id": "M-7"})
+    response = org.post(url(event, "manage/players/add/"), {"name": "P01", "member_id": "M-7"})
     page = text(response)
     assert response.status_code == 400 and "P01 is already registered." in page
     assert 'value="M-7"' in page
@@ -281,8 +396,10 @@ def test_a_refused_registration_keeps_the_typed_values(org, event):
 def test_csv_upload_shows_every_row_accepted_or_refused_with_the_reason(org, event):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    csv = "name,email,notes\nAnna,anna@example.org,x\nP01,,\n,nobody@example.org,\n" \
-          "Bert,not-an-email,\nanna,,dup\n"
+    csv = (
+        "name,email,notes\nAnna,anna@example.org,x\nP01,,\n,nobody@example.org,\n"
+        "Bert,not-an-email,\nanna,,dup\n"
+    )
     upload = SimpleUploadedFile("players.csv", csv.encode(), content_type="text/csv")
     response = org.post(url(event, "manage/players/import/"), {"file": upload})
     page = text(response)
@@ -306,8 +423,7 @@ def test_pasted_csv_without_a_name_column_is_refused_whole(org, event):
 
 def test_an_empty_import_form_says_what_is_missing(org, event):
     response = org.post(url(event, "manage/players/import/"), {})
-    assert response.status_code == 400 and "Choose a CSV file or paste its rows." in text(
-        response)
+    assert response.status_code == 400 and "Choose a CSV file or paste its rows." in text(response)
 
 
 def test_check_in_without_javascript_redirects_back_to_the_player(org, event):
@@ -320,8 +436,7 @@ def test_check_in_without_javascript_redirects_back_to_the_player(org, event):
 
 def test_check_in_with_htmx_returns_the_players_row(org, event):
     reg = event.registrations.get(player__name="P02")
-    response = org.post(url(event, f"manage/players/{reg.pk}/check-in/"),
-                        HTTP_HX_REQUEST="true")
+    response = org.post(url(event, f"manage/players/{reg.pk}/check-in/"), HTTP_HX_REQUEST="true")
     page = text(response).lstrip()
     assert page.startswith(f'<li id="reg-{reg.pk}"') and "checked in" in page
     assert "Undo check-in" in page
@@ -332,8 +447,9 @@ def test_check_in_with_htmx_returns_the_players_row(org, event):
 
 def test_withdrawing_a_player_keeps_them_out_of_the_next_draft(org, event, organiser):
     reg = event.registrations.get(player__name="P04")
-    response = org.post(url(event, f"manage/players/{reg.pk}/withdraw/"),
-                        {"reason": "went home"}, follow=True)
+    response = org.post(
+        url(event, f"manage/players/{reg.pk}/withdraw/"), {"reason": "went home"}, follow=True
+    )
     assert "P04 withdrew" in text(response)
     org.post(url(event, "manage/rounds/draft/"))
     rnd = event.round_set.get()
@@ -342,13 +458,15 @@ def test_withdrawing_a_player_keeps_them_out_of_the_next_draft(org, event, organ
 
 
 def test_a_late_entry_is_marked_late(org, running):
-    response = org.post(url(running.tournament, "manage/players/add/"), {"name": "Latecomer"},
-                        follow=True)
+    response = org.post(
+        url(running.tournament, "manage/players/add/"), {"name": "Latecomer"}, follow=True
+    )
     assert "Latecomer is registered as a late entry." in text(response)
     assert Registration.objects.get(player__name="Latecomer").late
 
 
 # ------------------------------------------------------------------------ rounds
+
 
 def test_draft_shows_each_pairings_reason_then_publish_opens_the_dashboard(org, event):
     org.post(url(event, "manage/rounds/draft/"))
@@ -370,9 +488,11 @@ def test_swap_two_players_before_publishing(org, event):
     first = rnd.pairings.order_by("position").first()
     last = rnd.pairings.order_by("position").last()
     a, b = first.player_a_id, last.player_a_id
-    response = org.post(url(event, "manage/rounds/1/adjust/swap/"),
-                        {"swap-first": a, "swap-second": b, "swap-reason": "family"},
-                        follow=True)
+    response = org.post(
+        url(event, "manage/rounds/1/adjust/swap/"),
+        {"swap-first": a, "swap-second": b, "swap-reason": "family"},
+        follow=True,
+    )
     assert "Pairings changed." in text(response)
     first.refresh_from_db()
     assert first.player_a_id == b and "set by organiser: family" in first.reason
@@ -381,8 +501,9 @@ def test_swap_two_players_before_publishing(org, event):
 def test_swapping_a_player_with_themselves_is_explained(org, event):
     org.post(url(event, "manage/rounds/draft/"))
     reg = event.round_set.get().pairings.first().player_a_id
-    response = org.post(url(event, "manage/rounds/1/adjust/swap/"),
-                        {"swap-first": reg, "swap-second": reg})
+    response = org.post(
+        url(event, "manage/rounds/1/adjust/swap/"), {"swap-first": reg, "swap-second": reg}
+    )
     assert response.status_code == 400 and "Choose two different players." in text(response)
 
 
@@ -390,8 +511,10 @@ def test_fix_a_pairing_by_hand(org, event):
     org.post(url(event, "manage/rounds/draft/"))
     rnd = event.round_set.get()
     p1, p2 = rnd.pairings.order_by("position")
-    response = org.post(url(event, "manage/rounds/1/adjust/fix/"), {
-        "fix-first": p1.player_a_id, "fix-second": p2.player_a_id, "fix-reason": ""})
+    response = org.post(
+        url(event, "manage/rounds/1/adjust/fix/"),
+        {"fix-first": p1.player_a_id, "fix-second": p2.player_a_id, "fix-reason": ""},
+    )
     assert response.status_code == 302
     pairing = rnd.pairings.get(player_a_id=p1.player_a_id)
     assert {pairing.player_a_id, pairing.player_b_id} == {p1.player_a_id, p2.player_a_id}
@@ -414,13 +537,22 @@ def test_a_disputed_table_is_one_tap_from_its_match_page(org, running):
     a = pairing.match.player_a
     b = pairing.match.player_b
     a.set_pin("1111"), a.save()
-    scoring.submit_hand(match_id=pairing.match_id, actor=scoring.Actor(player=a),
-                        idempotency_key="d1", hand=HandInput(
-                            game=1, number=1, outcome="knock", knocker="A",
-                            knocker_deadwood=5, defender_deadwood=35))
+    scoring.submit_hand(
+        match_id=pairing.match_id,
+        actor=scoring.Actor(player=a),
+        idempotency_key="d1",
+        hand=HandInput(
+            game=1, number=1, outcome="knock", knocker="A", knocker_deadwood=5, defender_deadwood=35
+        ),
+    )
     hand = Hand.objects.get(game__match=pairing.match)
-    scoring.dispute_hand(hand_id=hand.pk, actor=scoring.Actor(player=b), version=hand.version,
-                         idempotency_key="d2", reason="wrong count")
+    scoring.dispute_hand(
+        hand_id=hand.pk,
+        actor=scoring.Actor(player=b),
+        version=hand.version,
+        idempotency_key="d2",
+        reason="wrong count",
+    )
     page = text(org.get(url(running.tournament, "manage/dashboard/tables/")))
     assert f'href="/matches/{pairing.match_id}/" class="button danger"' in page
     assert "1 disputed" in page
@@ -442,8 +574,7 @@ def test_record_a_result_by_hand_needs_a_reason_and_then_closes_the_table(org, r
     pairing = running.pairings.order_by("table").first()
     path = url(running.tournament, f"manage/tables/{pairing.pk}/result/")
     refused = org.post(path, {"winner": "B", "reason": ""})
-    assert refused.status_code == 400 and "Say why the result is recorded by hand." in text(
-        refused)
+    assert refused.status_code == 400 and "Say why the result is recorded by hand." in text(refused)
     org.post(path, {"winner": "B", "games_a": 0, "games_b": 1, "reason": "no phone"})
     pairing.refresh_from_db()
     assert pairing.resolved and pairing.result_winner == "B"
@@ -475,15 +606,20 @@ def test_organiser_standings_show_every_tiebreak_value(org, running, organiser):
 def test_corrections_list_pending_hands_with_links_to_the_match(org, running, organiser):
     pairing = running.pairings.order_by("table").first()
     player = pairing.match.player_a
-    scoring.submit_hand(match_id=pairing.match_id, actor=scoring.Actor(player=player),
-                        idempotency_key="c1", hand=HandInput(
-                            game=1, number=1, outcome="knock", knocker="A",
-                            knocker_deadwood=5, defender_deadwood=35))
+    scoring.submit_hand(
+        match_id=pairing.match_id,
+        actor=scoring.Actor(player=player),
+        idempotency_key="c1",
+        hand=HandInput(
+            game=1, number=1, outcome="knock", knocker="A", knocker_deadwood=5, defender_deadwood=35
+        ),
+    )
     page = text(org.get(url(running.tournament, "manage/corrections/")))
     assert f'href="/matches/{pairing.match_id}/"' in page and "1 pending" in page
 
 
 # ------------------------------------------------------------------------ public
+
 
 def test_public_pairings_show_table_numbers_and_scores_not_the_private_page(client, running):
     page = text(client.get(url(running.tournament)))
@@ -538,6 +674,7 @@ def test_projector_refreshes_and_scrolls_by_itself(client, running):
 
 # ------------------------------------------------------------------- printables
 
+
 def test_table_cards_carry_the_table_number_names_and_the_qr_of_the_table_link(org, running):
     page = text(org.get(url(running.tournament, "manage/print/cards/")))
     assert page.count('class="table-card"') == 2
@@ -571,8 +708,9 @@ def test_archive_import_form_recreates_the_tournament(org, running, organiser):
     services.close_round(round_id=running.pk, actor=actor(organiser))
     body = org.get(url(running.tournament, "manage/export/archive.json")).content
     upload = SimpleUploadedFile("a.json", body, content_type="application/json")
-    response = org.post("/tournaments/import/", {"club": running.tournament.club.slug,
-                                                 "file": upload}, follow=True)
+    response = org.post(
+        "/tournaments/import/", {"club": running.tournament.club.slug, "file": upload}, follow=True
+    )
     assert "imported into Gin Club" in text(response)
     assert Tournament.objects.filter(name="Club Open").count() == 2
 
@@ -591,7 +729,6 @@ def test_match_pages_of_a_casual_match_show_no_round_clock(org, club, organiser)
     a, b = PlayerFactory(club=club), PlayerFactory(club=club)
     match = scoring.start_match(club=club, player_a=a, player_b=b, actor=actor(organiser))
     assert "left in round" not in text(org.get(f"/matches/{match.pk}/"))
-
 
 
 def test_club_page_links_its_tournaments_and_a_new_one_for_organisers(org, event):
@@ -624,7 +761,8 @@ def test_seed_a_player_and_a_bad_seed_is_explained(org, event):
 
 
 def test_call_time_then_the_policy_decides_the_leading_table_and_names_the_level_one(
-        org, club, organiser):
+    org, club, organiser
+):
     tournament = make_event(club, organiser, overrides={"game_target": 25, "games_to_win": 2})
     rnd = publish(tournament, organiser)
     leading, level = rnd.pairings.order_by("table").select_related("match")
@@ -645,7 +783,8 @@ def test_forms_show_dates_as_iso_for_the_date_picker_and_the_default_tiebreaks(o
 
 
 def test_after_time_is_called_one_table_is_decided_by_the_policy_when_it_is_done(
-        org, club, organiser):
+    org, club, organiser
+):
     tournament = make_event(club, organiser, overrides={"game_target": 25, "games_to_win": 2})
     rnd = publish(tournament, organiser)
     first, second = rnd.pairings.order_by("table").select_related("match")

@@ -25,14 +25,36 @@ SEE = ["no", "ok", "no", "ok", "no", "ok"]
 MANAGE = ["no", "no", "no", "ok", "no", "ok"]
 
 EXPECTED = {
-    "detail": SEE, "rounds": SEE, "round": SEE, "pairings": SEE, "standings": SEE,
-    "standings_csv": SEE, "own_match": SEE,
-    "others_match": MANAGE, "registrations": MANAGE, "add_registration": MANAGE,
-    "import_csv": MANAGE, "check_in": MANAGE, "withdraw": MANAGE, "seed": MANAGE,
-    "update": MANAGE, "rules_preview": MANAGE, "draft": MANAGE, "discard": MANAGE,
-    "swap": MANAGE, "fix": MANAGE, "publish": MANAGE, "timer": MANAGE, "call_time": MANAGE,
-    "result": MANAGE, "close": MANAGE, "dashboard": MANAGE, "tables": MANAGE,
-    "hands_csv": MANAGE, "archive": MANAGE, "import_archive": MANAGE,
+    "detail": SEE,
+    "rounds": SEE,
+    "round": SEE,
+    "pairings": SEE,
+    "standings": SEE,
+    "standings_csv": SEE,
+    "own_match": SEE,
+    "others_match": MANAGE,
+    "registrations": MANAGE,
+    "add_registration": MANAGE,
+    "import_csv": MANAGE,
+    "check_in": MANAGE,
+    "withdraw": MANAGE,
+    "seed": MANAGE,
+    "update": MANAGE,
+    "rules_preview": MANAGE,
+    "draft": MANAGE,
+    "discard": MANAGE,
+    "swap": MANAGE,
+    "fix": MANAGE,
+    "publish": MANAGE,
+    "timer": MANAGE,
+    "call_time": MANAGE,
+    "result": MANAGE,
+    "close": MANAGE,
+    "dashboard": MANAGE,
+    "tables": MANAGE,
+    "hands_csv": MANAGE,
+    "archive": MANAGE,
+    "import_archive": MANAGE,
 }
 
 
@@ -49,10 +71,20 @@ def world(club, organiser):
     PlayerFactory(club=club, name="Outsider", user=UserFactory(username="outsider"))
     first = play_round(event, organiser)
     second = services.draft_round(tournament_id=event.pk, actor=actor(organiser))
-    users = {"player": "p01", "other_player": "outsider", "organiser": "org",
-             "other_organiser": "other-org", "admin": "admin"}
-    return {"event": event, "first": first, "second": second, "users": users,
-            "organiser": organiser}
+    users = {
+        "player": "p01",
+        "other_player": "outsider",
+        "organiser": "org",
+        "other_organiser": "other-org",
+        "admin": "admin",
+    }
+    return {
+        "event": event,
+        "first": first,
+        "second": second,
+        "users": users,
+        "organiser": organiser,
+    }
 
 
 def client_for(world, who: str) -> APIClient:
@@ -72,10 +104,15 @@ def perform(world, client: APIClient, action: str):
     event, rnd = world["event"], world["second"]
     base = f"/api/tournaments/{event.slug}/"
     get = {
-        "detail": base, "rounds": base + "rounds/", "round": f"/api/rounds/{world['first'].pk}/",
-        "pairings": base + "pairings/", "standings": base + "standings/",
-        "standings_csv": base + "export/standings.csv", "registrations": base + "registrations/",
-        "hands_csv": base + "export/hands.csv", "archive": base + "archive/",
+        "detail": base,
+        "rounds": base + "rounds/",
+        "round": f"/api/rounds/{world['first'].pk}/",
+        "pairings": base + "pairings/",
+        "standings": base + "standings/",
+        "standings_csv": base + "export/standings.csv",
+        "registrations": base + "registrations/",
+        "hands_csv": base + "export/hands.csv",
+        "archive": base + "archive/",
     }
     if action in get:
         return client.get(get[action])
@@ -88,16 +125,21 @@ def perform(world, client: APIClient, action: str):
         "check_in": (f"/api/registrations/{p01}/check-in/", {}),
         "withdraw": (f"/api/registrations/{p01}/withdraw/", {"reason": "ill"}),
         "seed": (f"/api/registrations/{p01}/seed/", {"seed": 3}),
-        "rules_preview": (base + "rules/preview/", {"profile": "tournament",
-                                                    "overrides": {"game_target": 25,
-                                                                  "games_to_win": 2,
-                                                                  "box_bonus": 10}}),
+        "rules_preview": (
+            base + "rules/preview/",
+            {
+                "profile": "tournament",
+                "overrides": {"game_target": 25, "games_to_win": 2, "box_bonus": 10},
+            },
+        ),
         "swap": (f"/api/rounds/{rnd.pk}/swap/", {"first": p01, "second": p02}),
         "fix": (f"/api/rounds/{rnd.pk}/fix/", {"player_a": p01, "player_b": p02}),
         "publish": (f"/api/rounds/{rnd.pk}/publish/", {}),
         "import_csv": (base + "registrations/import/", {"csv": "name\nNewcomer\n"}),
-        "import_archive": (f"/api/clubs/{event.club.slug}/tournaments/import/",
-                           json.loads(json.dumps(tournament_archive(event)))),
+        "import_archive": (
+            f"/api/clubs/{event.club.slug}/tournaments/import/",
+            json.loads(json.dumps(tournament_archive(event))),
+        ),
     }
     if action in post:
         return client.post(*post[action], format="json")
@@ -111,8 +153,11 @@ def perform(world, client: APIClient, action: str):
     rnd = published(world)
     if action == "result":
         pairing = rnd.pairings.exclude(match=None).first()
-        return client.post(f"/api/pairings/{pairing.pk}/result/",
-                           {"winner": "A", "reason": "forfeit"}, format="json")
+        return client.post(
+            f"/api/pairings/{pairing.pk}/result/",
+            {"winner": "A", "reason": "forfeit"},
+            format="json",
+        )
     if action in ("dashboard", "tables"):
         return client.get(f"/api/rounds/{rnd.pk}/{action}/")
     path = {"timer": "timer", "call_time": "call-time", "close": "close"}[action]
@@ -138,8 +183,12 @@ def test_permission_matrix(world, who, action):
 def test_a_stranger_learns_nothing_of_a_private_tournament(world):
     client = APIClient()
     event = world["event"]
-    for url in [f"/api/tournaments/{event.slug}/", f"/api/tournaments/{event.slug}/standings/",
-                f"/api/rounds/{world['first'].pk}/", "/api/tournaments/"]:
+    for url in [
+        f"/api/tournaments/{event.slug}/",
+        f"/api/tournaments/{event.slug}/standings/",
+        f"/api/rounds/{world['first'].pk}/",
+        "/api/tournaments/",
+    ]:
         response = client.get(url)
         assert b"P01" not in response.content and event.slug.encode() not in response.content
     assert client.get("/api/tournaments/").json() == []
@@ -147,8 +196,7 @@ def test_a_stranger_learns_nothing_of_a_private_tournament(world):
 
 def test_the_public_sees_a_public_tournament_but_no_draft_and_nothing_to_manage(world):
     event = world["event"]
-    services.update_tournament(tournament_id=event.pk, actor=actor(world["organiser"]),
-                               public=True)
+    services.update_tournament(tournament_id=event.pk, actor=actor(world["organiser"]), public=True)
     client = APIClient()
     base = f"/api/tournaments/{event.slug}/"
     assert client.get(base).status_code == 200
@@ -157,8 +205,12 @@ def test_the_public_sees_a_public_tournament_but_no_draft_and_nothing_to_manage(
     pairings = client.get(base + "pairings/").json()
     assert pairings["number"] == 1 and "pending" not in pairings["pairings"][0]
     assert client.get(base + "standings/").json()["rows"][0]["match_wins"] == 1
-    for url in (base + "registrations/", f"/api/rounds/{world['first'].pk}/dashboard/",
-                base + "archive/", base + "export/hands.csv"):
+    for url in (
+        base + "registrations/",
+        f"/api/rounds/{world['first'].pk}/dashboard/",
+        base + "archive/",
+        base + "export/hands.csv",
+    ):
         assert client.get(url).status_code in (401, 403), url
     assert client.post(base + "rounds/", {}, format="json").status_code == 403
     assert client.post("/api/tournaments/", {}, format="json").status_code == 403

@@ -25,11 +25,16 @@ def add(event, user, **details):
 
 
 def test_adding_a_new_name_creates_the_club_player(event, organiser, club):
-    registration = add(event, organiser, name="  Ada   Lovelace ", email="ada@example.org",
-                       member_id="M7")
+    registration = add(
+        event, organiser, name="  Ada   Lovelace ", email="ada@example.org", member_id="M7"
+    )
     player = registration.player
     assert (player.name, player.email, player.member_id, player.club) == (
-        "Ada Lovelace", "ada@example.org", "M7", club)
+        "Ada Lovelace",
+        "ada@example.org",
+        "M7",
+        club,
+    )
     assert not registration.late
 
 
@@ -40,15 +45,17 @@ def test_adding_a_known_name_reuses_the_club_player(event, organiser, club):
     assert Player.objects.filter(club=club).count() == 2
 
 
-@pytest.mark.parametrize(("details", "code", "message"), [
-    ({"name": " "}, "empty_name", "The name is empty."),
-    ({"name": "X" * 121}, "name_too_long", "121 characters long"),
-    ({"name": "Dev", "email": "dev@"}, "bad_email", "'dev@' is not an email address."),
-    ({"name": "Dev", "member_id": "9" * 41}, "bad_member_id", "40 characters at most"),
-    ({"name": "Dev", "seed": 0}, "invalid", "seed is a whole number from 1 to 9999"),
-])
-def test_bad_details_are_refused_and_nothing_is_written(event, organiser, details, code,
-                                                        message):
+@pytest.mark.parametrize(
+    ("details", "code", "message"),
+    [
+        ({"name": " "}, "empty_name", "The name is empty."),
+        ({"name": "X" * 121}, "name_too_long", "121 characters long"),
+        ({"name": "Dev", "email": "dev@"}, "bad_email", "'dev@' is not an email address."),
+        ({"name": "Dev", "member_id": "9" * 41}, "bad_member_id", "40 characters at most"),
+        ({"name": "Dev", "seed": 0}, "invalid", "seed is a whole number from 1 to 9999"),
+    ],
+)
+def test_bad_details_are_refused_and_nothing_is_written(event, organiser, details, code, message):
     with pytest.raises(ServiceError) as caught:
         add(event, organiser, **details)
     assert caught.value.code == code and message in caught.value.message
@@ -85,12 +92,18 @@ CSV = (
 
 
 def test_csv_import_reports_every_row_and_keeps_the_accepted_ones(event, organiser):
-    report = services.import_registrations(tournament_id=event.pk, actor=actor(organiser),
-                                           content=CSV.encode())
+    report = services.import_registrations(
+        tournament_id=event.pk, actor=actor(organiser), content=CSV.encode()
+    )
     rows = [(r.line, r.name, r.accepted, r.code) for r in report.rows]
-    assert rows == [(2, "Ada", True, ""), (3, "Ben", True, ""), (4, "", False, "empty_name"),
-                    (5, "Cleo", False, "bad_email"), (6, "ada", False, "duplicate"),
-                    (8, "Dev", True, "")]
+    assert rows == [
+        (2, "Ada", True, ""),
+        (3, "Ben", True, ""),
+        (4, "", False, "empty_name"),
+        (5, "Cleo", False, "bad_email"),
+        (6, "ada", False, "duplicate"),
+        (8, "Dev", True, ""),
+    ]
     assert report.rows[3].reason == "'not-an-email' is not an email address."
     assert report.rows[4].reason == "duplicate of line 2"
     assert report.rows[0].reason == "registered (new club player)"
@@ -103,36 +116,47 @@ def test_csv_import_reports_every_row_and_keeps_the_accepted_ones(event, organis
 
 def test_csv_import_refuses_already_registered_players_row_by_row(event, organiser):
     add(event, organiser, name="Ada")
-    report = services.import_registrations(tournament_id=event.pk, actor=actor(organiser),
-                                           content="name\nAda\nBen\n")
+    report = services.import_registrations(
+        tournament_id=event.pk, actor=actor(organiser), content="name\nAda\nBen\n"
+    )
     assert [(r.name, r.accepted, r.reason) for r in report.rows] == [
-        ("Ada", False, "Ada is already registered."), ("Ben", True, "registered (new club player)")]
+        ("Ada", False, "Ada is already registered."),
+        ("Ben", True, "registered (new club player)"),
+    ]
 
 
 def test_excel_style_csv_with_bom_and_cp1252_is_read(event, organiser):
     content = "\ufeffname,email\r\nZoë,\r\n".encode("utf-8")
-    report = services.import_registrations(tournament_id=event.pk, actor=actor(organiser),
-                                           content=content)
+    report = services.import_registrations(
+        tournament_id=event.pk, actor=actor(organiser), content=content
+    )
     assert [r.name for r in report.accepted] == ["Zoë"]
-    report = services.import_registrations(tournament_id=event.pk, actor=actor(organiser),
-                                           content="name\nRenée\n".encode("cp1252"))
+    report = services.import_registrations(
+        tournament_id=event.pk, actor=actor(organiser), content="name\nRenée\n".encode("cp1252")
+    )
     assert [r.name for r in report.accepted] == ["Renée"]
 
 
-@pytest.mark.parametrize(("content", "code", "message"), [
-    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not_csv", "not a CSV text file"),
-    (b"", "empty_file", "The file is empty."),
-    (b"player_id,email\n1,a@example.org\n", "no_name_column",
-     "a header with a 'name' column (optional 'email', 'member_id'); found 'player_id', "
-     "'email'"),
-    (b"Ada\nBen\n", "no_name_column", "found 'Ada'"),
-    (b'name\n"Ada\n', "not_csv", "is not valid CSV"),
-])
-def test_a_file_that_is_not_a_player_csv_is_refused_whole(event, organiser, content, code,
-                                                          message):
+@pytest.mark.parametrize(
+    ("content", "code", "message"),
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not_csv", "not a CSV text file"),
+        (b"", "empty_file", "The file is empty."),
+        (
+            b"player_id,email\n1,a@example.org\n",
+            "no_name_column",
+            "a header with a 'name' column (optional 'email', 'member_id'); found 'player_id', "
+            "'email'",
+        ),
+        (b"Ada\nBen\n", "no_name_column", "found 'Ada'"),
+        (b'name\n"Ada\n', "not_csv", "is not valid CSV"),
+    ],
+)
+def test_a_file_that_is_not_a_player_csv_is_refused_whole(event, organiser, content, code, message):
     with pytest.raises(ServiceError) as caught:
-        services.import_registrations(tournament_id=event.pk, actor=actor(organiser),
-                                      content=content)
+        services.import_registrations(
+            tournament_id=event.pk, actor=actor(organiser), content=content
+        )
     assert caught.value.code == code and message in caught.value.message
     assert not Registration.objects.exists() and not Player.objects.exists()
     assert not LedgerRow.objects.filter(action="registrations_imported").exists()
@@ -171,8 +195,9 @@ def test_late_entries_are_closed_in_a_round_robin(club, organiser):
 def test_a_withdrawn_player_is_not_paired_but_results_stand(club, organiser):
     event = new_event(club, organiser, players=4)
     play_round(event, organiser, {"P04": "2-0"})
-    services.withdraw_registration(registration_id=reg(event, "P04").pk,
-                                   actor=actor(organiser), reason="went home")
+    services.withdraw_registration(
+        registration_id=reg(event, "P04").pk, actor=actor(organiser), reason="went home"
+    )
     rnd = play_round(event, organiser)
     assert all("P04" not in pair for pair in pairs_of(rnd))
     from tournaments import selectors
@@ -180,8 +205,7 @@ def test_a_withdrawn_player_is_not_paired_but_results_stand(club, organiser):
     line = next(r for r in selectors.standings(event).rows if r.name == "P04")
     assert (line.standing.match_wins, line.withdrawn) == (1, True)
     with pytest.raises(Conflict, match="already withdrawn"):
-        services.withdraw_registration(registration_id=reg(event, "P04").pk,
-                                       actor=actor(organiser))
+        services.withdraw_registration(registration_id=reg(event, "P04").pk, actor=actor(organiser))
 
 
 def test_a_player_who_withdrew_after_the_draft_blocks_publishing(club, organiser):
@@ -201,8 +225,7 @@ def test_a_paired_registration_cannot_be_removed_only_withdrawn(club, organiser)
     services.remove_registration(registration_id=reg(event, "P03").pk, actor=actor(organiser))
     play_round(event, organiser, close=False)
     with pytest.raises(Conflict, match="has been paired; withdraw them instead"):
-        services.remove_registration(registration_id=reg(event, "P01").pk,
-                                     actor=actor(organiser))
+        services.remove_registration(registration_id=reg(event, "P01").pk, actor=actor(organiser))
     assert event.registrations.count() == 2
 
 
@@ -217,12 +240,14 @@ def test_seeds_are_unique(club, organiser):
 def test_check_in_can_be_undone_and_a_withdrawn_player_cannot_check_in(organiser, club):
     registration = RegistrationFactory(tournament=TournamentFactory(club=club))
     services.check_in(registration_id=registration.pk, actor=actor(organiser))
-    services.check_in(registration_id=registration.pk, actor=actor(organiser),
-                      checked_in=False)
+    services.check_in(registration_id=registration.pk, actor=actor(organiser), checked_in=False)
     registration.refresh_from_db()
     assert not registration.checked_in
-    assert list(LedgerRow.objects.filter(chain=registration.tournament.chain).values_list(
-        "action", flat=True)) == ["checked_in", "check_in_undone"]
+    assert list(
+        LedgerRow.objects.filter(chain=registration.tournament.chain).values_list(
+            "action", flat=True
+        )
+    ) == ["checked_in", "check_in_undone"]
     services.withdraw_registration(registration_id=registration.pk, actor=actor(organiser))
     with pytest.raises(Conflict, match="has withdrawn"):
         services.check_in(registration_id=registration.pk, actor=actor(organiser))

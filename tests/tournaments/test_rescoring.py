@@ -29,28 +29,49 @@ def running(club, organiser):
     play_round(event, organiser)
     rnd = play_round(event, organiser, play=False, close=False)
     t1, t2 = rnd.pairings.order_by("position").select_related("match")
-    scoring.submit_hand(match_id=t1.match_id, actor=actor(organiser), idempotency_key="c1",
-                        hand=HandInput(game=1, number=1, outcome="knock", knocker="A",
-                                       knocker_cards=tuple(KNOCKER),
-                                       defender_cards=tuple(DEFENDER)))
-    scoring.submit_hand(match_id=t2.match_id, actor=actor(organiser), idempotency_key="g1",
-                        hand=HandInput(game=1, number=1, outcome="gin", knocker="B",
-                                       knocker_deadwood=0, defender_deadwood=10))
+    scoring.submit_hand(
+        match_id=t1.match_id,
+        actor=actor(organiser),
+        idempotency_key="c1",
+        hand=HandInput(
+            game=1,
+            number=1,
+            outcome="knock",
+            knocker="A",
+            knocker_cards=tuple(KNOCKER),
+            defender_cards=tuple(DEFENDER),
+        ),
+    )
+    scoring.submit_hand(
+        match_id=t2.match_id,
+        actor=actor(organiser),
+        idempotency_key="g1",
+        hand=HandInput(
+            game=1, number=1, outcome="gin", knocker="B", knocker_deadwood=0, defender_deadwood=10
+        ),
+    )
     event.refresh_from_db()
     return event, t1, t2
 
 
 def state(event):
     """Everything a rules change could touch."""
-    return (list(Hand.objects.order_by("pk").values_list("points", "version", "winner")),
-            list(Game.objects.order_by("pk").values_list("state", "total_a", "total_b")),
-            list(Match.objects.order_by("pk").values_list("rules", "points_a", "points_b")),
-            LedgerRow.objects.count(), event.rules)
+    return (
+        list(Hand.objects.order_by("pk").values_list("points", "version", "winner")),
+        list(Game.objects.order_by("pk").values_list("state", "total_a", "total_b")),
+        list(Match.objects.order_by("pk").values_list("rules", "points_a", "points_b")),
+        LedgerRow.objects.count(),
+        event.rules,
+    )
 
 
 def change(event, organiser, apply=False, **overrides):
-    kwargs = {"tournament_id": event.pk, "actor": actor(organiser), "profile": "tournament",
-              "overrides": {**QUICK, **overrides}}
+    kwargs = {
+        "tournament_id": event.pk,
+        "actor": actor(organiser),
+        "profile": "tournament",
+        "overrides": {**QUICK, **overrides},
+    }
     if apply:
         return services.apply_rules_change(**kwargs, reason="house rules")
     return services.preview_rules_change(**kwargs)
@@ -64,11 +85,26 @@ def test_preview_lists_the_changes_and_writes_nothing(running, organiser):
     assert preview.options == {"layoffs": [True, False], "gin_bonus": [25, 20]}
     by_table = {(m["round"], m["table"]): m for m in preview.matches}
     card = by_table[(2, 1)]["hands"]
-    assert card == [{"game": 1, "hand": 1,
-                     "before": {"outcome": "knock", "points": 6, "winner": "A",
-                                "knocker_deadwood": 2, "defender_deadwood": 8},
-                     "after": {"outcome": "knock", "points": 23, "winner": "A",
-                               "knocker_deadwood": 2, "defender_deadwood": 25}}]
+    assert card == [
+        {
+            "game": 1,
+            "hand": 1,
+            "before": {
+                "outcome": "knock",
+                "points": 6,
+                "winner": "A",
+                "knocker_deadwood": 2,
+                "defender_deadwood": 8,
+            },
+            "after": {
+                "outcome": "knock",
+                "points": 23,
+                "winner": "A",
+                "knocker_deadwood": 2,
+                "defender_deadwood": 25,
+            },
+        }
+    ]
     gin = by_table[(2, 2)]
     assert [(h["before"]["points"], h["after"]["points"]) for h in gin["hands"]] == [(35, 30)]
     # game 1 of table 2: (30 + 100 + 25) × 2 shutout = 310, was 320
@@ -108,22 +144,36 @@ def test_a_changed_hand_gets_a_new_version(running, organiser):
     assert hand.cards["knocker_cards"] == KNOCKER
 
 
-@pytest.mark.parametrize(("overrides", "code", "message"), [
-    ({"knock_limit": 1}, "rescore_impossible",
-     "Round 1, table 1 (P01 v P02): Hand 1 of game 1 (P01 v P02) cannot be scored under the "
-     "new rules: deadwood 5 is over the knock limit 1."),
-    ({"game_target": 40}, "game_reopened",
-     "Round 1, table 1 (P01 v P02): This change would leave game 1 unfinished while a later "
-     "game has started."),
-    ({"games_to_win": 3}, "would_reopen",
-     "Round 1, table 1 (P01 v P02): the match would no longer be finished under these rules, "
-     "but its round is closed."),
-    ({"games_to_win": 1}, "bad_option", "A bye counts as 2 games won, more than the 1"),
-    ({"knock_limit": "ten"}, "bad_option", "knock_limit must be a whole number"),
-    ({}, "no_change", "These are the rules already in force."),
-])
-def test_a_change_the_event_cannot_take_is_refused_whole(running, organiser, overrides, code,
-                                                         message):
+@pytest.mark.parametrize(
+    ("overrides", "code", "message"),
+    [
+        (
+            {"knock_limit": 1},
+            "rescore_impossible",
+            "Round 1, table 1 (P01 v P02): Hand 1 of game 1 (P01 v P02) cannot be scored under the "
+            "new rules: deadwood 5 is over the knock limit 1.",
+        ),
+        (
+            {"game_target": 40},
+            "game_reopened",
+            "Round 1, table 1 (P01 v P02): This change would leave game 1 unfinished while a later "
+            "game has started.",
+        ),
+        (
+            {"games_to_win": 3},
+            "would_reopen",
+            "Round 1, table 1 (P01 v P02): the match would no longer be finished "
+            "under these rules, "
+            "but its round is closed.",
+        ),
+        ({"games_to_win": 1}, "bad_option", "A bye counts as 2 games won, more than the 1"),
+        ({"knock_limit": "ten"}, "bad_option", "knock_limit must be a whole number"),
+        ({}, "no_change", "These are the rules already in force."),
+    ],
+)
+def test_a_change_the_event_cannot_take_is_refused_whole(
+    running, organiser, overrides, code, message
+):
     event = running[0]
     before = state(event)
     for apply in (False, True):
@@ -145,8 +195,9 @@ def test_an_organisers_result_stands_through_a_rules_change(club, organiser):
     rnd = play_round(event, organiser, play=False, close=False)
     pairing = rnd.pairings.select_related("match").get()
     play_hand(pairing.match, organiser, game=1, number=1, winner="A")
-    services.record_result(pairing_id=pairing.pk, actor=actor(organiser), winner="B",
-                           reason="forfeit")
+    services.record_result(
+        pairing_id=pairing.pk, actor=actor(organiser), winner="B", reason="forfeit"
+    )
     services.close_round(round_id=rnd.pk, actor=actor(organiser))
     event.refresh_from_db()
     change(event, organiser, apply=True, box_bonus=10)
@@ -160,20 +211,39 @@ def test_an_organisers_result_stands_through_a_rules_change(club, organiser):
 def test_a_hand_not_yet_agreed_is_rescored_from_its_entry(club, organiser):
     """Double entry: one player's entry is not accepted yet. An Oklahoma quick entry keeps
     its upcard only in the entry, and the spade double needs it."""
-    event = new_event(club, organiser, players=2, profile="oklahoma", agreement="double",
-                      overrides={"game_target": 100, "games_to_win": 2})
+    event = new_event(
+        club,
+        organiser,
+        players=2,
+        profile="oklahoma",
+        agreement="double",
+        overrides={"game_target": 100, "games_to_win": 2},
+    )
     rnd = play_round(event, organiser, play=False, close=False)
     pairing = rnd.pairings.select_related("player_a__player").get()
-    scoring.submit_hand(match_id=pairing.match_id, idempotency_key="ok1",
-                        actor=scoring.Actor(player=pairing.player_a.player),
-                        hand=HandInput(game=1, number=1, outcome="knock", knocker="A",
-                                       knocker_deadwood=5, defender_deadwood=20, upcard="7S"))
+    scoring.submit_hand(
+        match_id=pairing.match_id,
+        idempotency_key="ok1",
+        actor=scoring.Actor(player=pairing.player_a.player),
+        hand=HandInput(
+            game=1,
+            number=1,
+            outcome="knock",
+            knocker="A",
+            knocker_deadwood=5,
+            defender_deadwood=20,
+            upcard="7S",
+        ),
+    )
     hand = Hand.objects.get(game__match_id=pairing.match_id)
     assert (hand.state, hand.accepted_entry, hand.points) == ("pending", None, 15)
     event.refresh_from_db()
-    services.apply_rules_change(tournament_id=event.pk, actor=actor(organiser),
-                                profile="oklahoma", reason="spades double",
-                                overrides={"game_target": 100, "games_to_win": 2,
-                                           "oklahoma_spade_double": True})
+    services.apply_rules_change(
+        tournament_id=event.pk,
+        actor=actor(organiser),
+        profile="oklahoma",
+        reason="spades double",
+        overrides={"game_target": 100, "games_to_win": 2, "oklahoma_spade_double": True},
+    )
     hand.refresh_from_db()
     assert (hand.points, hand.state, hand.version) == (30, "pending", 2)

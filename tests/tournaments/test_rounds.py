@@ -39,12 +39,15 @@ def publish(rnd, organiser) -> Round:
 
 
 def pairing_of(rnd, name) -> Pairing:
-    return next(p for p in rnd.pairings.select_related("player_a__player", "player_b__player",
-                                                       "match")
-                if name in (p.player_a.player.name, p.player_b and p.player_b.player.name))
+    return next(
+        p
+        for p in rnd.pairings.select_related("player_a__player", "player_b__player", "match")
+        if name in (p.player_a.player.name, p.player_b and p.player_b.player.name)
+    )
 
 
 # ---------------------------------------------------------------------------- Swiss
+
 
 def test_swiss_pairs_by_score_group_and_says_why(club, organiser):
     event = new_event(club, organiser, players=4)
@@ -53,7 +56,9 @@ def test_swiss_pairs_by_score_group_and_says_why(club, organiser):
     second = draft(event, organiser)
     assert pairs_of(second) == [("P01", "P03"), ("P02", "P04")]
     assert [p.reason for p in second.pairings.order_by("position")] == [
-        "score group 1", "score group 0"]
+        "score group 1",
+        "score group 0",
+    ]
 
 
 def test_swiss_makes_no_rematch_while_one_can_be_avoided(club, organiser):
@@ -74,8 +79,7 @@ def test_an_odd_field_gives_the_bye_with_the_bye_score(club, organiser):
     assert (bye.result_winner, bye.result_games_a, bye.result_points_a) == ("A", 1, 150)
     assert bye.reason == "bye: lowest-ranked without one" and bye.resolved
     line = next(r for r in selectors.standings(event).rows if r.name == "P03")
-    assert (line.standing.match_wins, line.standing.games_won, line.standing.points) == (
-        1, 1, 150)
+    assert (line.standing.match_wins, line.standing.games_won, line.standing.points) == (1, 1, 150)
 
 
 def test_drafting_needs_the_previous_round_closed_and_two_players(club, organiser):
@@ -93,11 +97,17 @@ def test_drafting_needs_the_previous_round_closed_and_two_players(club, organise
 
 # ----------------------------------------------------------------- organiser changes
 
+
 def test_swap_exchanges_two_players_and_logs_it(club, organiser):
     event = new_event(club, organiser, players=4)
     rnd = draft(event, organiser)
-    services.swap_players(round_id=rnd.pk, actor=actor(organiser), first=reg(event, "P02").pk,
-                          second=reg(event, "P03").pk, reason="brothers")
+    services.swap_players(
+        round_id=rnd.pk,
+        actor=actor(organiser),
+        first=reg(event, "P02").pk,
+        second=reg(event, "P03").pk,
+        reason="brothers",
+    )
     assert pairs_of(rnd) == [("P01", "P03"), ("P02", "P04")]
     assert set(rnd.pairings.values_list("reason", flat=True)) == {"set by organiser: brothers"}
     row = LedgerRow.objects.get(chain=event.chain, action="pairings_swapped")
@@ -108,8 +118,12 @@ def test_swap_with_the_bye_moves_the_bye(club, organiser):
     event = new_event(club, organiser, players=3)
     rnd = draft(event, organiser)
     assert pairs_of(rnd) == [("P01", "P02"), ("P03", None)]
-    services.swap_players(round_id=rnd.pk, actor=actor(organiser), first=reg(event, "P03").pk,
-                          second=reg(event, "P01").pk)
+    services.swap_players(
+        round_id=rnd.pk,
+        actor=actor(organiser),
+        first=reg(event, "P03").pk,
+        second=reg(event, "P01").pk,
+    )
     assert pairs_of(rnd) == [("P03", "P02"), ("P01", None)]
 
 
@@ -117,14 +131,24 @@ def test_fix_pairing_sets_a_pair_and_pairs_their_old_opponents(club, organiser):
     event = new_event(club, organiser, players=5)
     rnd = draft(event, organiser)
     assert pairs_of(rnd) == [("P01", "P02"), ("P03", "P04"), ("P05", None)]
-    services.fix_pairing(round_id=rnd.pk, actor=actor(organiser), player_a=reg(event, "P01").pk,
-                         player_b=reg(event, "P04").pk, reason="asked to")
+    services.fix_pairing(
+        round_id=rnd.pk,
+        actor=actor(organiser),
+        player_a=reg(event, "P01").pk,
+        player_b=reg(event, "P04").pk,
+        reason="asked to",
+    )
     assert pairs_of(rnd) == [("P01", "P04"), ("P03", "P02"), ("P05", None)]
-    services.fix_pairing(round_id=rnd.pk, actor=actor(organiser), player_a=reg(event, "P02").pk,
-                         player_b=None)
+    services.fix_pairing(
+        round_id=rnd.pk, actor=actor(organiser), player_a=reg(event, "P02").pk, player_b=None
+    )
     assert pairs_of(rnd) == [("P01", "P04"), ("P03", "P05"), ("P02", None)]
-    services.fix_pairing(round_id=rnd.pk, actor=actor(organiser), player_a=reg(event, "P02").pk,
-                         player_b=reg(event, "P01").pk)
+    services.fix_pairing(
+        round_id=rnd.pk,
+        actor=actor(organiser),
+        player_a=reg(event, "P02").pk,
+        player_b=reg(event, "P01").pk,
+    )
     # P02 held the bye: P01 joins it there, and P01's opponent P04 takes the bye
     assert pairs_of(rnd) == [("P01", "P02"), ("P03", "P05"), ("P04", None)]
 
@@ -134,22 +158,33 @@ def test_adjustments_are_refused_with_a_reason_and_change_nothing(club, organise
     rnd = draft(event, organiser)
     before = pairs_of(rnd)
     with pytest.raises(ServiceError, match="Registration 999 is not paired in this round"):
-        services.swap_players(round_id=rnd.pk, actor=actor(organiser), first=999,
-                              second=reg(event, "P01").pk)
+        services.swap_players(
+            round_id=rnd.pk, actor=actor(organiser), first=999, second=reg(event, "P01").pk
+        )
     with pytest.raises(ServiceError, match="already play each other"):
-        services.fix_pairing(round_id=rnd.pk, actor=actor(organiser),
-                             player_a=reg(event, "P01").pk, player_b=reg(event, "P02").pk)
+        services.fix_pairing(
+            round_id=rnd.pk,
+            actor=actor(organiser),
+            player_a=reg(event, "P01").pk,
+            player_b=reg(event, "P02").pk,
+        )
     with pytest.raises(Conflict, match="no bye"):
-        services.fix_pairing(round_id=rnd.pk, actor=actor(organiser),
-                             player_a=reg(event, "P01").pk, player_b=None)
+        services.fix_pairing(
+            round_id=rnd.pk, actor=actor(organiser), player_a=reg(event, "P01").pk, player_b=None
+        )
     publish(rnd, organiser)
     with pytest.raises(Conflict, match="Round 1 is published, not draft"):
-        services.swap_players(round_id=rnd.pk, actor=actor(organiser),
-                              first=reg(event, "P01").pk, second=reg(event, "P03").pk)
+        services.swap_players(
+            round_id=rnd.pk,
+            actor=actor(organiser),
+            first=reg(event, "P01").pk,
+            second=reg(event, "P03").pk,
+        )
     assert pairs_of(rnd) == before
 
 
 # -------------------------------------------------------------------------- publish
+
 
 def test_publish_numbers_tables_and_starts_matches_with_the_event_rules(club, organiser):
     event = new_event(club, organiser, players=5, agreement="double")
@@ -160,8 +195,10 @@ def test_publish_numbers_tables_and_starts_matches_with_the_event_rules(club, or
     for pairing in pairings[:2]:
         match = pairing.match
         assert match.rules == event.rules and match.agreement == "double"
-        assert (match.player_a, match.player_b) == (pairing.player_a.player,
-                                                    pairing.player_b.player)
+        assert (match.player_a, match.player_b) == (
+            pairing.player_a.player,
+            pairing.player_b.player,
+        )
         token = access.table_token(match)
         assert access.match_id_from_token(token) == match.pk
         assert selectors.table_path(match) == f"/t/{token}/"
@@ -172,6 +209,7 @@ def test_publish_numbers_tables_and_starts_matches_with_the_event_rules(club, or
 
 
 # --------------------------------------------------------------------- clock, time
+
 
 def test_round_timer_runs_for_the_round_length(club, organiser):
     event = new_event(club, organiser, players=2, round_minutes=45)
@@ -203,16 +241,20 @@ def test_time_policy_decides_by_games_then_the_current_game(club, organiser):
     play_hand(t3.match, organiser, game=1, number=1, winner="A")
     play_hand(t3.match, organiser, game=2, number=1, winner="B")
     play_hand(t3.match, organiser, game=3, number=1, winner="B", kd=2, dd=20)  # B 18-0
-    scoring.submit_hand(match_id=t4.match_id, actor=scoring.Actor(player=t4.player_a.player),
-                        hand=HandInput(game=1, number=1, outcome="gin", knocker="A",
-                                       defender_deadwood=10), idempotency_key="pending")
+    scoring.submit_hand(
+        match_id=t4.match_id,
+        actor=scoring.Actor(player=t4.player_a.player),
+        hand=HandInput(game=1, number=1, outcome="gin", knocker="A", defender_deadwood=10),
+        idempotency_key="pending",
+    )
     with pytest.raises(Conflict, match="Call time before"):
         services.apply_time_policy(round_id=rnd.pk, actor=actor(organiser))
     services.call_time(round_id=rnd.pk, actor=actor(organiser))
     report = services.apply_time_policy(round_id=rnd.pk, actor=actor(organiser))
     assert [p.table for p in report.settled] == [2, 3]
     assert [(p.table, why) for p, why in report.waiting] == [
-        (4, "table 4: a hand is not confirmed")]
+        (4, "table 4: a hand is not confirmed")
+    ]
     t2.refresh_from_db(), t3.refresh_from_db()
     assert (t2.result_winner, t2.result_games_a, t2.result_games_b) == ("B", 0, 1)
     assert t2.result_reason == "time called: P04 won more games (0–1)"
@@ -233,8 +275,9 @@ def test_time_policy_can_decide_one_table_at_a_time(club, organiser):
     for table in (t1, t2):
         play_hand(table.match, organiser, game=1, number=1, winner="A")
     services.call_time(round_id=rnd.pk, actor=actor(organiser))
-    report = services.apply_time_policy(round_id=rnd.pk, actor=actor(organiser),
-                                        pairing_ids=[t2.pk])
+    report = services.apply_time_policy(
+        round_id=rnd.pk, actor=actor(organiser), pairing_ids=[t2.pk]
+    )
     assert [p.pk for p in report.settled] == [t2.pk] and report.waiting == []
     t1.refresh_from_db()
     assert not t1.resolved and t1.match.state == "in_progress"
@@ -255,18 +298,25 @@ def test_organiser_result_stops_the_match_and_can_be_withdrawn(club, organiser):
     pairing = rnd.pairings.select_related("match").get()
     play_hand(pairing.match, organiser, game=1, number=1, winner="B")
     with pytest.raises(ServiceError, match="Say why"):
-        services.record_result(pairing_id=pairing.pk, actor=actor(organiser), winner="A",
-                               reason=" ")
+        services.record_result(
+            pairing_id=pairing.pk, actor=actor(organiser), winner="A", reason=" "
+        )
     with pytest.raises(ServiceError, match="cannot end drawn"):
-        services.record_result(pairing_id=pairing.pk, actor=actor(organiser), winner="",
-                               reason="tie")
+        services.record_result(
+            pairing_id=pairing.pk, actor=actor(organiser), winner="", reason="tie"
+        )
     pairing.refresh_from_db()
     assert not pairing.resolved
-    services.record_result(pairing_id=pairing.pk, actor=actor(organiser), winner="B",
-                           reason="A left for a train")
+    services.record_result(
+        pairing_id=pairing.pk, actor=actor(organiser), winner="B", reason="A left for a train"
+    )
     pairing.refresh_from_db()
-    assert (pairing.result_winner, pairing.result_games_a, pairing.result_games_b,
-            pairing.result_points_b) == ("B", 0, 1, GAME)
+    assert (
+        pairing.result_winner,
+        pairing.result_games_a,
+        pairing.result_games_b,
+        pairing.result_points_b,
+    ) == ("B", 0, 1, GAME)
     assert pairing.match.state == "closed"
     row = LedgerRow.objects.get(chain=event.chain, action="result_recorded")
     assert row.reason == "A left for a train" and row.after["winner"] == "B"
@@ -275,14 +325,14 @@ def test_organiser_result_stops_the_match_and_can_be_withdrawn(club, organiser):
     assert not pairing.resolved and pairing.match.state == "in_progress"
 
 
-def test_closing_needs_every_table_finished_and_the_last_round_finishes_the_event(
-        club, organiser):
+def test_closing_needs_every_table_finished_and_the_last_round_finishes_the_event(club, organiser):
     event = new_event(club, organiser, players=2, rounds=1)
     rnd = publish(draft(event, organiser), organiser)
     with pytest.raises(Conflict) as caught:
         services.close_round(round_id=rnd.pk, actor=actor(organiser))
-    assert caught.value.message == ("Tables still open: 1 (playing). Finish them or record "
-                                    "their results first.")
+    assert caught.value.message == (
+        "Tables still open: 1 (playing). Finish them or record their results first."
+    )
     rnd.refresh_from_db()
     assert rnd.state == "published"
     win(rnd.pairings.get(), organiser, "P02", "2-1")
@@ -295,6 +345,7 @@ def test_closing_needs_every_table_finished_and_the_last_round_finishes_the_even
 
 # ---------------------------------------------------------------- other formats
 
+
 def test_round_robin_plays_every_pair_once_then_finishes(club, organiser):
     event = new_event(club, organiser, players=5, format="round_robin")
     met, byes = [], []
@@ -303,7 +354,8 @@ def test_round_robin_plays_every_pair_once_then_finishes(club, organiser):
             (byes.append(a) if b is None else met.append(frozenset((a, b))))
     names = [f"P0{n}" for n in range(1, 6)]
     assert sorted(met, key=sorted) == sorted(
-        (frozenset(p) for p in itertools.combinations(names, 2)), key=sorted)
+        (frozenset(p) for p in itertools.combinations(names, 2)), key=sorted
+    )
     assert sorted(byes) == names
     event.refresh_from_db()
     assert event.state == "finished" and selectors.rounds_planned(event) == 5
@@ -322,8 +374,7 @@ def test_round_robin_gives_a_withdrawn_players_opponent_a_bye(club, organiser):
 def test_single_elimination_seeds_byes_to_the_top_and_ends_with_the_final(club, organiser):
     event = new_event(club, organiser, players=6, format="elimination")
     for number, name in enumerate(["P06", "P05", "P04", "P03", "P02", "P01"], start=1):
-        services.set_seed(registration_id=reg(event, name).pk, actor=actor(organiser),
-                          seed=number)
+        services.set_seed(registration_id=reg(event, name).pk, actor=actor(organiser), seed=number)
     first = play_round(event, organiser, {"P03": "2-0", "P02": "2-1"})
     assert pairs_of(first) == [("P06", None), ("P03", "P02"), ("P05", None), ("P04", "P01")]
     second = play_round(event, organiser, {"P06": "2-0", "P04": "2-0"})
@@ -347,8 +398,7 @@ def test_swiss_then_top_cut_seeds_the_cut_by_the_swiss_standings(club, organiser
     with pytest.raises(Conflict, match="the top cut has started"):
         services.add_registration(tournament_id=event.pk, actor=actor(organiser), name="Late")
     services.publish_round(round_id=semis.pk, actor=actor(organiser))
-    for pairing in semis.pairings.select_related("player_a__player", "player_b__player",
-                                                 "match"):
+    for pairing in semis.pairings.select_related("player_a__player", "player_b__player", "match"):
         win(pairing, organiser, pairing.player_b.player.name)
     services.close_round(round_id=semis.pk, actor=actor(organiser))
     final = play_round(event, organiser)
@@ -357,8 +407,7 @@ def test_swiss_then_top_cut_seeds_the_cut_by_the_swiss_standings(club, organiser
     assert event.state == "finished"
 
 
-def test_in_a_long_swiss_on_an_odd_field_nobody_gets_a_second_bye_before_everyone(club,
-                                                                                   organiser):
+def test_in_a_long_swiss_on_an_odd_field_nobody_gets_a_second_bye_before_everyone(club, organiser):
     event = new_event(club, organiser, players=3, rounds=6)
     byes: dict[str, int] = {}
     for number in range(1, 7):
@@ -366,5 +415,7 @@ def test_in_a_long_swiss_on_an_odd_field_nobody_gets_a_second_bye_before_everyon
         bye = rnd.pairings.select_related("player_a__player").get(player_b=None)
         byes[bye.player_a.player.name] = byes.get(bye.player_a.player.name, 0) + 1
         assert max(byes.values()) - min(byes.get(n, 0) for n in ("P01", "P02", "P03")) <= 1, (
-            number, byes)
+            number,
+            byes,
+        )
     assert byes == {"P01": 2, "P02": 2, "P03": 2}

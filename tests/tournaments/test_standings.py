@@ -18,9 +18,18 @@ pytestmark = pytest.mark.django_db
 
 
 def lines(view):
-    return [(row.standing.rank, row.name, row.standing.match_wins, row.standing.games_won,
-             row.standing.games_played, row.standing.points, row.standing.margin)
-            for row in view.rows]
+    return [
+        (
+            row.standing.rank,
+            row.name,
+            row.standing.match_wins,
+            row.standing.games_won,
+            row.standing.games_played,
+            row.standing.points,
+            row.standing.margin,
+        )
+        for row in view.rows
+    ]
 
 
 @pytest.fixture
@@ -40,7 +49,7 @@ def test_hand_worked_swiss_standings(worked):
     assert lines(view) == [
         # rank, name, wins, games won, played, points, margin
         (1, "P01", 2, 4, 5, 1240, 930),
-        (2, "P04", 1, 2, 4, 620, 0),      # above P03: beat P03 head to head
+        (2, "P04", 1, 2, 4, 620, 0),  # above P03: beat P03 head to head
         (3, "P03", 1, 2, 5, 620, -310),
         (4, "P02", 0, 2, 6, 620, -620),
     ]
@@ -52,18 +61,27 @@ def test_hand_worked_swiss_standings(worked):
     assert by_name["P04"].standing.opponents_match_win_pct == pytest.approx(3 / 4)
     assert by_name["P02"].standing.game_win_pct == pytest.approx(1 / 3)
     assert view.rows[0].as_dict()["tiebreaks"] == {
-        "head_to_head": 0.0, "game_win_pct": 0.8, "opponents_match_win_pct": 0.4167,
-        "margin": 930.0, "points": 1240.0}
+        "head_to_head": 0.0,
+        "game_win_pct": 0.8,
+        "opponents_match_win_pct": 0.4167,
+        "margin": 930.0,
+        "points": 1240.0,
+    }
 
 
 def test_the_tournaments_tiebreak_order_is_used(worked, organiser):
-    services.update_tournament(tournament_id=worked.pk, actor=actor(organiser),
-                               tiebreaks=["points"])
+    services.update_tournament(
+        tournament_id=worked.pk, actor=actor(organiser), tiebreaks=["points"]
+    )
     worked.refresh_from_db()
     view = selectors.standings(worked)
     # P03 and P04 are level on wins and points: a full tie, sharing second place
     assert [(r.standing.rank, r.name) for r in view.rows] == [
-        (1, "P01"), (2, "P03"), (2, "P04"), (4, "P02")]
+        (1, "P01"),
+        (2, "P03"),
+        (2, "P04"),
+        (4, "P02"),
+    ]
     assert view.tiebreaks == ("points",)
 
 
@@ -84,8 +102,7 @@ def test_byes_count_as_wins_with_the_bye_score(club, organiser):
 
 
 def test_public_standings_hide_the_running_round_when_asked(club, organiser):
-    event = new_event(club, organiser, players=4, rounds=3,
-                      hide_standings_during_round=True)
+    event = new_event(club, organiser, players=4, rounds=3, hide_standings_during_round=True)
     play_round(event, organiser, {"P01": "2-0", "P03": "2-0"})
     second = play_round(event, organiser, close=False)
     organiser_view = selectors.standings(event)
@@ -127,13 +144,22 @@ def count_queries(func) -> int:
 
 
 def build(club, organiser, players: int, rounds: int, score: str):
-    event = new_event(club, organiser, players=players, rounds=rounds,
-                      name=f"Event {players}", hide_standings_during_round=True)
+    event = new_event(
+        club,
+        organiser,
+        players=players,
+        rounds=rounds,
+        name=f"Event {players}",
+        hide_standings_during_round=True,
+    )
     for _ in range(rounds - 1):
         play_round(event, organiser, {f"P{n:02d}": score for n in range(2, players + 1, 2)})
     last = play_round(event, organiser, play=False, close=False)  # a round still running
-    running = last.pairings.exclude(match=None).select_related(
-        "player_a__player", "player_b__player", "match").first()
+    running = (
+        last.pairings.exclude(match=None)
+        .select_related("player_a__player", "player_b__player", "match")
+        .first()
+    )
     win(running, organiser, running.player_a.player.name, score)
     return event, last
 
@@ -142,13 +168,20 @@ def test_standings_and_dashboard_queries_do_not_grow_with_players_or_hands(club,
     small, small_round = build(club, organiser, players=4, rounds=2, score="2-0")
     large, large_round = build(club, organiser, players=11, rounds=4, score="2-1")
     for public in (False, True):
-        counts = [count_queries(lambda e=e, p=public: selectors.standings(e, public=p).rows)
-                  for e in (small, large)]
+        counts = [
+            count_queries(lambda e=e, p=public: selectors.standings(e, public=p).rows)
+            for e in (small, large)
+        ]
         assert counts == [3, 3], (public, counts)
-    counts = [count_queries(lambda r=r: selectors.dashboard(r).as_dict())
-              for r in (small_round, large_round)]
+    counts = [
+        count_queries(lambda r=r: selectors.dashboard(r).as_dict())
+        for r in (small_round, large_round)
+    ]
     assert counts[0] == counts[1] == 3
-    counts = [count_queries(lambda e=e: [selectors.round_dict(r, public=True)
-                                         for r in selectors.rounds_of(e)[:1]])
-              for e in (small, large)]
+    counts = [
+        count_queries(
+            lambda e=e: [selectors.round_dict(r, public=True) for r in selectors.rounds_of(e)[:1]]
+        )
+        for e in (small, large)
+    ]
     assert counts[0] == counts[1]

@@ -20,13 +20,17 @@ from tournaments import selectors
 from tournaments.models import Tournament
 
 USER_ERRORS = (ServiceError, RulesError)
-NOT_ORGANISER = Forbidden("not_allowed", "Only the organisers of this tournament's club "
-                          "(and admins) manage it.")
+NOT_ORGANISER = Forbidden(
+    "not_allowed", "Only the organisers of this tournament's club (and admins) manage it."
+)
 
 
 def actor_of(request: HttpRequest) -> Actor:
-    return Actor(user=request.user, device=request.headers.get("User-Agent", "")[:200],
-                 ip=request.META.get("REMOTE_ADDR"))
+    return Actor(
+        user=request.user,
+        device=request.headers.get("User-Agent", "")[:200],
+        ip=request.META.get("REMOTE_ADDR"),
+    )
 
 
 def _tournament(slug: str) -> Tournament:
@@ -73,8 +77,7 @@ def add_service_error(form: forms.Form, error: Exception) -> None:
             form.add_error(name, str(text))
 
 
-def run(request: HttpRequest, service: Callable, success: str = "",
-        **kwargs) -> tuple[bool, Any]:
+def run(request: HttpRequest, service: Callable, success: str = "", **kwargs) -> tuple[bool, Any]:
     """Call a service for a one-button form, with a message either way: (True, its
     result), or (False, None) when it refused (the error is then the message)."""
     try:

@@ -47,10 +47,12 @@ def table_cards(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     cards = []
     for row in _tables(rnd, request):
         url = request.build_absolute_uri(selectors.table_path(row.pairing.match))
-        cards.append({"pairing": row.pairing, "url": url,
-                      "qr": selectors.qr_svg(url, scale=5)})
-    return render(request, "tournaments/print_cards.html", {
-        "tournament": tournament, "round": rnd, "cards": cards})
+        cards.append({"pairing": row.pairing, "url": url, "qr": selectors.qr_svg(url, scale=5)})
+    return render(
+        request,
+        "tournaments/print_cards.html",
+        {"tournament": tournament, "round": rnd, "cards": cards},
+    )
 
 
 @organiser_page
@@ -59,15 +61,27 @@ def score_sheets(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     rnd = _print_round(tournament, request)
     rules = tournament.rules or {}
     games_to_win = rules.get("games_to_win", 1)
-    return render(request, "tournaments/print_sheets.html", {
-        "tournament": tournament, "round": rnd, "rows": _tables(rnd, request),
-        "rules": rules, "games": range(1, 2 * games_to_win), "hands": range(1, HANDS_A_GAME + 1)})
+    return render(
+        request,
+        "tournaments/print_sheets.html",
+        {
+            "tournament": tournament,
+            "round": rnd,
+            "rows": _tables(rnd, request),
+            "rules": rules,
+            "games": range(1, 2 * games_to_win),
+            "hands": range(1, HANDS_A_GAME + 1),
+        },
+    )
 
 
 @organiser_page
 def print_standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return render(request, "tournaments/print_standings.html", {
-        "tournament": tournament, "standings": selectors.standings(tournament)})
+    return render(
+        request,
+        "tournaments/print_standings.html",
+        {"tournament": tournament, "standings": selectors.standings(tournament)},
+    )
 
 
 def _download(content: str, filename: str, content_type: str) -> HttpResponse:
@@ -78,14 +92,18 @@ def _download(content: str, filename: str, content_type: str) -> HttpResponse:
 
 @organiser_page
 def standings_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return _download(exports.standings_csv(selectors.standings(tournament)),
-                     f"{tournament.slug}-standings.csv", "text/csv; charset=utf-8")
+    return _download(
+        exports.standings_csv(selectors.standings(tournament)),
+        f"{tournament.slug}-standings.csv",
+        "text/csv; charset=utf-8",
+    )
 
 
 @organiser_page
 def hands_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return _download(exports.hands_csv(tournament), f"{tournament.slug}-hands.csv",
-                     "text/csv; charset=utf-8")
+    return _download(
+        exports.hands_csv(tournament), f"{tournament.slug}-hands.csv", "text/csv; charset=utf-8"
+    )
 
 
 @organiser_page
@@ -98,8 +116,9 @@ def archive_json(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def import_archive(request: HttpRequest) -> HttpResponse:
     clubs = organised_clubs(request.user)
     if not clubs:
-        return forbidden_page(request, Forbidden(
-            "not_allowed", "Only club organisers import tournaments."))
+        return forbidden_page(
+            request, Forbidden("not_allowed", "Only club organisers import tournaments.")
+        )
     form = ArchiveImportForm(request.POST or None, request.FILES or None, clubs=clubs)
     if request.method == "POST" and form.is_valid():
         try:
@@ -109,13 +128,17 @@ def import_archive(request: HttpRequest) -> HttpResponse:
         else:
             try:
                 tournament = services.import_archive(
-                    club=form.clubs[form.cleaned_data["club"]], actor=actor_of(request),
-                    archive=data)
+                    club=form.clubs[form.cleaned_data["club"]],
+                    actor=actor_of(request),
+                    archive=data,
+                )
             except USER_ERRORS as error:
                 add_service_error(form, error)
             else:
-                messages.success(request, f"{tournament.name} imported into "
-                                 f"{tournament.club.name}.")
+                messages.success(
+                    request, f"{tournament.name} imported into {tournament.club.name}."
+                )
                 return back(tournament, "standings")
-    return render(request, "tournaments/import.html", {"form": form},
-                  status=400 if form.errors else 200)
+    return render(
+        request, "tournaments/import.html", {"form": form}, status=400 if form.errors else 200
+    )

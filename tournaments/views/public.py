@@ -39,10 +39,13 @@ def _shown_round(tournament: Tournament, request: HttpRequest) -> Round | None:
 
 def _pairings_context(tournament: Tournament, rnd: Round | None) -> dict:
     limit = hidden_after(tournament)
-    return {"tournament": tournament, "round": rnd,
-            "rows": selectors.tables(rnd) if rnd is not None else [],
-            "clock": selectors.clock(rnd) if rnd is not None else None,
-            "results_hidden": rnd is not None and limit is not None and rnd.number > limit}
+    return {
+        "tournament": tournament,
+        "round": rnd,
+        "rows": selectors.tables(rnd) if rnd is not None else [],
+        "clock": selectors.clock(rnd) if rnd is not None else None,
+        "results_hidden": rnd is not None and limit is not None and rnd.number > limit,
+    }
 
 
 @public_page
@@ -60,44 +63,55 @@ def home(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def pairings_table(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The `pairings-table` partial the public page polls."""
     rnd = _shown_round(tournament, request)
-    return render(request, "tournaments/_pairings_table.html",
-                  _pairings_context(tournament, rnd))
+    return render(request, "tournaments/_pairings_table.html", _pairings_context(tournament, rnd))
 
 
 def _standings_context(tournament: Tournament) -> dict:
-    return {"tournament": tournament, "standings": selectors.standings(tournament,
-                                                                       public=True),
-            "public": True}
+    return {
+        "tournament": tournament,
+        "standings": selectors.standings(tournament, public=True),
+        "public": True,
+    }
 
 
 @public_page
 def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return render(request, "tournaments/public_standings.html", {
-        **_standings_context(tournament),
-        "manage": selectors.can_manage(request.user, tournament)})
+    return render(
+        request,
+        "tournaments/public_standings.html",
+        {
+            **_standings_context(tournament),
+            "manage": selectors.can_manage(request.user, tournament),
+        },
+    )
 
 
 @public_page
 @require_GET
 def standings_table(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The `standings-table` partial the public standings page polls."""
-    return render(request, "tournaments/_standings_table.html",
-                  _standings_context(tournament))
+    return render(request, "tournaments/_standings_table.html", _standings_context(tournament))
 
 
 @public_page
 def match_summary(request: HttpRequest, tournament: Tournament, pairing_id: int) -> HttpResponse:
     pairing = get_object_or_404(
         Pairing.objects.select_related("round", "player_a__player", "player_b__player"),
-        pk=pairing_id, round__tournament=tournament)
+        pk=pairing_id,
+        round__tournament=tournament,
+    )
     if pairing.round.state == Round.State.DRAFT:
         raise Http404("No such table.")
     limit = hidden_after(tournament)
     hidden = limit is not None and pairing.round.number > limit
-    view = (scoring_selectors.match_view(pairing.match_id)
-            if pairing.match_id and not hidden else None)
-    return render(request, "tournaments/match_summary.html", {
-        "tournament": tournament, "pairing": pairing, "view": view, "hidden": hidden})
+    view = (
+        scoring_selectors.match_view(pairing.match_id) if pairing.match_id and not hidden else None
+    )
+    return render(
+        request,
+        "tournaments/match_summary.html",
+        {"tournament": tournament, "pairing": pairing, "view": view, "hidden": hidden},
+    )
 
 
 def _projector_context(tournament: Tournament) -> dict:
@@ -116,5 +130,4 @@ def projector(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_GET
 def projector_board(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The `projector-board` partial the projector polls."""
-    return render(request, "tournaments/_projector_board.html",
-                  _projector_context(tournament))
+    return render(request, "tournaments/_projector_board.html", _projector_context(tournament))

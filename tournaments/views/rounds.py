@@ -28,19 +28,28 @@ def _round(tournament: Tournament, number: int) -> Round:
 
 def _draft_forms(rnd: Round, data=None) -> tuple[RoundPlayersForm, RoundPlayersForm]:
     pairings = list(rnd.pairings.select_related("player_a__player", "player_b__player"))
-    seated = sorted((r for p in pairings for r in (p.player_a, p.player_b) if r is not None),
-                    key=lambda r: r.player.name.lower())
+    seated = sorted(
+        (r for p in pairings for r in (p.player_a, p.player_b) if r is not None),
+        key=lambda r: r.player.name.lower(),
+    )
     has_bye = any(p.is_bye for p in pairings)
-    return (RoundPlayersForm(data, players=seated, prefix="swap"),
-            RoundPlayersForm(data, players=seated, bye=has_bye, prefix="fix"))
+    return (
+        RoundPlayersForm(data, players=seated, prefix="swap"),
+        RoundPlayersForm(data, players=seated, bye=has_bye, prefix="fix"),
+    )
 
 
 def _rounds_page(request, tournament, swap=None, fix=None, status=200) -> HttpResponse:
     rounds = list(selectors.rounds_of(tournament))
     latest = rounds[-1] if rounds else None
-    context = {"tournament": tournament, "rounds": rounds, "latest": latest,
-               "planned": selectors.rounds_planned(tournament),
-               "field": selectors.field_size(tournament), "tab": "rounds"}
+    context = {
+        "tournament": tournament,
+        "rounds": rounds,
+        "latest": latest,
+        "planned": selectors.rounds_planned(tournament),
+        "field": selectors.field_size(tournament),
+        "tab": "rounds",
+    }
     if latest is not None and latest.state == Round.State.DRAFT:
         context["draft"] = selectors.tables(latest)
         default_swap, default_fix = _draft_forms(latest)
@@ -58,44 +67,61 @@ def rounds(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def draft(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     ok, rnd = run(request, services.draft_round, tournament_id=tournament.pk)
     if ok:
-        messages.success(request, f"Round {rnd.number} drafted: check the pairings, adjust "
-                         "them if needed, then publish.")
+        messages.success(
+            request,
+            f"Round {rnd.number} drafted: check the pairings, adjust them if needed, then publish.",
+        )
     return back(tournament, "rounds")
 
 
 @organiser_page
 @require_POST
-def round_action(request: HttpRequest, tournament: Tournament, number: int,
-                 action: str) -> HttpResponse:
+def round_action(
+    request: HttpRequest, tournament: Tournament, number: int, action: str
+) -> HttpResponse:
     """The one-button round actions: discard a draft, publish, start the timer, call
     time, apply the time policy, close."""
     rnd = _round(tournament, number)
     if action == "publish":
-        ok, _ = run(request, services.publish_round, f"Round {number} is published: tables "
-                    "are numbered and the matches started.", round_id=rnd.pk)
+        ok, _ = run(
+            request,
+            services.publish_round,
+            f"Round {number} is published: tables are numbered and the matches started.",
+            round_id=rnd.pk,
+        )
         return back(tournament, "dashboard") if ok else back(tournament, "rounds")
     if action == "discard":
-        run(request, services.discard_round, f"The draft of round {number} was discarded.",
-            round_id=rnd.pk)
+        run(
+            request,
+            services.discard_round,
+            f"The draft of round {number} was discarded.",
+            round_id=rnd.pk,
+        )
         return back(tournament, "rounds")
     if action == "timer":
         return _start_timer(request, tournament, rnd)
     if action == "call-time":
-        run(request, services.call_time, "Time is called: tables finish the hand they are "
-            "playing.", round_id=rnd.pk)
+        run(
+            request,
+            services.call_time,
+            "Time is called: tables finish the hand they are playing.",
+            round_id=rnd.pk,
+        )
     elif action == "time-policy":  # the whole round, or one table ("pairing")
         table = request.POST.get("pairing", "")
-        ok, report = run(request, services.apply_time_policy, round_id=rnd.pk,
-                         pairing_ids=[int(table)] if table.isdigit() else None)
+        ok, report = run(
+            request,
+            services.apply_time_policy,
+            round_id=rnd.pk,
+            pairing_ids=[int(table)] if table.isdigit() else None,
+        )
         if ok:
             _report_time_policy(request, report)
     elif action == "close":
-        ok, _ = run(request, services.close_round, f"Round {number} is closed.",
-                    round_id=rnd.pk)
+        ok, _ = run(request, services.close_round, f"Round {number} is closed.", round_id=rnd.pk)
         if ok:
             tournament.refresh_from_db()
-            return back(tournament, "standings" if tournament.state == "finished"
-                        else "rounds")
+            return back(tournament, "standings" if tournament.state == "finished" else "rounds")
     else:
         messages.error(request, f"Unknown round action {action!r}.")
     return back(tournament, "dashboard")
@@ -107,8 +133,13 @@ def _start_timer(request, tournament: Tournament, rnd: Round) -> HttpResponse:
         messages.error(request, "A round lasts 1 to 600 minutes.")
     else:
         minutes = form.cleaned_data["minutes"]
-        run(request, services.start_round_timer, f"The clock of round {rnd.number} is "
-            "running.", round_id=rnd.pk, minutes=minutes)
+        run(
+            request,
+            services.start_round_timer,
+            f"The clock of round {rnd.number} is running.",
+            round_id=rnd.pk,
+            minutes=minutes,
+        )
     return back(tournament, "dashboard")
 
 
@@ -123,8 +154,7 @@ def _report_time_policy(request, report) -> None:
 
 @organiser_page
 @require_POST
-def adjust(request: HttpRequest, tournament: Tournament, number: int,
-           action: str) -> HttpResponse:
+def adjust(request: HttpRequest, tournament: Tournament, number: int, action: str) -> HttpResponse:
     """Swap two players, or fix a pairing (a player against another, or the bye)."""
     rnd = _round(tournament, number)
     swap, fix = _draft_forms(rnd, request.POST)
@@ -133,25 +163,33 @@ def adjust(request: HttpRequest, tournament: Tournament, number: int,
         data = form.cleaned_data
         try:
             if action == "swap":
-                services.swap_players(round_id=rnd.pk, actor=actor_of(request),
-                                      first=data["first"], second=data["second"],
-                                      reason=data["reason"])
+                services.swap_players(
+                    round_id=rnd.pk,
+                    actor=actor_of(request),
+                    first=data["first"],
+                    second=data["second"],
+                    reason=data["reason"],
+                )
             else:
-                services.fix_pairing(round_id=rnd.pk, actor=actor_of(request),
-                                     player_a=data["first"], player_b=data["second"] or None,
-                                     reason=data["reason"])
+                services.fix_pairing(
+                    round_id=rnd.pk,
+                    actor=actor_of(request),
+                    player_a=data["first"],
+                    player_b=data["second"] or None,
+                    reason=data["reason"],
+                )
         except USER_ERRORS as error:
             add_service_error(form, error)
         else:
             messages.success(request, "Pairings changed.")
             return back(tournament, "rounds")
     other = _draft_forms(rnd)
-    forms = {"swap": form, "fix": other[1]} if action == "swap" else {"swap": other[0],
-                                                                      "fix": form}
+    forms = {"swap": form, "fix": other[1]} if action == "swap" else {"swap": other[0], "fix": form}
     return _rounds_page(request, tournament, status=400, **forms)
 
 
 # ---------------------------------------------------------------------- dashboard
+
 
 def _dashboard_round(tournament: Tournament, request: HttpRequest) -> Round | None:
     number = request.GET.get("round")
@@ -164,8 +202,11 @@ def _dashboard_round(tournament: Tournament, request: HttpRequest) -> Round | No
 @organiser_page
 def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     rnd = _dashboard_round(tournament, request)
-    context = {"tournament": tournament, "tab": "dashboard", "timer_form": TimerForm(
-        initial={"minutes": tournament.round_minutes})}
+    context = {
+        "tournament": tournament,
+        "tab": "dashboard",
+        "timer_form": TimerForm(initial={"minutes": tournament.round_minutes}),
+    }
     if rnd is not None:
         context["board"] = selectors.dashboard(rnd)
     return render(request, "tournaments/dashboard.html", context)
@@ -177,86 +218,125 @@ def dashboard_tables(request: HttpRequest, tournament: Tournament) -> HttpRespon
     """The `dashboard-tables` partial the dashboard polls."""
     rnd = _dashboard_round(tournament, request)
     board = selectors.dashboard(rnd) if rnd is not None else None
-    return render(request, "tournaments/_dashboard_tables.html",
-                  {"tournament": tournament, "board": board})
+    return render(
+        request, "tournaments/_dashboard_tables.html", {"tournament": tournament, "board": board}
+    )
 
 
 def _pairing(tournament: Tournament, pairing_id: int) -> Pairing:
     return get_object_or_404(
-        Pairing.objects.select_related("round", "match", "player_a__player",
-                                       "player_b__player"),
-        pk=pairing_id, round__tournament=tournament)
+        Pairing.objects.select_related("round", "match", "player_a__player", "player_b__player"),
+        pk=pairing_id,
+        round__tournament=tournament,
+    )
 
 
 @organiser_page
 def result(request: HttpRequest, tournament: Tournament, pairing_id: int) -> HttpResponse:
     """Record (or withdraw) a table's result by hand, with a reason."""
     pairing = _pairing(tournament, pairing_id)
-    names = (pairing.player_a.player.name,
-             pairing.player_b.player.name if pairing.player_b else "")
+    names = (pairing.player_a.player.name, pairing.player_b.player.name if pairing.player_b else "")
     form = ResultForm(request.POST or None, names=names, initial=_result_initial(pairing))
     if request.method == "POST" and form.is_valid():
         try:
-            services.record_result(pairing_id=pairing.pk, actor=actor_of(request),
-                                   **form.cleaned_data)
+            services.record_result(
+                pairing_id=pairing.pk, actor=actor_of(request), **form.cleaned_data
+            )
         except USER_ERRORS as error:
             add_service_error(form, error)
         else:
             messages.success(request, f"Table {pairing.table}: result recorded.")
             return back(tournament, "dashboard")
     match = pairing.match
-    return render(request, "tournaments/result.html", {
-        "tournament": tournament, "pairing": pairing, "form": form, "match": match,
-        "clear_form": ReasonForm(), "tab": "dashboard"},
-        status=400 if form.errors else 200)
+    return render(
+        request,
+        "tournaments/result.html",
+        {
+            "tournament": tournament,
+            "pairing": pairing,
+            "form": form,
+            "match": match,
+            "clear_form": ReasonForm(),
+            "tab": "dashboard",
+        },
+        status=400 if form.errors else 200,
+    )
 
 
 def _result_initial(pairing: Pairing) -> dict:
     """The result so far, so the organiser sees (and corrects) what would be recorded."""
     if pairing.resolved:
-        return {"winner": pairing.result_winner, "games_a": pairing.result_games_a,
-                "games_b": pairing.result_games_b, "points_a": pairing.result_points_a,
-                "points_b": pairing.result_points_b}
+        return {
+            "winner": pairing.result_winner,
+            "games_a": pairing.result_games_a,
+            "games_b": pairing.result_games_b,
+            "points_a": pairing.result_points_a,
+            "points_b": pairing.result_points_b,
+        }
     m = pairing.match
     if m is None:
         return {}
     current = m.games.filter(state=Game.State.IN_PROGRESS).values(
-        "hand_points_a", "hand_points_b").first() or {"hand_points_a": 0, "hand_points_b": 0}
-    return {"games_a": m.games_won_a, "games_b": m.games_won_b,
-            "points_a": m.points_a + current["hand_points_a"],
-            "points_b": m.points_b + current["hand_points_b"]}
+        "hand_points_a", "hand_points_b"
+    ).first() or {"hand_points_a": 0, "hand_points_b": 0}
+    return {
+        "games_a": m.games_won_a,
+        "games_b": m.games_won_b,
+        "points_a": m.points_a + current["hand_points_a"],
+        "points_b": m.points_b + current["hand_points_b"],
+    }
 
 
 @organiser_page
 @require_POST
 def clear_result(request: HttpRequest, tournament: Tournament, pairing_id: int) -> HttpResponse:
     pairing = _pairing(tournament, pairing_id)
-    run(request, services.clear_result, f"Table {pairing.table}: the result was withdrawn; "
-        "the match goes on.", pairing_id=pairing.pk, reason=request.POST.get("reason", ""))
+    run(
+        request,
+        services.clear_result,
+        f"Table {pairing.table}: the result was withdrawn; the match goes on.",
+        pairing_id=pairing.pk,
+        reason=request.POST.get("reason", ""),
+    )
     return back(tournament, "dashboard")
 
 
 # ---------------------------------------------------------------------- standings
 
+
 @organiser_page
 def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     through = request.GET.get("round")
-    view = selectors.standings(tournament, through_round=int(through)
-                               if through and through.isdigit() else None)
-    return render(request, "tournaments/standings.html", {
-        "tournament": tournament, "standings": view, "tab": "standings",
-        "rounds": selectors.rounds_of(tournament).exclude(state=Round.State.DRAFT)})
+    view = selectors.standings(
+        tournament, through_round=int(through) if through and through.isdigit() else None
+    )
+    return render(
+        request,
+        "tournaments/standings.html",
+        {
+            "tournament": tournament,
+            "standings": view,
+            "tab": "standings",
+            "rounds": selectors.rounds_of(tournament).exclude(state=Round.State.DRAFT),
+        },
+    )
 
 
 @organiser_page
 def corrections(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Every table of every round, those needing attention first, each linking to its
     match page where organisers correct, void or close hands."""
-    rounds = [(rnd, selectors.tables(rnd)) for rnd in
-              selectors.rounds_of(tournament).exclude(state=Round.State.DRAFT)
-              .order_by("-number")]
-    attention = [row for _rnd, rows in rounds for row in rows
-                 if row.state in ("pending", "disputed")]
-    return render(request, "tournaments/corrections.html", {
-        "tournament": tournament, "rounds": rounds, "attention": attention,
-        "tab": "corrections"})
+    rounds = [
+        (rnd, selectors.tables(rnd))
+        for rnd in selectors.rounds_of(tournament)
+        .exclude(state=Round.State.DRAFT)
+        .order_by("-number")
+    ]
+    attention = [
+        row for _rnd, rows in rounds for row in rows if row.state in ("pending", "disputed")
+    ]
+    return render(
+        request,
+        "tournaments/corrections.html",
+        {"tournament": tournament, "rounds": rounds, "attention": attention, "tab": "corrections"},
+    )

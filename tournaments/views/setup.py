@@ -42,26 +42,39 @@ def organised_clubs(user):
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
     tournaments = list(selectors.tournaments_for(request.user))
-    clubs = {club.pk for club in organised_clubs(request.user)
-             } if request.user.is_authenticated else set()
-    return render(request, "tournaments/list.html", {
-        "tournaments": tournaments, "can_create": bool(clubs),
-        "managed": {t.pk for t in tournaments if t.club_id in clubs}})
+    clubs = (
+        {club.pk for club in organised_clubs(request.user)}
+        if request.user.is_authenticated
+        else set()
+    )
+    return render(
+        request,
+        "tournaments/list.html",
+        {
+            "tournaments": tournaments,
+            "can_create": bool(clubs),
+            "managed": {t.pk for t in tournaments if t.club_id in clubs},
+        },
+    )
 
 
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
     clubs = organised_clubs(request.user)
     if not clubs:
-        return forbidden_page(request, Forbidden(
-            "not_allowed", "Only club organisers create tournaments."))
-    form = CreateTournamentForm(request.POST or None, clubs=clubs,
-                                initial={"club": request.GET.get("club")})
+        return forbidden_page(
+            request, Forbidden("not_allowed", "Only club organisers create tournaments.")
+        )
+    form = CreateTournamentForm(
+        request.POST or None, clubs=clubs, initial={"club": request.GET.get("club")}
+    )
     if request.method == "POST" and form.is_valid():
         try:
             tournament = services.create_tournament(
-                club=form.clubs[form.cleaned_data["club"]], actor=actor_of(request),
-                **form.settings())
+                club=form.clubs[form.cleaned_data["club"]],
+                actor=actor_of(request),
+                **form.settings(),
+            )
         except USER_ERRORS as error:
             add_service_error(form, error)
         else:
@@ -81,12 +94,24 @@ def _rules_of(tournament: Tournament) -> dict | None:
 
 
 def _settings_page(request, tournament, form, rules_form=None, status=200) -> HttpResponse:
-    return render(request, "tournaments/settings.html", {
-        "tournament": tournament, "form": form, "rules": _rules_of(tournament),
-        "rules_form": rules_form or RulesChangeForm(initial={
-            "profile": tournament.profile,
-            "overrides": format_overrides(tournament.overrides)}),
-        "tab": "settings"}, status=status)
+    return render(
+        request,
+        "tournaments/settings.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "rules": _rules_of(tournament),
+            "rules_form": rules_form
+            or RulesChangeForm(
+                initial={
+                    "profile": tournament.profile,
+                    "overrides": format_overrides(tournament.overrides),
+                }
+            ),
+            "tab": "settings",
+        },
+        status=status,
+    )
 
 
 @organiser_page
@@ -95,8 +120,9 @@ def settings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = TournamentForm(request.POST or None, initial=initial, frozen=tournament.frozen)
     if request.method == "POST" and form.is_valid():
         try:
-            services.update_tournament(tournament_id=tournament.pk, actor=actor_of(request),
-                                       **form.settings())
+            services.update_tournament(
+                tournament_id=tournament.pk, actor=actor_of(request), **form.settings()
+            )
         except USER_ERRORS as error:
             add_service_error(form, error)
         else:
@@ -111,13 +137,19 @@ def rules_change(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Step 1 previews what the new rules would change; step 2 (`apply` in the post,
     with a reason) applies them. Nothing changes until step 2."""
     rules_form = RulesChangeForm(request.POST)
-    settings_form = TournamentForm(initial=TournamentForm.initial_from(
-        services.settings_of(tournament)), frozen=tournament.frozen)
+    settings_form = TournamentForm(
+        initial=TournamentForm.initial_from(services.settings_of(tournament)),
+        frozen=tournament.frozen,
+    )
     if not rules_form.is_valid():
         return _settings_page(request, tournament, settings_form, rules_form, status=400)
     data = rules_form.cleaned_data
-    change = {"tournament_id": tournament.pk, "actor": actor_of(request),
-              "profile": data["profile"], "overrides": data["overrides"]}
+    change = {
+        "tournament_id": tournament.pk,
+        "actor": actor_of(request),
+        "profile": data["profile"],
+        "overrides": data["overrides"],
+    }
     apply_error = None
     if "apply" in request.POST:
         try:
@@ -132,41 +164,71 @@ def rules_change(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     except USER_ERRORS as error:
         add_service_error(rules_form, error)
         return _settings_page(request, tournament, settings_form, rules_form, status=400)
-    return render(request, "tournaments/rules_preview.html", {
-        "tournament": tournament, "preview": preview, "rules_form": rules_form,
-        "apply_error": apply_error, "tab": "settings"}, status=400 if apply_error else 200)
+    return render(
+        request,
+        "tournaments/rules_preview.html",
+        {
+            "tournament": tournament,
+            "preview": preview,
+            "rules_form": rules_form,
+            "apply_error": apply_error,
+            "tab": "settings",
+        },
+        status=400 if apply_error else 200,
+    )
 
 
 def _summary(change) -> str:
-    return (f"{change.hands_changed} hand(s), {change.games_changed} game(s) and "
-            f"{change.results_changed} match result(s) changed; "
-            f"{len(change.standings)} standings line(s) moved.")
+    return (
+        f"{change.hands_changed} hand(s), {change.games_changed} game(s) and "
+        f"{change.results_changed} match result(s) changed; "
+        f"{len(change.standings)} standings line(s) moved."
+    )
 
 
 # ------------------------------------------------------------------- registration
 
-def _players_page(request, tournament, form=None, import_form=None, report=None,
-                  status=200) -> HttpResponse:
+
+def _players_page(
+    request, tournament, form=None, import_form=None, report=None, status=200
+) -> HttpResponse:
     registrations = list(selectors.registrations_of(tournament))
-    return render(request, "tournaments/players.html", {
-        "tournament": tournament, "registrations": registrations,
-        "form": form or RegistrationForm(), "import_form": import_form or ImportForm(),
-        "report": report, "tab": "players", **_counts(tournament, registrations)},
-        status=status)
+    return render(
+        request,
+        "tournaments/players.html",
+        {
+            "tournament": tournament,
+            "registrations": registrations,
+            "form": form or RegistrationForm(),
+            "import_form": import_form or ImportForm(),
+            "report": report,
+            "tab": "players",
+            **_counts(tournament, registrations),
+        },
+        status=status,
+    )
 
 
 def _counts(tournament: Tournament, registrations: list[Registration]) -> dict:
-    return {"registered": len(registrations), "field": selectors.field_size(tournament),
-            "checked_in": sum(1 for r in registrations if r.checked_in and not r.withdrawn)}
+    return {
+        "registered": len(registrations),
+        "field": selectors.field_size(tournament),
+        "checked_in": sum(1 for r in registrations if r.checked_in and not r.withdrawn),
+    }
 
 
 @organiser_page
 @require_GET
 def registration_counts(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The `registration-counts` partial, refreshed when a check-in changes."""
-    return render(request, "tournaments/_registration_counts.html", {
-        "tournament": tournament,
-        **_counts(tournament, list(selectors.registrations_of(tournament)))})
+    return render(
+        request,
+        "tournaments/_registration_counts.html",
+        {
+            "tournament": tournament,
+            **_counts(tournament, list(selectors.registrations_of(tournament))),
+        },
+    )
 
 
 @organiser_page
@@ -181,7 +243,8 @@ def add_player(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if form.is_valid():
         try:
             registration = services.add_registration(
-                tournament_id=tournament.pk, actor=actor_of(request), **form.cleaned_data)
+                tournament_id=tournament.pk, actor=actor_of(request), **form.cleaned_data
+            )
         except USER_ERRORS as error:
             add_service_error(form, error)
         else:
@@ -200,8 +263,10 @@ def import_players(request: HttpRequest, tournament: Tournament) -> HttpResponse
     if form.is_valid():
         try:
             report = services.import_registrations(
-                tournament_id=tournament.pk, actor=actor_of(request),
-                content=form.cleaned_data["csv"])
+                tournament_id=tournament.pk,
+                actor=actor_of(request),
+                content=form.cleaned_data["csv"],
+            )
         except USER_ERRORS as error:
             add_service_error(form, error)
         else:
@@ -210,14 +275,14 @@ def import_players(request: HttpRequest, tournament: Tournament) -> HttpResponse
 
 
 def _registration(tournament: Tournament, registration_id: int) -> Registration:
-    return get_object_or_404(tournament.registrations.select_related("player"),
-                             pk=registration_id)
+    return get_object_or_404(tournament.registrations.select_related("player"), pk=registration_id)
 
 
 @organiser_page
 @require_POST
-def registration_action(request: HttpRequest, tournament: Tournament, registration_id: int,
-                        action: str) -> HttpResponse:
+def registration_action(
+    request: HttpRequest, tournament: Tournament, registration_id: int, action: str
+) -> HttpResponse:
     """One button per player: check in / undo, withdraw / reinstate, remove, PIN, seed."""
     registration = _registration(tournament, registration_id)
     if request.htmx and action in ("check-in", "undo-check-in"):
@@ -225,17 +290,31 @@ def registration_action(request: HttpRequest, tournament: Tournament, registrati
     name, reason = registration.player.name, request.POST.get("reason", "")
     calls = {
         "check-in": (services.check_in, {"checked_in": True}, f"{name} checked in."),
-        "undo-check-in": (services.check_in, {"checked_in": False},
-                          f"{name} is no longer checked in."),
-        "withdraw": (services.withdraw_registration, {"reason": reason},
-                     f"{name} withdrew: not paired from the next round; results stand."),
-        "reinstate": (services.reinstate_registration, {"reason": reason},
-                      f"{name} is back in: paired from the next round."),
+        "undo-check-in": (
+            services.check_in,
+            {"checked_in": False},
+            f"{name} is no longer checked in.",
+        ),
+        "withdraw": (
+            services.withdraw_registration,
+            {"reason": reason},
+            f"{name} withdrew: not paired from the next round; results stand.",
+        ),
+        "reinstate": (
+            services.reinstate_registration,
+            {"reason": reason},
+            f"{name} is back in: paired from the next round.",
+        ),
         "remove": (services.remove_registration, {}, f"{name} removed."),
     }
     if action == "pin":  # a player imported from a list has no PIN to enter results with
-        run(request, scoring.set_pin, f"{name}'s table PIN is set.", player=registration.player,
-            pin=request.POST.get("pin", "").strip())
+        run(
+            request,
+            scoring.set_pin,
+            f"{name}'s table PIN is set.",
+            player=registration.player,
+            pin=request.POST.get("pin", "").strip(),
+        )
     elif action == "seed":
         _set_seed(request, registration)
     elif action not in calls:
@@ -252,20 +331,29 @@ def _set_seed(request: HttpRequest, registration: Registration) -> None:
         messages.error(request, f"A seed is a whole number, not {raw!r}.")
         return
     seed = int(raw) if raw else None
-    run(request, services.set_seed, f"{registration.player.name}'s seed is "
-        f"{seed if seed is not None else 'cleared'}.", registration_id=registration.pk, seed=seed)
+    run(
+        request,
+        services.set_seed,
+        f"{registration.player.name}'s seed is {seed if seed is not None else 'cleared'}.",
+        registration_id=registration.pk,
+        seed=seed,
+    )
 
 
 def _check_in_row(request, tournament, registration, checked_in: bool) -> HttpResponse:
     """htmx: the player's row again (`reg-<id>`), with the refusal when there is one."""
     error = None
     try:
-        registration = services.check_in(registration_id=registration.pk,
-                                         actor=actor_of(request), checked_in=checked_in)
+        registration = services.check_in(
+            registration_id=registration.pk, actor=actor_of(request), checked_in=checked_in
+        )
     except USER_ERRORS as caught:
         error = caught
-    response = render(request, "tournaments/_registration_row.html",
-                      {"tournament": tournament, "r": registration, "error": error})
+    response = render(
+        request,
+        "tournaments/_registration_row.html",
+        {"tournament": tournament, "r": registration, "error": error},
+    )
     if error is None:
         response["HX-Trigger"] = "registration-changed"
     return response

@@ -16,8 +16,16 @@ from tournaments import services as tournament_services
 
 HOST = "http://127.0.0.1:8000"
 DEMO_TOURNAMENT = "Demo Open"
-DEMO_PLAYERS = [("Ada", "1111"), ("Ben", "2222"), ("Cleo", "3333"), ("Dev", "4444"),
-                ("Eve", "5555"), ("Finn", "6666"), ("Gus", "7777"), ("Hana", "8888")]
+DEMO_PLAYERS = [
+    ("Ada", "1111"),
+    ("Ben", "2222"),
+    ("Cleo", "3333"),
+    ("Dev", "4444"),
+    ("Eve", "5555"),
+    ("Finn", "6666"),
+    ("Gus", "7777"),
+    ("Hana", "8888"),
+]
 
 
 class Command(BaseCommand):
@@ -32,37 +40,56 @@ class Command(BaseCommand):
                 match = self._load()
             club = match.club
             link = reverse("scoring:table", args=[access.table_token(match)])
-            self.stdout.write(self.style.SUCCESS(
-                "Demo loaded. Log in as organiser / organiser-demo (admin: admin / admin-demo).\n"
-                f"Players' PINs: {', '.join(f'{n} {p}' for n, p in DEMO_PLAYERS)}.\n"
-                f"Table link for {match}: {HOST}{link}"))
+            self.stdout.write(
+                self.style.SUCCESS(
+                    "Demo loaded. Log in as organiser / organiser-demo "
+                    "(admin: admin / admin-demo).\n"
+                    f"Players' PINs: {', '.join(f'{n} {p}' for n, p in DEMO_PLAYERS)}.\n"
+                    f"Table link for {match}: {HOST}{link}"
+                )
+            )
         tournament = club.tournaments.filter(name=DEMO_TOURNAMENT).first()
         if tournament is None:
             tournament = self._tournament(club)
-            self.stdout.write(self.style.SUCCESS(f"Demo tournament {tournament.name} loaded: "
-                                                 "8 players checked in, round 1 published."))
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"Demo tournament {tournament.name} loaded: "
+                    "8 players checked in, round 1 published."
+                )
+            )
         slug = tournament.slug
         self.stdout.write(
             f"Tournament dashboard (log in as organiser): {HOST}"
             f"{reverse('tournaments:dashboard', args=[slug])}\n"
             f"Public pairings: {HOST}{reverse('tournaments:public', args=[slug])}\n"
             f"Projector: {HOST}{reverse('tournaments:projector', args=[slug])}\n"
-            f"Table cards with QR codes: {HOST}{reverse('tournaments:print-cards', args=[slug])}")
+            f"Table cards with QR codes: {HOST}{reverse('tournaments:print-cards', args=[slug])}"
+        )
 
     def _tournament(self, club: Club):
         """Through the tournament services, as the organiser would on the day. Short
         rules (one game to 100) so a demo match ends in a few hands."""
-        organiser = club.organisers.order_by("pk").first() or get_user_model().objects.filter(
-            is_superuser=True).order_by("pk").first()
+        organiser = (
+            club.organisers.order_by("pk").first()
+            or get_user_model().objects.filter(is_superuser=True).order_by("pk").first()
+        )
         actor = services.Actor(user=organiser)
         with transaction.atomic():
             tournament = tournament_services.create_tournament(
-                club=club, actor=actor, name=DEMO_TOURNAMENT, date=timezone.localdate(),
-                venue="Club room", overrides={"games_to_win": 1, "game_target": 100},
-                rounds=3, round_minutes=30, bye_games=1)
+                club=club,
+                actor=actor,
+                name=DEMO_TOURNAMENT,
+                date=timezone.localdate(),
+                venue="Club room",
+                overrides={"games_to_win": 1, "game_target": 100},
+                rounds=3,
+                round_minutes=30,
+                bye_games=1,
+            )
             for player in club.players.filter(name__in=[n for n, _ in DEMO_PLAYERS]):
                 registration = tournament_services.add_registration(
-                    tournament_id=tournament.pk, actor=actor, player_id=player.pk)
+                    tournament_id=tournament.pk, actor=actor, player_id=player.pk
+                )
                 tournament_services.check_in(registration_id=registration.pk, actor=actor)
             draft = tournament_services.draft_round(tournament_id=tournament.pk, actor=actor)
             tournament_services.publish_round(round_id=draft.pk, actor=actor)
@@ -71,13 +98,18 @@ class Command(BaseCommand):
     def _load(self):
         users = get_user_model()
         admin = users.objects.filter(username="admin").first() or users.objects.create_superuser(
-            "admin", "admin@example.org", "admin-demo")
-        organiser = users.objects.create_user("organiser", "organiser@example.org",
-                                              "organiser-demo")
+            "admin", "admin@example.org", "admin-demo"
+        )
+        organiser = users.objects.create_user(
+            "organiser", "organiser@example.org", "organiser-demo"
+        )
         club = Club.objects.create(name="Demo Gin Club", slug="demo")
         club.organisers.add(organiser)
         actor = services.Actor(user=admin)
-        players = [services.add_player(club=club, name=name, pin=pin, actor=actor)
-                   for name, pin in DEMO_PLAYERS]
-        return services.start_match(club=club, player_a=players[0], player_b=players[1],
-                                    actor=actor, profile="standard")
+        players = [
+            services.add_player(club=club, name=name, pin=pin, actor=actor)
+            for name, pin in DEMO_PLAYERS
+        ]
+        return services.start_match(
+            club=club, player_a=players[0], player_b=players[1], actor=actor, profile="standard"
+        )

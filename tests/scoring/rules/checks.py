@@ -36,8 +36,9 @@ def is_meld(cards: Sequence) -> bool:
     return ranks == list(range(ranks[0], ranks[0] + len(ranks)))
 
 
-def arrangement_problem(hand: Iterable, melds: Iterable[Sequence],
-                        deadwood_cards: Iterable | None, deadwood: int) -> str | None:
+def arrangement_problem(
+    hand: Iterable, melds: Iterable[Sequence], deadwood_cards: Iterable | None, deadwood: int
+) -> str | None:
     """None when `melds` are disjoint legal melds of `hand`, the cards outside them are
     `deadwood_cards` (when given) and their value is `deadwood`; else what is wrong."""
     hand = {str(c) for c in hand}
@@ -74,6 +75,6 @@ def can_lay_off(knocker_melds: Iterable[Sequence], cards: Iterable) -> bool:
         for card in left:
             for i, meld in enumerate(melds):
                 if is_meld([*meld, card]):
-                    grown = melds[:i] + (meld | {card},) + melds[i + 1:]
+                    grown = melds[:i] + (meld | {card},) + melds[i + 1 :]
                     stack.append((left - {card}, grown))
     return False

@@ -44,8 +44,7 @@ CASES = load_cases()
 
 
 def cases_of(category: str):
-    return [pytest.param(case, id=case["id"]) for case in CASES
-            if case["category"] == category]
+    return [pytest.param(case, id=case["id"]) for case in CASES if case["category"] == category]
 
 
 def test_the_case_file_is_found_and_covers_every_category():
@@ -60,8 +59,9 @@ def test_deadwood_case(case):
     expected = case["expected"]
     arrangement = best_arrangement(hand)
     assert best_deadwood(hand) == arrangement.deadwood == expected["deadwood"]
-    problem = arrangement_problem(hand, arrangement.melds, arrangement.deadwood_cards,
-                                  expected["deadwood"])
+    problem = arrangement_problem(
+        hand, arrangement.melds, arrangement.deadwood_cards, expected["deadwood"]
+    )
     assert problem is None, problem
 
 
@@ -79,8 +79,9 @@ def test_eleven_card_case(case):
         "can_gin": analysis.can_gin,
         "big_gin": analysis.big_gin,
     }
-    wanted = {key: sorted(value) if isinstance(value, list) else value
-              for key, value in expected.items()}
+    wanted = {
+        key: sorted(value) if isinstance(value, list) else value for key, value in expected.items()
+    }
     assert {key: found[key] for key in wanted} == wanted
 
 
@@ -102,20 +103,23 @@ def test_layoff_case(case):
     data, expected = case["input"], case["expected"]
     melds = [parse_cards(meld) for meld in data["knocker_melds"]]
     knocker = [card for meld in melds for card in meld] + list(
-        parse_cards(data["knocker_deadwood_cards"]))
+        parse_cards(data["knocker_deadwood_cards"])
+    )
     defender = parse_cards(data["defender_hand"])
-    result = score_cards(knocker=knocker, defender=defender, knocker_melds=melds,
-                         profile=make_profile("standard"))
+    result = score_cards(
+        knocker=knocker, defender=defender, knocker_melds=melds, profile=make_profile("standard")
+    )
     assert result.knocker_deadwood == expected["knocker_deadwood"]
     assert result.defender_deadwood == expected["defender_deadwood"]
-    assert (result.winner, result.points) == (expected["score"]["winner"],
-                                              expected["score"]["points"])
+    assert (result.winner, result.points) == (
+        expected["score"]["winner"],
+        expected["score"]["points"],
+    )
     assert [list(map(str, m)) for m in result.knocker_melds] == data["knocker_melds"]
     assert best_deadwood(defender) == expected["defender_deadwood_no_layoff"]
     assert can_lay_off(melds, result.laid_off), result.laid_off
     kept = [c for c in defender if c not in result.laid_off]
-    problem = arrangement_problem(kept, result.defender_melds, None,
-                                  expected["defender_deadwood"])
+    problem = arrangement_problem(kept, result.defender_melds, None, expected["defender_deadwood"])
     assert problem is None, problem
 
 
@@ -124,23 +128,28 @@ def test_layoff_case_reply_is_the_best_joint_reply(case):
     data, expected = case["input"], case["expected"]
     melds = [parse_cards(meld) for meld in data["knocker_melds"]]
     defender = parse_cards(data["defender_hand"])
-    reply = defender_reply(melds, defender,
-                           layoffs_allowed=bool(data["knocker_deadwood_cards"]))
+    reply = defender_reply(melds, defender, layoffs_allowed=bool(data["knocker_deadwood_cards"]))
     assert reply.deadwood == expected["defender_deadwood"]
     assert all(is_meld(meld) for meld in reply.melds)
     # The case's own listed lay-offs are legal and accepted when declared.
     declared = parse_cards(expected["laid_off"])
     if declared:
-        assert defender_reply(melds, defender, declared=declared).deadwood == (
-            expected["defender_deadwood"])
+        assert (
+            defender_reply(melds, defender, declared=declared).deadwood
+            == (expected["defender_deadwood"])
+        )
 
 
 @pytest.mark.parametrize("case", cases_of("score"))
 def test_score_case(case):
     data, expected = case["input"], case["expected"]
     profile = make_profile("standard", data["rules"])
-    kwargs = {"outcome": data["kind"], "knocker_deadwood": data["knocker_deadwood"],
-              "defender_deadwood": data["defender_deadwood"], "profile": profile}
+    kwargs = {
+        "outcome": data["kind"],
+        "knocker_deadwood": data["knocker_deadwood"],
+        "defender_deadwood": data["defender_deadwood"],
+        "profile": profile,
+    }
     if "error" in expected:
         with pytest.raises(RulesError) as caught:
             score_quick(**kwargs)
@@ -155,5 +164,9 @@ def test_game_case(case):
     data, expected = case["input"], case["expected"]
     result = score_game(data["hands"], make_profile("standard", data["rules"]))
     assert result.finished
-    assert {"winner": result.winner, "totals": result.totals, "margin": result.margin,
-            "shutout": result.shutout} == expected
+    assert {
+        "winner": result.winner,
+        "totals": result.totals,
+        "margin": result.margin,
+        "shutout": result.shutout,
+    } == expected

@@ -46,11 +46,14 @@ EXAMPLES = settings().max_examples  # the profile tests/conftest.py loaded
 
 
 def scaled(fraction: float) -> settings:
-    return settings(max_examples=max(10, int(EXAMPLES * fraction)),
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    return settings(
+        max_examples=max(10, int(EXAMPLES * fraction)),
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
 
 
 # ----------------------------------------------------------------------- reference
+
 
 def meld_ok(cards) -> bool:
     if len(cards) < 3:
@@ -58,8 +61,9 @@ def meld_ok(cards) -> bool:
     ranks = sorted(RANK[c] for c in cards)
     if ranks[0] == ranks[-1]:
         return len(cards) <= 4
-    return (len({SUIT[c] for c in cards}) == 1
-            and all(b == a + 1 for a, b in zip(ranks, ranks[1:], strict=False)))
+    return len({SUIT[c] for c in cards}) == 1 and all(
+        b == a + 1 for a, b in zip(ranks, ranks[1:], strict=False)
+    )
 
 
 class Ref:
@@ -70,10 +74,12 @@ class Ref:
         n = len(self.cards)
         self.full = (1 << n) - 1
         self.values = [VALUE[c] for c in self.cards]
-        self.melds = [sum(1 << i for i in combo)
-                      for size in range(3, n + 1)
-                      for combo in combinations(range(n), size)
-                      if meld_ok([self.cards[i] for i in combo])]
+        self.melds = [
+            sum(1 << i for i in combo)
+            for size in range(3, n + 1)
+            for combo in combinations(range(n), size)
+            if meld_ok([self.cards[i] for i in combo])
+        ]
         self.holding = [[m for m in self.melds if m >> i & 1] for i in range(n)]
         self.memo = {0: 0}
 
@@ -121,7 +127,7 @@ def layable_sets(knocker_melds, defender) -> set[frozenset]:
                 continue
             for i, meld in enumerate(melds):
                 if meld_ok([*meld, card]):
-                    state = (placed | {card}, melds[:i] + (meld | {card},) + melds[i + 1:])
+                    state = (placed | {card}, melds[:i] + (meld | {card},) + melds[i + 1 :])
                     if state not in seen:
                         seen.add(state)
                         stack.append(state)
@@ -130,8 +136,10 @@ def layable_sets(knocker_melds, defender) -> set[frozenset]:
 
 def ref_defender(knocker_melds, defender: Ref) -> int:
     """The defender's least deadwood over own melds and lay-offs chosen together."""
-    return min(defender.best(defender.full ^ defender.mask(laid))
-               for laid in layable_sets(knocker_melds, defender.cards))
+    return min(
+        defender.best(defender.full ^ defender.mask(laid))
+        for laid in layable_sets(knocker_melds, defender.cards)
+    )
 
 
 def ref_score(k: int, d_before: int, d: int, profile) -> tuple[str, int]:
@@ -149,8 +157,9 @@ def ref_best_for_knocker(knocker: Ref, defender: Ref, profile) -> int | None:
     total = sum(knocker.values)
     best = None
     for spread in knocker.spreads():
-        k = total - sum(knocker.values[i] for m in spread
-                        for i in range(len(knocker.cards)) if m >> i & 1)
+        k = total - sum(
+            knocker.values[i] for m in spread for i in range(len(knocker.cards)) if m >> i & 1
+        )
         if k > profile.knock_limit:
             continue
         melds = [knocker.cards_of(m) for m in spread]
@@ -162,6 +171,7 @@ def ref_best_for_knocker(knocker: Ref, defender: Ref, profile) -> int | None:
 
 
 # ---------------------------------------------------------------------- strategies
+
 
 def all_melds(deck) -> tuple[tuple, ...]:
     """Every meld inside `deck`: each 3-card and 4-card set, each stretch of a run."""
@@ -188,7 +198,8 @@ DECK_NAMES = st.sampled_from(sorted(DECKS))
 def hands(size: int):
     """(deck name, `size` cards dealt uniformly from that deck)."""
     return DECK_NAMES.flatmap(
-        lambda name: st.permutations(DECKS[name]).map(lambda p: (name, tuple(p[:size]))))
+        lambda name: st.permutations(DECKS[name]).map(lambda p: (name, tuple(p[:size])))
+    )
 
 
 @st.composite
@@ -197,8 +208,9 @@ def spreads(draw, deck_name: str, room: int = 10, max_melds: int = 3):
     melds: list[tuple] = []
     used: set = set()
     for _ in range(draw(st.integers(1, max_melds))):
-        options = [m for m in ALL_MELDS[deck_name]
-                   if len(m) <= room - len(used) and used.isdisjoint(m)]
+        options = [
+            m for m in ALL_MELDS[deck_name] if len(m) <= room - len(used) and used.isdisjoint(m)
+        ]
         if not options:
             break
         meld = draw(st.sampled_from(options))
@@ -218,9 +230,15 @@ def spread_deals(draw):
 def near(cards, deck) -> list:
     """Cards of the deck that could touch `cards`: same rank, or same suit within 2 ranks
     (lay-off candidates and the links of lay-off chains)."""
-    return [c for c in deck if c not in cards and any(
-        RANK[c] == RANK[x] or (SUIT[c] == SUIT[x] and abs(RANK[c] - RANK[x]) <= 2)
-        for x in cards)]
+    return [
+        c
+        for c in deck
+        if c not in cards
+        and any(
+            RANK[c] == RANK[x] or (SUIT[c] == SUIT[x] and abs(RANK[c] - RANK[x]) <= 2)
+            for x in cards
+        )
+    ]
 
 
 @st.composite
@@ -232,8 +250,11 @@ def defenders(draw, deck, knocker):
         if options:
             chosen.append(draw(st.sampled_from(options)))
     rest = [c for c in deck if c not in knocker and c not in chosen]
-    chosen += draw(st.lists(st.sampled_from(rest), min_size=10 - len(chosen),
-                            max_size=10 - len(chosen), unique=True))
+    chosen += draw(
+        st.lists(
+            st.sampled_from(rest), min_size=10 - len(chosen), max_size=10 - len(chosen), unique=True
+        )
+    )
     return tuple(draw(st.permutations(chosen)))
 
 
@@ -246,8 +267,11 @@ def knock_deals(draw):
     deck = DECKS[name]
     knocker: list = []
     while len(knocker) < 6 or (len(knocker) < 8 and draw(st.booleans())):
-        options = [m for m in ALL_MELDS[name]  # leave room for one card at least
-                   if len(m) <= 9 - len(knocker) and not set(knocker).intersection(m)]
+        options = [
+            m
+            for m in ALL_MELDS[name]  # leave room for one card at least
+            if len(m) <= 9 - len(knocker) and not set(knocker).intersection(m)
+        ]
         assume(options)
         knocker.extend(draw(st.sampled_from(options)))
     budget = 10
@@ -272,14 +296,17 @@ def dealt_knocks(draw):
     return tuple(c for i, c in enumerate(deck[:11]) if i != throw), tuple(deck[11:21])
 
 
-RULE_VARIANTS = st.fixed_dictionaries({
-    "knock_limit": st.sampled_from([10, 10, 10, 7, 3, 0]),
-    "undercut_on_tie": st.booleans(),
-    "layoffs": st.sampled_from([True, True, True, False]),
-})
+RULE_VARIANTS = st.fixed_dictionaries(
+    {
+        "knock_limit": st.sampled_from([10, 10, 10, 7, 3, 0]),
+        "undercut_on_tie": st.booleans(),
+        "layoffs": st.sampled_from([True, True, True, False]),
+    }
+)
 
 
 # ------------------------------------------------------------------------ deadwood
+
 
 @settings(max_examples=EXAMPLES)
 @given(hands(10))
@@ -289,15 +316,15 @@ def test_best_deadwood_of_ten_cards_matches_exhaustive_search(dealt):
     assert best_deadwood(hand) == expected
     arrangement = best_arrangement(hand)
     assert arrangement.deadwood == expected
-    problem = arrangement_problem(hand, arrangement.melds, arrangement.deadwood_cards,
-                                  expected)
+    problem = arrangement_problem(hand, arrangement.melds, arrangement.deadwood_cards, expected)
     assert problem is None, problem
 
 
 @settings(max_examples=EXAMPLES)
 @given(hands(11), st.integers(0, 10))
 def test_eleven_cards_best_discard_knock_discards_gin_and_big_gin_match_exhaustive_search(
-        dealt, knock_limit):
+    dealt, knock_limit
+):
     _, hand = dealt
     ref = Ref(hand)
     after = {card: ref.best(ref.full ^ (1 << i)) for i, card in enumerate(hand)}
@@ -313,6 +340,7 @@ def test_eleven_cards_best_discard_knock_discards_gin_and_big_gin_match_exhausti
 
 
 # ------------------------------------------------------------------------ lay-offs
+
 
 @scaled(0.5)
 @given(spread_deals())
@@ -332,6 +360,7 @@ def test_defender_melds_and_layoffs_chosen_together_match_exhaustive_search(deal
 
 
 # ---------------------------------------------------------------- knocker's spread
+
 
 def _check_knock(knocker, defender, rules) -> None:
     profile = make_profile("standard", rules)
@@ -360,8 +389,7 @@ def _check_knock(knocker, defender, rules) -> None:
         assert result.laid_off == ()
     assert can_lay_off(result.knocker_melds, result.laid_off)
     kept = [c for c in defender if c not in result.laid_off]
-    problem = arrangement_problem(kept, result.defender_melds, None,
-                                  result.defender_deadwood)
+    problem = arrangement_problem(kept, result.defender_melds, None, result.defender_deadwood)
     assert problem is None, problem
 
 
@@ -380,6 +408,7 @@ def test_knocker_spread_on_dealt_meld_dense_hands_matches_exhaustive_search(deal
 
 # ---------------------------------------------------------------------- invariants
 
+
 @settings(max_examples=EXAMPLES)
 @given(hands(10))
 def test_ten_card_deadwood_is_between_0_and_98(dealt):
@@ -388,14 +417,19 @@ def test_ten_card_deadwood_is_between_0_and_98(dealt):
 
 
 @settings(max_examples=EXAMPLES)
-@given(st.sampled_from(["knock", "gin", "big_gin", "dead"]), st.integers(0, 98),
-       st.integers(0, 98), st.sampled_from(sorted(PROFILES)), st.sampled_from(FULL))
-def test_quick_entry_points_are_never_negative_and_one_side_scores(
-        outcome, k, d, name, upcard):
+@given(
+    st.sampled_from(["knock", "gin", "big_gin", "dead"]),
+    st.integers(0, 98),
+    st.integers(0, 98),
+    st.sampled_from(sorted(PROFILES)),
+    st.sampled_from(FULL),
+)
+def test_quick_entry_points_are_never_negative_and_one_side_scores(outcome, k, d, name, upcard):
     profile = make_profile(name)
     try:
-        result = score_quick(outcome=outcome, knocker_deadwood=k, defender_deadwood=d,
-                             profile=profile, upcard=upcard)
+        result = score_quick(
+            outcome=outcome, knocker_deadwood=k, defender_deadwood=d, profile=profile, upcard=upcard
+        )
     except RulesError as error:
         assert error.code == "illegal_knock"
         assert outcome != "dead" and k > 0 or outcome == "big_gin"
@@ -413,8 +447,9 @@ def test_quick_entry_points_are_never_negative_and_one_side_scores(
 def test_card_entry_points_are_never_negative_and_exactly_one_side_scores(deck, name):
     knocker, defender = tuple(deck[:10]), tuple(deck[10:20])
     try:
-        result = score_cards(knocker=knocker, defender=defender, profile=make_profile(name),
-                             upcard=deck[20])
+        result = score_cards(
+            knocker=knocker, defender=defender, profile=make_profile(name), upcard=deck[20]
+        )
     except RulesError as error:
         assert error.code == "illegal_knock"
         return
