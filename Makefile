@@ -30,6 +30,7 @@ test: $(VENV)/.installed-test
 
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 schema: $(VENV)/.installed
 	DJANGO_DEBUG=1 $(PY) manage.py spectacular --file openapi.yaml --validate
