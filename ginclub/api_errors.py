@@ -1,7 +1,8 @@
-"""One error shape for the whole API: {"error": {"code", "message", "fields"?}}.
+"""DRF's EXCEPTION_HANDLER: every API refusal as {"error": {"code", "message", "fields"?}}.
 
-The codes are the rules engine's and the services' stable codes, so a phone can show
-the same message the page would.
+The one place API errors become responses. Services' and the engine's refusals (see
+ginclub.errors) keep their codes, so a phone shows the same message the page would;
+DRF's own errors (bad JSON, validation, authentication) get codes of their own.
 """
 
 from __future__ import annotations
@@ -10,9 +11,33 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from ginclub.errors import refusal_of
+
+# What every operation may answer besides success, for the schema. The body is always
+# ErrorSerializer's shape.
+ERRORS = {
+    code: OpenApiResponse(description=text)
+    for code, text in {
+        400: "Bad input: {error: {code, message, fields?}}",
+        403: "Not allowed",
+        404: "Not found",
+        409: "Conflict: closed match, stale version, reused idempotency key...",
+    }.items()
+}
+
+
+def valid(serializer_class, request: Request) -> dict:
+    """The request body checked by an input serializer (a 400 refusal otherwise)."""
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
 
 _DRF_CODES = {
     exceptions.NotAuthenticated: "not_authenticated",
@@ -54,6 +79,9 @@ def _plain(detail: Any) -> Any:
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
+    refusal = None if isinstance(exc, (Http404, DjangoPermissionDenied)) else refusal_of(exc)
+    if refusal is not None:
+        return Response(refusal.as_dict(), status=refusal.status)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

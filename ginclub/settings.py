@@ -76,7 +76,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    # Last, so it sees a view's refusal first: the one place refusals become pages.
+    "ginclub.middleware.RefusalMiddleware",
 ]
+CSRF_FAILURE_VIEW = "ginclub.middleware.csrf_failure"
 
 ROOT_URLCONF = "ginclub.urls"
 WSGI_APPLICATION = "ginclub.wsgi.application"

@@ -20,3 +20,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]
+
+handler404 = "ginclub.middleware.not_found"
+handler500 = "ginclub.middleware.server_error"

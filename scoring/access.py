@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core import signing
 from django.http import HttpRequest
 
-from scoring.errors import Forbidden
+from ginclub.errors import Forbidden
 from scoring.models import Match, Player
 from scoring.services import Actor
 

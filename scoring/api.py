@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from ginclub.api_errors import error_body
 from scoring import access, ledger, selectors, services
 from scoring import serializers as s
-from scoring.errors import Forbidden, ServiceError
+from ginclub.errors import Forbidden, ServiceError
 from scoring.hands import hand_input_from
 from scoring.models import Club, Hand, Match, Player
 from scoring.rules import RulesError

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from scoring.errors import ServiceError
+from ginclub.errors import ServiceError
 from scoring.rules import HandResult, RuleProfile, parse_card, parse_cards, score_cards, score_quick
 
 OUTCOMES = ("knock", "gin", "big_gin", "dead")

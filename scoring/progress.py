@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scoring.errors import Conflict
+from ginclub.errors import Conflict
 from scoring.models import Game, Hand, Match
 from scoring.rules import RuleProfile, next_dealer, score_game, score_match
 

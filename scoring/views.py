@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import access, selectors, services
-from scoring.errors import Forbidden, ServiceError
+from ginclub.errors import Forbidden, ServiceError
 from scoring.forms import (
     CARD_CHOICES,
     AddPlayerForm,

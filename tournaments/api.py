@@ -29,7 +29,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.api import ERRORS, api_errors
-from scoring.errors import Forbidden, ServiceError
+from ginclub.errors import Forbidden, ServiceError
 from scoring.models import Club
 from scoring.services import Actor
 from tournaments import exports, selectors, services

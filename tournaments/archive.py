@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
 from scoring import services as scoring
-from scoring.errors import Forbidden, ServiceError
+from ginclub.errors import Forbidden, ServiceError
 from scoring.models import Club, Entry, Game, Hand, Match, Player
 from scoring.rescore import entered_values, stored_input
 from scoring.rules import RuleProfile, RulesError

@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from scoring import ledger
-from scoring.errors import Conflict, Forbidden, ServiceError
+from ginclub.errors import Conflict, Forbidden, ServiceError
 from scoring.services import Actor
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.pairing import PairingError, bracket_size, round_robin

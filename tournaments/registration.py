@@ -25,7 +25,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 
 from scoring import services as scoring
-from scoring.errors import Conflict, ServiceError
+from ginclub.errors import Conflict, ServiceError
 from scoring.models import Player
 from scoring.services import Actor
 from tournaments.base import lock_registration, lock_tournament, log

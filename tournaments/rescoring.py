@@ -18,7 +18,7 @@ from typing import Any
 from django.db import transaction
 
 from scoring import services as scoring
-from scoring.errors import Conflict, ServiceError, require_reason
+from ginclub.errors import Conflict, ServiceError, require_reason
 from scoring.rules import RulesError, make_profile
 from scoring.services import Actor
 from tournaments.base import lock_tournament, log

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring import services as scoring
-from scoring.errors import Conflict, ServiceError, require_reason
+from ginclub.errors import Conflict, ServiceError, require_reason
 from scoring.models import Game, Match
 from scoring.services import Actor
 from tournaments.base import (

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring import services as scoring
-from scoring.errors import Conflict, ServiceError
+from ginclub.errors import Conflict, ServiceError
 from scoring.models import Match
 from scoring.services import Actor
 from tournaments.base import (

@@ -24,7 +24,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.text import slugify
 
-from scoring.errors import Conflict, Forbidden, ServiceError
+from ginclub.errors import Conflict, Forbidden, ServiceError
 from scoring.models import Club, Match
 from scoring.rules import RulesError, make_profile
 from scoring.services import Actor

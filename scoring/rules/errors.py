@@ -10,11 +10,20 @@ from __future__ import annotations
 
 
 class RulesError(ValueError):
+    """`code`, `message`, `fields` and `status` are what the web layer reads (the same
+    four attributes as the services' errors); `field` names the input concerned."""
+
+    status = 400
+
     def __init__(self, code: str, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.field = field
+
+    @property
+    def fields(self) -> dict[str, str]:
+        return {self.field: self.message} if self.field else {}
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}

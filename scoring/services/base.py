@@ -1,5 +1,5 @@
-"""What every write service shares: who acts (`Actor`), what a write did (`Outcome`),
-the match lock, the permission and state checks, idempotency keys and entries, and the
+"""What every write service shares: what a write did (`Outcome`), the match lock, the
+state checks (who may act is ginclub.permissions'), idempotency keys and entries, and the
 match's ledger chain. Services lock the match row first (on SQLite the IMMEDIATE
 transaction is that lock), so everything below runs one writer per match at a time.
 """
@@ -13,39 +13,10 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from scoring.errors import Conflict, Forbidden, ServiceError
+from ginclub.errors import Conflict, ServiceError
+from ginclub.permissions import Actor
 from scoring.models import Club, Entry, Hand, Match, Player
 from scoring.selectors import hand_dict
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who makes a request: a logged-in user, and/or the player (seat) it acts for."""
-
-    user: Any = None
-    player: Player | None = None
-    device: str = ""
-    ip: str | None = None
-
-    @property
-    def label(self) -> str:
-        if self.player is not None:
-            return f"player {self.player.name}"
-        if self.user is not None and self.user.is_authenticated:
-            return f"user {self.user.get_username()}"
-        return "anonymous"
-
-    def is_admin(self) -> bool:
-        return bool(self.user is not None and self.user.is_authenticated and self.user.is_superuser)
-
-    def organises(self, club: Club) -> bool:
-        if self.is_admin():
-            return True
-        return bool(
-            self.user is not None
-            and self.user.is_authenticated
-            and club.organisers.filter(pk=self.user.pk).exists()
-        )
 
 
 @dataclass
@@ -95,23 +66,6 @@ def lock_hand(hand_id: int) -> tuple[Hand, Match]:
         raise ServiceError("not_found", "No such hand.", status=404)
     match = lock_match(match_id)
     return Hand.objects.select_related("game").get(pk=hand_id), match
-
-
-def seat_or_organiser(actor: Actor, match: Match) -> str:
-    """The acting seat, or "" for an organiser or admin; anyone else is refused."""
-    if actor.player is not None:
-        seat = match.seat_of(actor.player)
-        if seat is None:
-            raise Forbidden("not_in_match", f"{actor.player.name} does not play in this match.")
-        return seat
-    if actor.organises(match.club):
-        return ""
-    raise Forbidden("not_allowed", "Only the two players and the club's organisers may do that.")
-
-
-def require_organiser(actor: Actor, match: Match) -> None:
-    if not actor.organises(match.club):
-        raise Forbidden("not_allowed", "Only the club's organisers may do that.")
 
 
 def require_open(match: Match) -> None:

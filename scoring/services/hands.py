@@ -10,7 +10,8 @@ from typing import Any
 from django.db import transaction
 
 from scoring import ledger
-from scoring.errors import Conflict, Forbidden, require_reason
+from ginclub import permissions
+from ginclub.errors import Conflict, Forbidden, require_reason
 from scoring.hands import HandInput, differences, evaluate, winner_seat
 from scoring.models import Entry, Game, Hand, Match
 from scoring.progress import dealer_after, game_result, recompute_match
@@ -27,9 +28,7 @@ from scoring.services.base import (
     replayed_outcome,
     request_hash,
     require_open,
-    require_organiser,
     require_version,
-    seat_or_organiser,
     snapshot,
 )
 
@@ -50,7 +49,7 @@ def submit_hand(*, match_id: int, actor: Actor, hand: HandInput, idempotency_key
         key_hash = request_hash("submit", hand.as_payload())
         if (replay := replayed_outcome(match, idempotency_key, key_hash)) is not None:
             return replay
-        seat = seat_or_organiser(actor, match)
+        seat = permissions.require_seat_or_organiser(actor, match)
         require_open(match)
         game = _current_game(match, hand.game)
         profile = RuleProfile.from_dict(match.rules)
@@ -230,7 +229,7 @@ def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: s
         hand, match, key_hash, replay = _begin(hand_id, "confirm", payload, idempotency_key)
         if replay is not None:
             return replay
-        seat = seat_or_organiser(actor, match)
+        seat = permissions.require_seat_or_organiser(actor, match)
         require_open(match)
         require_version(hand, version)
         if hand.state != Hand.State.PENDING:
@@ -276,7 +275,7 @@ def dispute_hand(
         hand, match, key_hash, replay = _begin(hand_id, "dispute", payload, idempotency_key)
         if replay is not None:
             return replay
-        seat = seat_or_organiser(actor, match)
+        seat = permissions.require_seat_or_organiser(actor, match)
         require_open(match)
         require_version(hand, version)
         if hand.state != Hand.State.PENDING:
@@ -312,7 +311,7 @@ def withdraw_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: 
         hand, match, key_hash, replay = _begin(hand_id, "withdraw", payload, idempotency_key)
         if replay is not None:
             return replay
-        seat = seat_or_organiser(actor, match)
+        seat = permissions.require_seat_or_organiser(actor, match)
         require_open(match)
         require_version(hand, version)
         if hand.state not in (Hand.State.PENDING, Hand.State.DISPUTED):
@@ -362,7 +361,7 @@ def correct_hand(
         hand, match, key_hash, replay = _begin(hand_id, "correct", payload, idempotency_key)
         if replay is not None:
             return replay
-        require_organiser(actor, match)
+        permissions.require_manage_match(actor, match)
         require_open(match)
         require_version(hand, version)
         if hand.state == Hand.State.VOIDED:
@@ -404,7 +403,7 @@ def void_hand(
         hand, match, key_hash, replay = _begin(hand_id, "void", payload, idempotency_key)
         if replay is not None:
             return replay
-        require_organiser(actor, match)
+        permissions.require_manage_match(actor, match)
         require_open(match)
         require_version(hand, version)
         if hand.state == Hand.State.VOIDED:

@@ -8,14 +8,14 @@ from collections.abc import Callable
 from django.db import transaction
 
 from scoring import ledger
-from scoring.errors import Conflict, Forbidden, ServiceError, require_reason
+from ginclub import permissions
+from ginclub.errors import Conflict, Forbidden, ServiceError, require_reason
 from scoring.models import Club, Game, Match, Player
 from scoring.rules import make_profile
 from scoring.services.base import (
     Actor,
     chain_of,
     lock_match,
-    require_organiser,
     user_of,
 )
 
@@ -121,7 +121,7 @@ def _change_match_state(
     """The organiser's match transitions: lock, check who and whether, move, one ledger row."""
     with transaction.atomic():
         match = lock_match(match_id)
-        require_organiser(actor, match)
+        permissions.require_manage_match(actor, match)
         if not allowed(match):
             raise refusal
         _set_match_state(match, state(match), actor, action, reason)

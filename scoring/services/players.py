@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from scoring.errors import Forbidden, ServiceError, Throttled
+from ginclub.errors import Forbidden, ServiceError, Throttled
 from scoring.models import Club, Match, PinFailure, Player
 from scoring.services.base import (
     Actor,

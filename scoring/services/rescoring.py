@@ -9,7 +9,8 @@ from django.db import transaction
 from django.db.models import Prefetch
 
 from scoring import ledger
-from scoring.errors import Conflict, Forbidden, ServiceError
+from ginclub import permissions
+from ginclub.errors import Conflict, Forbidden, ServiceError
 from scoring.hands import evaluate, hand_input_from
 from scoring.models import Club, Entry, Game, Hand, Match, Player
 from scoring.progress import recompute_match
@@ -28,7 +29,6 @@ from scoring.services.base import (
     link_entry,
     lock_match,
     request_hash,
-    require_organiser,
     user_of,
 )
 from scoring.services.hands import hand_fields, hand_values
@@ -52,7 +52,7 @@ def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor, reason:
         raise ServiceError("bad_option", error.message) from None
     with transaction.atomic():
         match = lock_match(match_id)
-        require_organiser(actor, match)
+        permissions.require_manage_match(actor, match)
         report = Rescore(match=match, before=match_summary(match))
         games = _games_with_hands(match)
         games_before = {game.number: game_summary(game) for game in games}

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from scoring import services
-from scoring.errors import Conflict
+from ginclub.errors import Conflict
 from scoring.models import Entry, Game, Hand, Match
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.scoring.helpers import as_player, quick

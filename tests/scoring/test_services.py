@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring import services
-from scoring.errors import Conflict, Forbidden, ServiceError
+from ginclub.errors import Conflict, Forbidden, ServiceError
 from scoring.hands import HandInput
 from scoring.models import Entry, Game, Hand, LedgerRow, Match
 from scoring.rules import RulesError
@@ -375,7 +375,7 @@ def test_wrong_pins_are_throttled_per_player_and_table(match, alice):
     for _ in range(services.PIN_FAILURE_LIMIT):
         with pytest.raises(Forbidden):
             services.verify_pin(match=match, player=alice, pin="0000")
-    from scoring.errors import Throttled
+    from ginclub.errors import Throttled
 
     with pytest.raises(Throttled):
         services.verify_pin(match=match, player=alice, pin="1234")  # even the right one

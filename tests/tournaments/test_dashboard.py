@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring import services as scoring
-from scoring.errors import Conflict
+from ginclub.errors import Conflict
 from scoring.hands import HandInput
 from scoring.models import LedgerRow, Match
 from tests.threads import run_together

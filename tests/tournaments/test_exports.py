@@ -11,7 +11,7 @@ import pytest
 
 from scoring import ledger
 from scoring import services as scoring
-from scoring.errors import Forbidden, ServiceError
+from ginclub.errors import Forbidden, ServiceError
 from scoring.hands import HandInput
 from scoring.models import Club, Hand, Match, Player
 from tests.factories import ClubFactory

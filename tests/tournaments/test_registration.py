@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.errors import Conflict, ServiceError
+from ginclub.errors import Conflict, ServiceError
 from scoring.models import LedgerRow, Player
 from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactory
 from tests.tournaments.helpers import actor, new_event, pairs_of, play_round, reg

@@ -8,7 +8,7 @@ import pytest
 
 from scoring import ledger
 from scoring import services as scoring
-from scoring.errors import Conflict, ServiceError
+from ginclub.errors import Conflict, ServiceError
 from scoring.hands import HandInput
 from scoring.models import Game, Hand, LedgerRow, Match
 from tests.tournaments.helpers import QUICK, actor, new_event, play_hand, play_round

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from scoring import access
 from scoring import services as scoring
-from scoring.errors import Conflict, ServiceError
+from ginclub.errors import Conflict, ServiceError
 from scoring.hands import HandInput
 from scoring.models import LedgerRow, Match
 from tests.tournaments.helpers import (

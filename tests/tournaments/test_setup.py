@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from scoring.errors import Conflict, Forbidden, ServiceError
+from ginclub.errors import Conflict, Forbidden, ServiceError
 from scoring.models import LedgerRow
 from tests.tournaments.helpers import QUICK, actor, new_event, play_round
 from tournaments import services

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 
 class PairingError(ValueError):
-    """A problem with the input that the organiser can fix; ``code`` is stable."""
+    """A problem with the input that the organiser can fix; ``code`` is stable.
+    ``fields`` and ``status`` are what the web layer reads, as for the services' errors."""
+
+    status = 400
+    fields: dict[str, str] = {}  # never mutated
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)

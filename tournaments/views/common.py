@@ -12,7 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 
-from scoring.errors import Forbidden, ServiceError
+from ginclub.errors import Forbidden, ServiceError
 from scoring.rules import RulesError
 from scoring.services import Actor
 from scoring.views import forbidden_page

@@ -11,7 +11,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from scoring.errors import Forbidden
+from ginclub.errors import Forbidden
 from scoring.views import forbidden_page
 from tournaments import archive, exports, selectors, services
 from tournaments.forms import ArchiveImportForm

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import services as scoring
-from scoring.errors import Forbidden
+from ginclub.errors import Forbidden
 from scoring.models import Club
 from scoring.rules import RulesError, make_profile
 from scoring.views import forbidden_page

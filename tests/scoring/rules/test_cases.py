@@ -1,8 +1,8 @@
-"""Every worked case in ../shared/cases/rules_cases.jsonl, one test per case id.
+"""Every worked case in tests/data/rules_cases.jsonl, one test per case id.
 
 Where several arrangements are equally good the case lists one of them, so the tests
 compare deadwood values and check that the engine's arrangement is legal, never the
-arrangement card for card (cases/README.md).
+arrangement card for card (tests/data/README.md).
 """
 
 from __future__ import annotations
@@ -29,14 +29,18 @@ from scoring.rules import (
 )
 from tests.scoring.rules.checks import arrangement_problem, can_lay_off, is_meld
 
-# CI runs a fresh clone with shared/ beside it: <repo>/../shared.
-CASES_FILE = Path(__file__).parents[3].parent / "shared" / "cases" / "rules_cases.jsonl"
+# The cases ship with the repository: <repo>/tests/data/rules_cases.jsonl.
+CASES_FILE = Path(__file__).parents[2] / "data" / "rules_cases.jsonl"
 CATEGORIES = {"deadwood", "eleven", "meld", "layoff", "score", "game"}
 
 
 def load_cases() -> list[dict]:
-    if not CASES_FILE.exists():
-        return []
+    """The cases, in file order. A missing file is an error, never an empty list: the
+    parametrised tests below would otherwise be skipped and the suite pass."""
+    if not CASES_FILE.is_file():
+        raise FileNotFoundError(
+            f"{CASES_FILE} is missing: the worked rule cases belong in tests/data/"
+        )
     return [json.loads(line) for line in CASES_FILE.read_text().splitlines() if line.strip()]
 
 
@@ -48,7 +52,7 @@ def cases_of(category: str):
 
 
 def test_the_case_file_is_found_and_covers_every_category():
-    assert CASES_FILE.exists(), f"{CASES_FILE} is missing: shared/ must sit beside the repo"
+    assert CASES_FILE.is_file(), f"{CASES_FILE} is missing"
     assert {case["category"] for case in CASES} == CATEGORIES
     assert len({case["id"] for case in CASES}) == len(CASES) >= 39
 

@@ -393,10 +393,13 @@ def test_a_bad_profile_or_set_gives_one_error_object_and_status_2(args, message)
     assert out[0]["error"]["message"].startswith(message)
 
 
-# ---------------------------------------------------------------- every shared case
+# ---------------------------------------------------------- every worked rule case
 
 
-def test_every_shared_case_through_the_tool_gives_the_expected_numbers():
+def test_every_worked_case_through_the_tool_gives_the_expected_numbers():
+    """The cases of tests/data/rules_cases.jsonl (loaded by test_cases, which fails
+    when the file is missing), through the command-line tool."""
+    assert {c["category"] for c in CASES} >= {"deadwood", "eleven", "layoff", "score", "game"}
     deadwood = [c for c in CASES if c["category"] in ("deadwood", "eleven")]
     _, out, _ = run("deadwood", lines=[{"cards": c["input"]["hand"]} for c in deadwood])
     for case, line in zip(deadwood, out, strict=True):

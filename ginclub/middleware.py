@@ -1,0 +1,100 @@
+"""Refusals become pages here, and only here (the API's are in ginclub.api_errors).
+
+A view never catches a refusal: it lets the service's (or the engine's) error rise, and
+this middleware answers with it. An htmx request gets the `refusal` partial (the
+message, its code and the fields concerned) with the refusal's status; the page's
+script puts it beside the form that was sent, which keeps what the player typed. Any
+other request gets the refusal page in the site's layout. Responses that Django makes
+without a body for a person (405, and CSRF failures through `csrf_failure`) get the
+same page. Errors that are not refusals are bugs and are left to Django (a 500).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template import loader
+from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from ginclub.errors import Refusal, refusal_of
+
+
+def is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def refusal_response(request: HttpRequest, refusal: Refusal) -> HttpResponse:
+    """The refusal as a page, or as the htmx partial; JSON under /api/."""
+    if is_api(request):
+        return JsonResponse(refusal.as_dict(), status=refusal.status)
+    if getattr(request, "htmx", False):
+        response = render(request, "core/_refusal.html", {"refusal": refusal}, status=refusal.status)
+        response["X-Refusal"] = refusal.code
+        return response
+    context = {"refusal": refusal, "back": _back_url(request)}
+    return render(request, "core/refusal.html", context, status=refusal.status)
+
+
+def _back_url(request: HttpRequest) -> str:
+    referer = request.headers.get("Referer", "")
+    same_site = url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return referer if referer and same_site and referer != request.build_absolute_uri() else ""
+
+
+class RefusalMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code == 405 and not response.content:
+            allowed = response.get("Allow", "")
+            refusal = Refusal(
+                "method_not_allowed", f"This address does not take {request.method} ({allowed}).", 405
+            )
+            refused = refusal_response(request, refusal)
+            refused["Allow"] = allowed
+            return refused
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        refusal = refusal_of(exception)
+        if refusal is None:
+            return None
+        return refusal_response(request, refusal)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """Django's CSRF_FAILURE_VIEW: an expired or missing form token, said plainly."""
+    refusal = Refusal(
+        "csrf_failed",
+        "This form had expired or came from another site. Reload the page and try again.",
+        403,
+    )
+    return refusal_response(request, refusal)
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler404: an address nothing answers, in the site's layout (JSON under /api/)."""
+    return refusal_response(request, Refusal("not_found", "There is nothing at this address.", 404))
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: a bug on our side; the request may not have been saved."""
+    refusal = Refusal(
+        "server_error",
+        "Something went wrong on our side; it has been logged. Reload to see whether "
+        "your change was saved before trying again.",
+        500,
+    )
+    if is_api(request):
+        return JsonResponse(refusal.as_dict(), status=500)
+    try:
+        body = loader.render_to_string("core/refusal.html", {"refusal": refusal})
+    except Exception:  # the template itself may be what broke
+        body = refusal.message
+    return HttpResponse(body, status=500)
