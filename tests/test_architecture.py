@@ -40,12 +40,7 @@ def imported_modules(source: str, package: str) -> list[str]:
         if isinstance(node, ast.Import):
             found.extend(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                parts = package.split(".")
-                base = ".".join(parts[: len(parts) - node.level + 1])
-                module = f"{base}.{node.module}" if node.module else base
-            else:
-                module = node.module or ""
+            module = from_module(node, package)
             found.append(module)
             found.extend(f"{module}.{alias.name}" for alias in node.names)
         elif (
@@ -58,6 +53,15 @@ def imported_modules(source: str, package: str) -> list[str]:
         ):
             found.append(node.args[0].value)
     return found
+
+
+def from_module(node: ast.ImportFrom, package: str) -> str:
+    """The module a `from ... import` reads, relative imports resolved against `package`."""
+    if not node.level:
+        return node.module or ""
+    parts = package.split(".")
+    base = ".".join(parts[: len(parts) - node.level + 1])
+    return f"{base}.{node.module}" if node.module else base
 
 
 def forbidden(module: str, package: str = "scoring.rules") -> bool:
@@ -153,3 +157,177 @@ def test_pairing_may_use_a_maths_library_but_never_django_or_the_apps(source, ba
 )
 def test_the_checker_allows_the_standard_library_and_the_pure_packages(source):
     assert [m for m in imported_modules(source, "scoring.rules") if forbidden(m)] == []
+
+
+# ------------------------------------------------------------------- one-way layers
+#
+# The apps lean one way: tournaments → scoring → the shared core in ginclub (errors,
+# permissions, the refusal middleware, API error handling). Nothing imports upward, and
+# no two modules import each other, directly or around a longer loop. The site's entry
+# points (the root URLconf, wsgi, asgi) put the apps together and may import them all.
+
+LAYERS = {"ginclub": 0, "scoring": 1, "tournaments": 2}
+ENTRY_POINTS = {"ginclub.urls", "ginclub.wsgi", "ginclub.asgi", "ginclub.settings"}
+
+
+def project_modules(root: Path = ROOT) -> dict[str, Path]:
+    """Every module of the three packages (migrations left out), by dotted name."""
+    found = {}
+    for top in LAYERS:
+        for path in sorted((root / top).rglob("*.py")):
+            parts = path.relative_to(root).with_suffix("").parts
+            if "migrations" in parts:
+                continue
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            found[name] = path
+    return found
+
+
+def project_imports(source: str, package: str, known: set[str]) -> set[str]:
+    """The project modules a source imports, anywhere in it (inside functions too):
+    `from a import b` is a.b when that is a module, else a."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            base = from_module(node, package)
+            for alias in node.names:
+                inner = f"{base}.{alias.name}"
+                found.add(inner if inner in known else base)
+        else:
+            found.update(imported_modules(ast.unparse(node), package) if _is_import(node) else ())
+    return found & known
+
+
+def _is_import(node: ast.AST) -> bool:
+    return isinstance(node, ast.Import) or (
+        isinstance(node, ast.Call)
+        and getattr(node.func, "attr", getattr(node.func, "id", ""))
+        in ("import_module", "__import__")
+    )
+
+
+def import_graph(sources: dict[str, tuple[str, bool]]) -> dict[str, set[str]]:
+    """Module → the project modules it imports, from {module: (source, is_package)}."""
+    known = set(sources)
+    graph = {}
+    for module, (source, is_package) in sources.items():
+        package = module if is_package else module.rpartition(".")[0]
+        graph[module] = project_imports(source, package, known) - {module}
+    return graph
+
+
+def layer_violations(graph: dict[str, set[str]]) -> list[str]:
+    found = []
+    for module, targets in sorted(graph.items()):
+        if module in ENTRY_POINTS:
+            continue
+        own = LAYERS[module.split(".")[0]]
+        for target in sorted(targets):
+            if LAYERS[target.split(".")[0]] > own:
+                found.append(f"{module} imports {target} (upward)")
+    return found
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import loops (strongly connected groups of two or more modules), Tarjan."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    loops: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                loops.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return loops
+
+
+def tree_graph() -> dict[str, set[str]]:
+    modules = project_modules()
+    sources = {
+        name: (path.read_text(encoding="utf-8"), path.name == "__init__.py")
+        for name, path in modules.items()
+    }
+    return import_graph(sources)
+
+
+def graph_of(**sources: str) -> dict[str, set[str]]:
+    """A graph from made-up modules: module names with dots written as __."""
+    return import_graph({key.replace("__", "."): (text, False) for key, text in sources.items()})
+
+
+def test_the_apps_import_one_way_only():
+    assert layer_violations(tree_graph()) == []
+
+
+def test_no_modules_import_each_other_in_a_loop():
+    assert cycles(tree_graph()) == []
+
+
+def test_the_layer_checker_refuses_an_upward_import():
+    graph = graph_of(
+        scoring__views="from tournaments.selectors import clock_for_match",
+        tournaments__selectors="from scoring.models import Match",
+        scoring__models="",
+        ginclub__errors="from scoring import models",
+    )
+    assert layer_violations(graph) == [
+        "ginclub.errors imports scoring.models (upward)",
+        "scoring.views imports tournaments.selectors (upward)",
+    ]
+
+
+def test_the_layer_checker_lets_entry_points_and_lower_layers_be_imported():
+    graph = graph_of(
+        ginclub__urls="import scoring.views\nimport tournaments.views",
+        scoring__views="from ginclub.errors import ServiceError",
+        tournaments__views="from scoring import views\nfrom ginclub import errors",
+        ginclub__errors="",
+    )
+    assert layer_violations(graph) == []
+
+
+def test_the_cycle_checker_finds_loops_also_through_imports_inside_functions():
+    graph = graph_of(
+        tournaments__archive="from tournaments.services import check_settings",
+        tournaments__services="def f():\n    from tournaments.archive import load\n",
+        tournaments__rounds="from tournaments import services",
+        scoring__a="import scoring.b",
+        scoring__b="import scoring.c",
+        scoring__c="from scoring import a",
+    )
+    assert cycles(graph) == [
+        ["scoring.a", "scoring.b", "scoring.c"],
+        ["tournaments.archive", "tournaments.services"],
+    ]
+
+
+def test_the_cycle_checker_accepts_a_package_hub_over_its_modules():
+    graph = graph_of(
+        scoring__services="from scoring.services.hands import submit_hand",
+        scoring__services__hands="from scoring.services.base import lock_match",
+        scoring__services__base="from ginclub.errors import ServiceError",
+        ginclub__errors="",
+    )
+    assert cycles(graph) == []
