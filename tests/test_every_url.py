@@ -1,0 +1,302 @@
+"""Every route the URL resolver knows, every method it takes, as each kind of visitor.
+
+The routes come from Django's resolver (not a hand-kept list), so a new page or API
+endpoint is walked the day it is added. Each visitor walks them all against one small
+club with a running tournament, sending empty bodies, and the test asserts that:
+
+- nothing answers 5xx, whatever was sent;
+- every refusal (4xx) says what is wrong: the API as {"error": {"code", "message"}},
+  pages as the refusal page or partial (or a form showing its errors);
+- who gets past the door (anything but 401/403/404, or a redirect to log in) matches
+  PERMISSIONS below, the one table of who may do what.
+
+A 400 or 409 means the door opened and the request itself was refused (empty body,
+wrong state): for the permission check that counts as allowed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from ginclub.permissions import table_token
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.tournaments.helpers import new_event, play_hand, play_round
+
+pytestmark = pytest.mark.django_db
+
+VISITORS = (
+    "anonymous",
+    "seated_here",
+    "seated_elsewhere",
+    "player_of_another_club",
+    "organiser_of_another_club",
+    "organiser",
+    "staff",
+)
+EVERYONE = set(VISITORS)
+LOGGED_IN = {"player_of_another_club", "organiser_of_another_club", "organiser", "staff"}
+MANAGERS = {"organiser", "staff"}
+AT_THE_TABLE = {"seated_here", *MANAGERS}
+STAFF = {"staff"}
+
+# Who gets past the door, by route name (and method where it differs). The tournament
+# is private, so only its club's organisers and admins see any of it; the match is its
+# round 1, table 1, seen by its table link, its players and the organisers.
+PERMISSIONS: dict[str, set[str]] = {
+    "home": EVERYONE,
+    "healthz": EVERYONE,
+    "login": EVERYONE,
+    "logout": EVERYONE,
+    "api-schema": EVERYONE,
+    "api-docs": EVERYONE,
+    # scoring pages
+    "scoring:club": MANAGERS,
+    "scoring:new-match": MANAGERS,
+    "scoring:add-player": MANAGERS,
+    "scoring:table": EVERYONE,
+    "scoring:match": AT_THE_TABLE,
+    "scoring:scoreboard": AT_THE_TABLE,
+    "scoring:seat": AT_THE_TABLE,
+    "scoring:hand-form": AT_THE_TABLE,
+    "scoring:preview": AT_THE_TABLE,
+    "scoring:submit": AT_THE_TABLE,
+    "scoring:hand-action": AT_THE_TABLE,
+    "scoring:correct": MANAGERS,
+    "scoring:close": MANAGERS,
+    "scoring:reopen": MANAGERS,
+    "scoring:ledger": MANAGERS,
+    "scoring:table-qr": MANAGERS,
+    # scoring API
+    "api-clubs": LOGGED_IN,
+    "api-club-players": MANAGERS,
+    "api-matches GET": LOGGED_IN,
+    "api-matches POST": LOGGED_IN,
+    "api-match": AT_THE_TABLE,
+    "api-preview": AT_THE_TABLE,
+    "api-submit": AT_THE_TABLE,
+    "api-seat": AT_THE_TABLE,
+    "api-close": MANAGERS,
+    "api-reopen": MANAGERS,
+    "api-ledger": MANAGERS,
+    "api-confirm": AT_THE_TABLE,
+    "api-dispute": AT_THE_TABLE,
+    "api-withdraw": AT_THE_TABLE,
+    "api-correct": MANAGERS,
+    "api-void": MANAGERS,
+    "api-verify-ledger": STAFF,
+    # tournament pages
+    "tournaments:list": EVERYONE,
+    "tournaments:create": LOGGED_IN - {"player_of_another_club"},
+    "tournaments:import": LOGGED_IN - {"player_of_another_club"},
+    # tournament API
+    "api-tournaments GET": EVERYONE,
+    "api-tournaments POST": LOGGED_IN,
+    "api-import-archive": MANAGERS,
+}
+# Every other tournament route (pages and API) is for those who see the tournament.
+TOURNAMENT_DEFAULT = MANAGERS
+
+# Values for the resolver's <converter:name> parts that are not ids.
+ACTIONS = {
+    "scoring:hand-action": ["confirm", "dispute", "withdraw", "void", "no-such-action"],
+    "tournaments:registration-action": [
+        "check-in",
+        "undo-check-in",
+        "withdraw",
+        "reinstate",
+        "seed",
+        "pin",
+        "remove",
+        "no-such-action",
+    ],
+    # The state-changing ones last: a round closed early would change what follows.
+    "tournaments:round-action": [
+        "timer",
+        "call-time",
+        "time-policy",
+        "discard",
+        "publish",
+        "close",
+        "no-such-action",
+    ],
+    "tournaments:adjust": ["swap", "fix", "no-such-action"],
+}
+SKIPPED_PREFIXES = ("admin/", "static/")
+
+
+@dataclass(frozen=True)
+class Route:
+    path: str  # with <converter:name> parts
+    name: str
+    callback: object
+
+
+def walk(patterns=None, prefix: str = "", namespace: str = "") -> list[Route]:
+    routes = []
+    for pattern in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(pattern, URLResolver):
+            inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+            routes += walk(pattern.url_patterns, prefix + str(pattern.pattern), inner)
+        elif isinstance(pattern, URLPattern):
+            name = f"{namespace}{pattern.name}" if pattern.name else str(pattern.pattern)
+            routes.append(Route(prefix + str(pattern.pattern), name, pattern.callback))
+    return [r for r in routes if not r.path.startswith(SKIPPED_PREFIXES)]
+
+
+ROUTES = walk()
+
+
+def test_the_walk_finds_the_pages_and_the_api():
+    names = {route.name for route in ROUTES}
+    assert {"scoring:match", "api-submit", "tournaments:dashboard", "api-round-close"} <= names
+    assert len(ROUTES) > 80
+
+
+# ------------------------------------------------------------------------- the world
+
+
+@pytest.fixture
+def world():
+    organiser = UserFactory(username="organiser")
+    club = ClubFactory(name="Home Club", slug="home")
+    club.organisers.add(organiser)
+    away = ClubFactory(name="Away Club", slug="away")
+    away_organiser = UserFactory(username="away-organiser")
+    away.organisers.add(away_organiser)
+    away_user = UserFactory(username="away-player")
+    PlayerFactory(club=away, name="Quinn", user=away_user)
+    staff = get_user_model().objects.create_superuser("staff", "staff@example.org", "pw")
+    tournament = new_event(club, organiser, players=4, public=False)
+    rnd = play_round(tournament, organiser, play=False, close=False)
+    here, elsewhere = rnd.pairings.exclude(match=None).order_by("table")[:2]
+    play_hand(here.match, organiser, game=1, number=1, winner="A", kd=5, dd=10)
+    values = {
+        "match_id": here.match.pk,
+        "hand_id": here.match.games.get(number=1).hands.get().pk,
+        "token": table_token(here.match),
+        "pairing_id": here.pk,
+        "registration_id": here.player_a.pk,
+        "round_id": rnd.pk,
+        "number": rnd.number,
+        "club": club.slug,
+        "tournament": tournament.slug,
+    }
+    users = {
+        "player_of_another_club": away_user,
+        "organiser_of_another_club": away_organiser,
+        "organiser": organiser,
+        "staff": staff,
+    }
+    return values, users, {"seated_here": here.match, "seated_elsewhere": elsewhere.match}
+
+
+def client_for(visitor: str, users: dict, seats: dict) -> Client:
+    client = Client(HTTP_USER_AGENT="url-walk")
+    if visitor in users:
+        client.force_login(users[visitor], backend="django.contrib.auth.backends.ModelBackend")
+    elif visitor in seats:
+        match = seats[visitor]
+        session = client.session
+        session["tables"] = [match.pk]
+        session["seats"] = {str(match.pk): match.player_a_id}
+        session.save()
+    return client
+
+
+def urls_of(route: Route, values: dict) -> list[str]:
+    def fill(match: re.Match) -> str:
+        name = match.group(2)
+        if name == "slug":
+            return values[
+                "club" if route.path.startswith(("clubs/", "api/clubs/")) else "tournament"
+            ]
+        return str(values[name])
+
+    actions = ACTIONS.get(route.name, [None])
+    urls = []
+    for action in actions:
+        path = route.path.replace("<str:action>", action) if action else route.path
+        urls.append("/" + re.sub(r"<(?:(\w+):)?(\w+)>", fill, path))
+    return urls
+
+
+def methods_of(route: Route, staff: Client, url: str) -> list[str]:
+    """What the route takes: an API view's declared methods; a page's Allow header when
+    it refuses an odd method, else GET and POST."""
+    view_class = getattr(route.callback, "cls", None) or getattr(route.callback, "view_class", None)
+    if view_class is not None:
+        declared = [m for m in ("get", "post", "put", "patch", "delete") if hasattr(view_class, m)]
+        return [m.upper() for m in declared]
+    answer = staff.generic("PROPFIND", url)
+    if answer.status_code == 405:
+        return [m.strip() for m in answer["Allow"].split(",") if m.strip() not in ("", "OPTIONS")]
+    return ["GET", "POST"]
+
+
+def send(client: Client, method: str, url: str):
+    if url.startswith("/api/") and method in ("POST", "PATCH", "PUT"):
+        return client.generic(method, url, data="{}", content_type="application/json")
+    if method == "POST":
+        return client.post(url, {})
+    return client.generic(method, url)
+
+
+def allowed(route: Route, method: str) -> set[str]:
+    if f"{route.name} {method}" in PERMISSIONS:
+        return PERMISSIONS[f"{route.name} {method}"]
+    if route.name in PERMISSIONS:
+        return PERMISSIONS[route.name]
+    assert "tournaments" in route.path, f"{route.name} is missing from PERMISSIONS"
+    return TOURNAMENT_DEFAULT
+
+
+def refused_at_the_door(response) -> bool:
+    if response.status_code in (401, 403, 404):
+        return True
+    return response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+
+
+def says_what_is_wrong(url: str, response) -> bool:
+    body = response.content.decode("utf-8", "replace")
+    if url.startswith("/api/"):
+        try:
+            error = json.loads(body)["error"]
+        except (ValueError, KeyError, TypeError):
+            return False
+        return bool(error.get("code")) and bool(error.get("message"))
+    return 'class="refusal"' in body or 'class="errorlist' in body
+
+
+@pytest.mark.parametrize("visitor", VISITORS)
+def test_every_route_answers_each_visitor_as_the_permission_table_says(visitor, world):
+    values, users, seats = world
+    staff = client_for("staff", users, seats)
+    client = client_for(visitor, users, seats)
+    problems = []
+    for route in ROUTES:
+        for url in urls_of(route, values):
+            for method in methods_of(route, staff, url):
+                response = send(client, method, url)
+                status = response.status_code
+                where = f"{method} {url} ({route.name}) as {visitor}: {status}"
+                if status >= 500:
+                    problems.append(f"{where} server error")
+                    continue
+                if 400 <= status < 500 and not says_what_is_wrong(url, response):
+                    problems.append(f"{where} refusal without a code and message")
+                if "no-such-action" in url:
+                    if status not in (302, 401, 403, 404):
+                        problems.append(f"{where} an unknown action is not a 404")
+                    continue
+                door = not refused_at_the_door(response)
+                if door != (visitor in allowed(route, method)):
+                    verb = "let in" if door else "refused"
+                    problems.append(f"{where} {verb}, against the table")
+    assert problems == []
