@@ -1,4 +1,4 @@
-"""The gin rummy rules engine: pure Python, standard library only (RULES.md §1–8).
+"""The gin rummy rules engine: pure Python, standard library only (docs/rules.md §1–10).
 
 Cards and melds (cards, melds), the spread and lay-offs (spread), hand scoring (hands),
 games, matches and dealing (games), rule profiles (profiles), and the one error a user

@@ -1,6 +1,6 @@
 """Scoring one hand.
 
-Terms (K and D as in RULES.md §5):
+Terms (K and D as in docs/rules.md §6):
     K          the knocker's deadwood.
     D          the defender's deadwood after lay-offs (before them, for gin and big gin).
     knock      D > K: the knocker scores D − K.

@@ -1,6 +1,6 @@
 """Rule profiles: every rule value lives here, never as a literal in the engine.
 
-A profile is a named set of options (RULES.md §8); each option can be overridden per
+A profile is a named set of options (docs/rules.md §10); each option can be overridden per
 event, and the whole profile is stored with what it scored so results can be recomputed.
 """
 

@@ -1,5 +1,5 @@
 """Legality checks the rules tests share: is this a meld, is this arrangement of a hand
-legal, can these cards be laid off together. Written from RULES.md, not from the engine.
+legal, can these cards be laid off together. Written from docs/rules.md, not from the engine.
 
 The exhaustive reference searches live in test_properties.py; these only check answers.
 """

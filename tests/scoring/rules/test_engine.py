@@ -1,5 +1,5 @@
 """The rules engine, table by table: cards, melds, knocking (Oklahoma, straight gin),
-the spread and declared lay-offs, RULES.md §9 worked hands, games, matches, dealing and
+the spread and declared lay-offs, the worked hands (tests/data/rules_cases.jsonl), games, matches, dealing and
 profiles. No database."""
 
 from __future__ import annotations
@@ -373,7 +373,7 @@ def test_eleven_cards_that_do_not_all_meld_are_no_big_gin():
     assert error.message == "big gin means all 11 cards melded, not 9 deadwood"
 
 
-# ------------------------------------------------------- RULES.md §9 worked hands
+# ------------------------------------------------------- the worked hands (tests/data/rules_cases.jsonl)
 
 SECTION_9 = "AC 2C 3C 7D 7H 7S TD JD QD 9S"
 
@@ -621,7 +621,7 @@ def test_dead_hands_count_as_hands_but_win_no_box():
 
 
 def test_a_hand_won_for_0_points_still_wins_a_box():
-    # With undercut_on_tie off, a tie is a knocker's win worth 0 (RULES.md §5).
+    # With undercut_on_tie off, a tie is a knocker's win worth 0 (docs/rules.md §6).
     result = score_game(hands_of(("B", 0), ("A", 100)), make_profile("standard"))
     assert result.hands_won == {"A": 1, "B": 1}
     assert (result.totals, result.shutout) == ({"A": 225, "B": 25}, False)
@@ -714,7 +714,7 @@ def test_next_dealer_by_option_and_a_dead_hand_is_redealt_by_the_same_dealer(
 
 # ---------------------------------------------------------------------- profiles
 
-SECTION_8 = {  # RULES.md §8, column by column
+SECTION_8 = {  # the profiles of docs/rules.md §10, column by column
     "standard": dict(
         knock_limit=10,
         oklahoma=False,
