@@ -1,5 +1,5 @@
 """The rules engine, table by table: cards, melds, knocking (Oklahoma, straight gin),
-the spread and declared lay-offs, the worked hands (tests/data/rules_cases.jsonl), games, matches, dealing and
+the spread and declared lay-offs, worked hands, games, matches, dealing and
 profiles. No database."""
 
 from __future__ import annotations
@@ -373,7 +373,7 @@ def test_eleven_cards_that_do_not_all_meld_are_no_big_gin():
     assert error.message == "big gin means all 11 cards melded, not 9 deadwood"
 
 
-# ------------------------------------------------------- the worked hands (tests/data/rules_cases.jsonl)
+# ------------------------------------------------------------------------ worked hands
 
 SECTION_9 = "AC 2C 3C 7D 7H 7S TD JD QD 9S"
 
