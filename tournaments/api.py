@@ -28,13 +28,12 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring.api import ERRORS, api_errors
 from ginclub.errors import Forbidden, ServiceError
+from scoring.api import ERRORS, api_errors
 from scoring.models import Club
 from scoring.services import Actor
 from tournaments import exports, selectors, services
 from tournaments import serializers as s
-from tournaments.archive import tournament_archive
 from tournaments.models import Pairing, Registration, Round, Tournament
 
 CSV = {(200, "text/csv"): OpenApiTypes.STR, **ERRORS}
@@ -538,7 +537,7 @@ def archive(request: Request, slug: str) -> Response:
     """The whole tournament as a JSON archive (import it with the club import endpoint)."""
     found = _tournament(request, slug)
     _managed(request, found)
-    response = Response(tournament_archive(found))
+    response = Response(exports.tournament_archive(found))
     response["Content-Disposition"] = f'attachment; filename="{found.slug}.json"'
     return response
 

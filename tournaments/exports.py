@@ -1,12 +1,25 @@
-"""CSV exports: the standings, and every hand of the event (reads, one query each)."""
+"""Exports (reads): the standings and every hand of the event as CSV (one query each),
+and the JSON archive of a whole tournament.
+
+An archive holds the settings and frozen rules, the players and registrations, every
+round with its pairings and results, and every match with its games and hands (each
+hand with the input it was scored from). Ids inside the archive are the exporting
+instance's, used only as keys. tournaments.services.archive imports it again.
+"""
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
+from collections import defaultdict
+from typing import Any
 
-from scoring.models import Hand
-from tournaments.models import Tournament
+from django.utils import timezone
+
+from scoring.models import Entry, Game, Hand, Match
+from scoring.services.rescoring import entered_values, stored_input
+from tournaments.models import Pairing, Round, Tournament
 from tournaments.selectors import StandingsView
 
 STANDINGS_COLUMNS = [
@@ -147,3 +160,188 @@ def _blank(value) -> object:
 def safe(text: str) -> str:
     """A name a spreadsheet would read as a formula is quoted (CSV injection)."""
     return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
+
+
+# ------------------------------------------------------------------ JSON archive
+
+ARCHIVE_FORMAT = "ginclub.tournament"
+ARCHIVE_VERSION = 1
+ARCHIVE_SETTINGS = (
+    "name",
+    "venue",
+    "profile",
+    "overrides",
+    "format",
+    "rounds",
+    "cut_size",
+    "round_minutes",
+    "tiebreaks",
+    "bye_games",
+    "bye_points",
+    "agreement",
+    "hide_standings_during_round",
+    "hide_last_rounds",
+    "public",
+    "check_in_required",
+)
+ROUND_TIMES = ("started_at", "ends_at", "published_at", "closed_at")
+
+
+def tournament_archive(tournament: Tournament) -> dict[str, Any]:
+    """The whole tournament as plain JSON values, in a fixed number of queries."""
+    t = tournament
+    registrations = list(t.registrations.select_related("player").order_by("pk"))
+    pairings = defaultdict(list)
+    for p in Pairing.objects.filter(round__tournament=t).order_by("round__number", "position"):
+        pairings[p.round_id].append(p)
+    in_event = {"pairing__round__tournament": t}
+    matches = {m.pk: m for m in Match.objects.filter(**in_event)}
+    games = defaultdict(list)
+    for game in Game.objects.filter(**{f"match__{k}": v for k, v in in_event.items()}).order_by(
+        "number"
+    ):
+        games[game.match_id].append(game)
+    hands = defaultdict(list)
+    for hand in (
+        Hand.objects.filter(**{f"game__match__{k}": v for k, v in in_event.items()})
+        .select_related("accepted_entry")
+        .order_by("number")
+    ):
+        hands[hand.game_id].append(hand)
+    payloads = _first_entries(t)
+    return {
+        "format": ARCHIVE_FORMAT,
+        "version": ARCHIVE_VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "tournament": {
+            **{key: getattr(t, key) for key in ARCHIVE_SETTINGS},
+            "date": t.date.isoformat(),
+            "slug": t.slug,
+            "club": t.club.name,
+            "rules": t.rules,
+            "state": t.state,
+            "roster": t.roster,
+        },
+        "players": [
+            {
+                "key": r.player_id,
+                "name": r.player.name,
+                "email": r.player.email,
+                "member_id": r.player.member_id,
+            }
+            for r in registrations
+        ],
+        "registrations": [
+            {
+                "key": r.pk,
+                "player": r.player_id,
+                "seed": r.seed,
+                "checked_in": r.checked_in,
+                "late": r.late,
+                "withdrawn": r.withdrawn,
+            }
+            for r in registrations
+        ],
+        "rounds": [
+            _round(rnd, pairings[rnd.pk], matches, games, hands, payloads)
+            for rnd in t.round_set.order_by("number")
+        ],
+    }
+
+
+def _first_entries(tournament: Tournament) -> dict[int, dict]:
+    """Hands not yet agreed have no accepted entry: their first submission's payload."""
+    rows = (
+        Entry.objects.filter(
+            match__pairing__round__tournament=tournament,
+            kind=Entry.Kind.SUBMIT,
+            hand__accepted_entry__isnull=True,
+        )
+        .order_by("-id")
+        .values_list("hand_id", "payload")
+    )
+    return {hand_id: entered_values(payload) for hand_id, payload in rows}
+
+
+def _round(rnd: Round, pairings, matches, games, hands, payloads) -> dict[str, Any]:
+    return {
+        "number": rnd.number,
+        "stage": rnd.stage,
+        "state": rnd.state,
+        "time_called": rnd.time_called,
+        **{key: _iso(getattr(rnd, key)) for key in ROUND_TIMES},
+        "pairings": [
+            {
+                "position": p.position,
+                "table": p.table,
+                "a": p.player_a_id,
+                "b": p.player_b_id,
+                "reason": p.reason,
+                "result": None
+                if not p.resolved
+                else {
+                    "winner": p.result_winner,
+                    "reason": p.result_reason,
+                    "games": [p.result_games_a, p.result_games_b],
+                    "points": [p.result_points_a, p.result_points_b],
+                    "resolved_at": _iso(p.resolved_at),
+                },
+                "match": _match(matches[p.match_id], games, hands, payloads)
+                if p.match_id
+                else None,
+            }
+            for p in pairings
+        ],
+    }
+
+
+def _match(match: Match, games, hands, payloads) -> dict[str, Any]:
+    return {
+        "rules": match.rules,
+        "agreement": match.agreement,
+        "first_dealer": match.first_dealer,
+        "state": match.state,
+        "winner": match.winner or None,
+        "games_won": {"A": match.games_won_a, "B": match.games_won_b},
+        "points": {"A": match.points_a, "B": match.points_b},
+        "games": [
+            {
+                "number": g.number,
+                "first_dealer": g.first_dealer,
+                "state": g.state,
+                "winner": g.winner or None,
+                "totals": {"A": g.total_a, "B": g.total_b},
+                "hands": [_hand(h, g.number, payloads) for h in hands[g.pk]],
+            }
+            for g in games[match.pk]
+        ],
+    }
+
+
+def _hand(hand: Hand, game_number: int, payloads) -> dict[str, Any]:
+    payload = (
+        entered_values(hand.accepted_entry.payload)
+        if hand.accepted_entry
+        else payloads.get(hand.pk, {})
+    )
+    hand_input = stored_input(hand, game_number, payload).as_payload()
+    for key in ("game", "number"):
+        hand_input.pop(key)
+    return {
+        "number": hand.number,
+        "dealer": hand.dealer,
+        "state": hand.state,
+        "version": hand.version,
+        "outcome": hand.outcome,
+        "knocker": hand.knocker or None,
+        "knocker_deadwood": hand.knocker_deadwood,
+        "defender_deadwood": hand.defender_deadwood,
+        "points": hand.points,
+        "winner": hand.winner or None,
+        "cards": hand.cards,
+        "input": hand_input,
+    }
+
+
+def _iso(value: dt.datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from scoring import access
 from scoring.models import Game, Hand, Match
-from tournaments.base import planned_rounds
+from tournaments.formats import planned_rounds
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.pairing import DEFAULT_TIEBREAKS, MatchRecord, Standing, compute_standings
 

@@ -9,9 +9,9 @@ import json
 
 import pytest
 
+from ginclub.errors import Forbidden, ServiceError
 from scoring import ledger
 from scoring import services as scoring
-from ginclub.errors import Forbidden, ServiceError
 from scoring.hands import HandInput
 from scoring.models import Club, Hand, Match, Player
 from tests.factories import ClubFactory
@@ -25,7 +25,7 @@ from tests.tournaments.helpers import (
     reg,
 )
 from tournaments import exports, selectors, services
-from tournaments.archive import tournament_archive
+from tournaments.exports import tournament_archive
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db

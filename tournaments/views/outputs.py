@@ -13,7 +13,7 @@ from django.shortcuts import render
 
 from ginclub.errors import Forbidden
 from scoring.views import forbidden_page
-from tournaments import archive, exports, selectors, services
+from tournaments import exports, selectors, services
 from tournaments.forms import ArchiveImportForm
 from tournaments.models import Round, Tournament
 from tournaments.views.common import USER_ERRORS, actor_of, add_service_error, back, organiser_page
@@ -108,7 +108,7 @@ def hands_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @organiser_page
 def archive_json(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    body = json.dumps(archive.tournament_archive(tournament), cls=DjangoJSONEncoder, indent=1)
+    body = json.dumps(exports.tournament_archive(tournament), cls=DjangoJSONEncoder, indent=1)
     return _download(body, f"{tournament.slug}-archive.json", "application/json")
 
 

@@ -1,5 +1,5 @@
-"""Rounds: draft, adjust and publish (services; see services.py). The clock, results
-and closing are in tournaments.results.
+"""Rounds: draft, adjust and publish (services; see the package). The clock, results
+and closing are in tournaments.services.results.
 
 How a round is paired (tournaments.pairing does the maths):
     Swiss         from the standings of the rounds played: score = match wins, rank =
@@ -22,26 +22,14 @@ from collections import Counter, defaultdict
 from django.db import transaction
 from django.utils import timezone
 
-from scoring import services as scoring
 from ginclub.errors import Conflict, ServiceError
+from ginclub.permissions import Actor
+from scoring import services as scoring
 from scoring.models import Match
-from scoring.services import Actor
-from tournaments.base import (
-    RESULT_FIELDS,
-    lock_round,
-    lock_tournament,
-    log,
-    pairing_error,
-    planned_rounds,
-    require_state,
-    resolve,
-    stage_of,
-)
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.pairing import (
     Entrant,
     Pair,
-    PairingError,
     compute_standings,
     elimination_round,
     next_elimination_round,
@@ -54,6 +42,16 @@ from tournaments.selectors import (
     pairing_rows,
     record_of,
     tiebreaks_of,
+)
+from tournaments.services.base import (
+    RESULT_FIELDS,
+    lock_round,
+    lock_tournament,
+    log,
+    planned_rounds,
+    require_state,
+    resolve,
+    stage_of,
 )
 
 SET_BY_ORGANISER = "set by organiser"
@@ -97,10 +95,7 @@ def draft_round(*, tournament_id: int, actor: Actor) -> Round:
         if number > 1 and number > planned:
             raise Conflict("no_more_rounds", f"All {planned} rounds have been played.")
         stage = stage_of(tournament, number)
-        try:
-            pairs = _pairs(tournament, number, stage, active)
-        except PairingError as error:
-            raise pairing_error(error) from None
+        pairs = _pairs(tournament, number, stage, active)  # PairingError is a refusal too
         new = Round.objects.create(tournament=tournament, number=number, stage=stage)
         Pairing.objects.bulk_create(
             [

@@ -24,12 +24,12 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 
-from scoring import services as scoring
 from ginclub.errors import Conflict, ServiceError
+from ginclub.permissions import Actor
+from scoring import services as scoring
 from scoring.models import Player
-from scoring.services import Actor
-from tournaments.base import lock_registration, lock_tournament, log
 from tournaments.models import Pairing, Registration, Round, Tournament
+from tournaments.services.base import lock_registration, lock_tournament, log
 
 MAX_BYTES = 1_000_000
 MAX_ROWS = 2_000

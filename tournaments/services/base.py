@@ -1,4 +1,4 @@
-"""Plumbing shared by the tournament services: locks, permission, the ledger, stages.
+"""Plumbing shared by the tournament services: locks, permission, the ledger, results.
 
 Every tournament service locks the tournament row first (on SQLite the IMMEDIATE
 transaction is that lock), so two organisers' clicks are taken one at a time and the
@@ -7,19 +7,32 @@ tournament's ledger chain ("tournament:<id>") never forks.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from ginclub import permissions
+from ginclub.errors import Conflict, NotFound
+from ginclub.permissions import Actor
 from scoring import ledger
-from ginclub.errors import Conflict, Forbidden, ServiceError
-from scoring.services import Actor
+from tournaments.formats import planned_rounds, stage_of
 from tournaments.models import Pairing, Registration, Round, Tournament
-from tournaments.pairing import PairingError, bracket_size, round_robin
+
+__all__ = [
+    "RESULT_FIELDS",
+    "lock_pairing",
+    "lock_registration",
+    "lock_round",
+    "lock_tournament",
+    "log",
+    "planned_rounds",
+    "require_state",
+    "resolve",
+    "stage_of",
+]
 
 
 def lock_tournament(tournament_id: int, actor: Actor) -> Tournament:
-    """The tournament, locked, if `actor` organises its club. Raises ServiceError
-    (`not_found`, 404) or Forbidden (`not_allowed`)."""
+    """The tournament, locked, if `actor` organises its club (ginclub.permissions).
+    Raises NotFound (`not_found`) or Forbidden (`not_allowed`)."""
     tournament = (
         Tournament.objects.select_for_update()
         .select_related("club")
@@ -27,14 +40,9 @@ def lock_tournament(tournament_id: int, actor: Actor) -> Tournament:
         .first()
     )
     if tournament is None:
-        raise ServiceError("not_found", "No such tournament.", status=404)
-    require_organiser(actor, tournament)
+        raise NotFound("not_found", "No such tournament.")
+    permissions.require_organiser(actor, tournament.club, "manage its tournaments")
     return tournament
-
-
-def require_organiser(actor: Actor, tournament: Tournament) -> None:
-    if not actor.organises(tournament.club):
-        raise Forbidden("not_allowed", "Only the club's organisers manage its tournaments.")
 
 
 def lock_round(round_id: int, actor: Actor) -> tuple[Tournament, Round]:
@@ -42,7 +50,7 @@ def lock_round(round_id: int, actor: Actor) -> tuple[Tournament, Round]:
         Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
     )
     if tournament_id is None:
-        raise ServiceError("not_found", "No such round.", status=404)
+        raise NotFound("not_found", "No such round.")
     tournament = lock_tournament(tournament_id, actor)
     return tournament, Round.objects.get(pk=round_id)
 
@@ -52,7 +60,7 @@ def lock_pairing(pairing_id: int, actor: Actor) -> tuple[Tournament, Pairing]:
         Pairing.objects.filter(pk=pairing_id).values_list("round__tournament_id", flat=True).first()
     )
     if tournament_id is None:
-        raise ServiceError("not_found", "No such pairing.", status=404)
+        raise NotFound("not_found", "No such pairing.")
     tournament = lock_tournament(tournament_id, actor)
     pairing = Pairing.objects.select_related(
         "round", "match", "player_a__player", "player_b__player"
@@ -67,7 +75,7 @@ def lock_registration(registration_id: int, actor: Actor) -> tuple[Tournament, R
         .first()
     )
     if tournament_id is None:
-        raise ServiceError("not_found", "No such registration.", status=404)
+        raise NotFound("not_found", "No such registration.")
     tournament = lock_tournament(tournament_id, actor)
     return tournament, Registration.objects.select_related("player").get(pk=registration_id)
 
@@ -91,43 +99,6 @@ def log(
         before=before,
         after=after,
     )
-
-
-def pairing_error(error: PairingError) -> ServiceError:
-    return ServiceError(error.code, error.message)
-
-
-# ------------------------------------------------------------------------ stages
-
-
-def stage_of(tournament: Tournament, number: int) -> str:
-    """The stage round `number` belongs to."""
-    fmt = tournament.format
-    if fmt == Tournament.Format.ROUND_ROBIN:
-        return Round.Stage.ROUND_ROBIN
-    if fmt == Tournament.Format.ELIMINATION:
-        return Round.Stage.ELIMINATION
-    if fmt == Tournament.Format.SWISS_CUT and number > tournament.rounds:
-        return Round.Stage.ELIMINATION
-    return Round.Stage.SWISS
-
-
-def planned_rounds(tournament: Tournament, field: int) -> int:
-    """How many rounds the event has for a field of `field` players (the roster once
-    round 1 fixed it): Swiss rounds, plus log2(cut) for a top cut; n−1 (n when odd) for
-    a round robin; log2 of the bracket for single elimination."""
-    fmt = tournament.format
-    if tournament.roster and fmt in (Tournament.Format.ROUND_ROBIN, Tournament.Format.ELIMINATION):
-        field = len(tournament.roster)
-    if fmt == Tournament.Format.SWISS:
-        return tournament.rounds
-    if fmt == Tournament.Format.SWISS_CUT:
-        return tournament.rounds + int(math.log2(max(tournament.cut_size, 2)))
-    if field < 2:
-        return 0
-    if fmt == Tournament.Format.ROUND_ROBIN:
-        return len(round_robin(list(range(field))))
-    return int(math.log2(bracket_size(field)))
 
 
 # ----------------------------------------------------------------- rounds, results

@@ -17,13 +17,13 @@ from typing import Any
 
 from django.db import transaction
 
-from scoring import services as scoring
 from ginclub.errors import Conflict, ServiceError, require_reason
+from ginclub.permissions import Actor
+from scoring import services as scoring
 from scoring.rules import RulesError, make_profile
-from scoring.services import Actor
-from tournaments.base import lock_tournament, log
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.selectors import standings
+from tournaments.services.base import lock_tournament, log
 
 COMPARED = (
     "rank",

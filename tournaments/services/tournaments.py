@@ -1,19 +1,7 @@
-"""The only code that writes tournaments, registrations, rounds and pairings.
+"""Tournaments and their settings: create, update, check (services; see the package).
 
-Every service takes keyword-only arguments, runs in one transaction holding the
-tournament's lock (tournaments.base), refuses anyone but the club's organisers (and
-admins), and appends one row per change to the tournament's ledger chain. Matches are
-started, stopped and re-scored only through scoring.services.
-
-The day, in services:
-    create_tournament → add_registration / import_registrations → check_in
-    → draft_round → (swap_players | fix_pairing | discard_round) → publish_round
-    → start_round_timer → call_time → apply_time_policy | record_result → close_round
-    → draft_round ... the last close_round finishes the tournament.
-Registrations (add, import, check-in, withdraw) live in tournaments.registration, rounds
-(draft, adjust, publish) in tournaments.rounds, the running round (clock, time policy,
-results, close) in tournaments.results, rule changes in tournaments.rescoring, the
-archive import in tournaments.archive; all are re-exported here.
+`check_settings` and `unique_slug` are shared with the archive import
+(tournaments.services.archive), which builds a tournament from an archive's settings.
 """
 
 from __future__ import annotations
@@ -24,39 +12,14 @@ from typing import Any
 from django.db import transaction
 from django.utils.text import slugify
 
-from ginclub.errors import Conflict, Forbidden, ServiceError
+from ginclub import permissions
+from ginclub.errors import Conflict, ServiceError
+from ginclub.permissions import Actor
 from scoring.models import Club, Match
 from scoring.rules import RulesError, make_profile
-from scoring.services import Actor
-from tournaments.archive import import_archive
-from tournaments.base import lock_tournament, log, require_organiser
 from tournaments.models import Round, Tournament
 from tournaments.pairing import TIEBREAKS
-from tournaments.registration import (
-    add_registration,
-    check_in,
-    import_registrations,
-    reinstate_registration,
-    remove_registration,
-    set_seed,
-    withdraw_registration,
-)
-from tournaments.rescoring import apply_rules_change, preview_rules_change
-from tournaments.results import (
-    apply_time_policy,
-    call_time,
-    clear_result,
-    close_round,
-    record_result,
-    start_round_timer,
-)
-from tournaments.rounds import (
-    discard_round,
-    draft_round,
-    fix_pairing,
-    publish_round,
-    swap_players,
-)
+from tournaments.services.base import lock_tournament, log
 
 # Settings a tournament keeps, in the order forms show them.
 SETTINGS = (
@@ -78,7 +41,7 @@ SETTINGS = (
     "public",
     "check_in_required",
 )
-# Fixed once round 1 is published: the rules change only through tournaments.rescoring,
+# Fixed once round 1 is published: the rules change only through rescoring,
 # the rest would contradict rounds already played.
 LOCKED_ONCE_STARTED = (
     "profile",
@@ -107,14 +70,13 @@ def create_tournament(
             f"Unknown setting: {', '.join(unknown)}.",
             fields={key: "unknown setting" for key in unknown},
         )
-    if not actor.organises(club):
-        raise Forbidden("not_allowed", "Only the club's organisers create tournaments.")
-    tournament = Tournament(club=club, name=name, date=date, created_by=_user(actor))
+    permissions.require_organiser(actor, club, "create tournaments")
+    tournament = Tournament(club=club, name=name, date=date, created_by=user_of(actor))
     for key, value in settings.items():
         setattr(tournament, key, value)
     check_settings(tournament)
     with transaction.atomic():
-        tournament.slug = _unique_slug(tournament)
+        tournament.slug = unique_slug(tournament)
         tournament.save()
         log(tournament, "tournament_created", actor, after=settings_of(tournament))
     return tournament
@@ -122,7 +84,7 @@ def create_tournament(
 
 def update_tournament(*, tournament_id: int, actor: Actor, **changes: Any) -> Tournament:
     """Change settings. After round 1 is published, LOCKED_ONCE_STARTED settings are
-    refused (change the rules with tournaments.rescoring), and the Swiss rounds can not
+    refused (change the rules with services.rescoring), and the Swiss rounds can not
     go below the rounds already drafted.
 
     Raises Forbidden, ServiceError (`invalid`, `bad_option`), Conflict (`frozen`).
@@ -246,7 +208,7 @@ def _tiebreak_problems(problems, tiebreaks: Any) -> None:
         problems["tiebreaks"] = "a tie-break is listed twice"
 
 
-def _unique_slug(tournament: Tournament) -> str:
+def unique_slug(tournament: Tournament) -> str:
     base = slugify(f"{tournament.name}-{tournament.date.year}")[:50].strip("-") or "event"
     slug, n = base, 1
     while Tournament.objects.filter(slug=slug).exists():
@@ -255,37 +217,6 @@ def _unique_slug(tournament: Tournament) -> str:
     return slug
 
 
-def _user(actor: Actor):
+def user_of(actor: Actor):
     user = actor.user
     return user if user is not None and user.is_authenticated else None
-
-
-__all__ = [
-    "Actor",
-    "create_tournament",
-    "update_tournament",
-    "settings_of",
-    "check_settings",
-    "add_registration",
-    "import_registrations",
-    "check_in",
-    "withdraw_registration",
-    "reinstate_registration",
-    "remove_registration",
-    "set_seed",
-    "preview_rules_change",
-    "apply_rules_change",
-    "draft_round",
-    "discard_round",
-    "swap_players",
-    "fix_pairing",
-    "publish_round",
-    "start_round_timer",
-    "call_time",
-    "apply_time_policy",
-    "record_result",
-    "clear_result",
-    "close_round",
-    "import_archive",
-    "require_organiser",
-]

@@ -1,5 +1,5 @@
 """A running round: the clock, time called, organiser results and closing (services;
-see services.py).
+see the package).
 
 Time called: tables finish the hand they are playing; then apply_time_policy gives each
 unfinished match to the player with more games won, else to the leader in the current
@@ -17,11 +17,13 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from scoring import services as scoring
 from ginclub.errors import Conflict, ServiceError, require_reason
+from ginclub.permissions import Actor
+from scoring import services as scoring
 from scoring.models import Game, Match
-from scoring.services import Actor
-from tournaments.base import (
+from tournaments.models import Pairing, Round, Tournament
+from tournaments.selectors import TableState, tables
+from tournaments.services.base import (
     RESULT_FIELDS,
     lock_pairing,
     lock_round,
@@ -30,9 +32,7 @@ from tournaments.base import (
     require_state,
     resolve,
 )
-from tournaments.models import Pairing, Round, Tournament
-from tournaments.rounds import active_registrations
-from tournaments.selectors import TableState, tables
+from tournaments.services.rounds import active_registrations
 
 # --------------------------------------------------------------------------- clock
 
