@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from scoring.models import Match
+from scoring.models import Game, Hand, Match, Seat
 
 
 class StrictSerializer(serializers.Serializer):
@@ -132,3 +132,212 @@ class LedgerRowSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     prev_hash = serializers.CharField()
     hash = serializers.CharField()
+
+
+# ------------------------------------------------------------------ output shapes
+# What the endpoints return (HackSoft's OutputSerializer pattern): each one describes a
+# dict the selectors or services build, key for key, so the OpenAPI schema is exact.
+# tests/test_api_outputs.py fails when a response and its serializer drift apart.
+
+
+# Choice sets the schema names (ENUM_NAME_OVERRIDES): several fields are called `state`
+# or `outcome` with different choices.
+MATCH_STATES = Match.State.choices
+GAME_STATES = Game.State.choices
+HAND_STATES = Hand.State.choices
+HAND_OUTCOMES = Hand.Outcome.choices  # with "undercut", which the input never says
+ENTERED_OUTCOMES = ["knock", "gin", "big_gin", "dead"]  # HandFieldsSerializer.outcome
+
+
+def _seat(**options) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=Seat.choices, **options)
+
+
+class SeatNumbersSerializer(serializers.Serializer):
+    """A number for each seat."""
+
+    A = serializers.IntegerField()
+    B = serializers.IntegerField()
+
+
+class SeatNamesSerializer(serializers.Serializer):
+    """A player's name for each seat."""
+
+    A = serializers.CharField()
+    B = serializers.CharField()
+
+
+class MatchListItemOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    club = serializers.SlugField()
+    player_a = serializers.CharField(help_text="Seat A's player name.")
+    player_b = serializers.CharField(help_text="Seat B's player name.")
+    state = serializers.ChoiceField(choices=MATCH_STATES)
+
+
+class HandCardsOutputSerializer(serializers.Serializer):
+    """A hand entered card by card: both hands, the melds the engine used, lay-offs."""
+
+    knocker_cards = serializers.ListField(child=serializers.CharField())
+    defender_cards = serializers.ListField(child=serializers.CharField())
+    knocker_melds = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), allow_null=True
+    )
+    defender_melds = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), allow_null=True
+    )
+    laid_off = serializers.ListField(child=serializers.CharField(), allow_null=True)
+    upcard = serializers.CharField(allow_null=True)
+
+
+class HandOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.IntegerField(help_text="The game's number in the match.")
+    number = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="Send it back to confirm, dispute, correct.")
+    state = serializers.ChoiceField(choices=HAND_STATES)
+    dealer = _seat()
+    outcome = serializers.ChoiceField(choices=HAND_OUTCOMES)
+    knocker = _seat(allow_null=True, help_text="Null for a dead hand.")
+    knocker_deadwood = serializers.IntegerField(allow_null=True)
+    defender_deadwood = serializers.IntegerField(allow_null=True)
+    points = serializers.IntegerField()
+    winner = _seat(allow_null=True)
+    explanation = serializers.CharField(help_text="How the points were worked out.")
+    cards = HandCardsOutputSerializer(allow_null=True, help_text="Null for quick entry.")
+
+
+class GameBreakdownOutputSerializer(serializers.Serializer):
+    """The engine's result of a finished game."""
+
+    winner = _seat(allow_null=True)
+    finished = serializers.BooleanField()
+    totals = SeatNumbersSerializer()
+    hand_points = SeatNumbersSerializer()
+    hands_won = SeatNumbersSerializer()
+    game_bonus = serializers.IntegerField()
+    box_bonus = SeatNumbersSerializer()
+    shutout = serializers.BooleanField()
+    margin = serializers.IntegerField()
+    explanation = serializers.CharField()
+
+
+class GameOutputSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=GAME_STATES)
+    first_dealer = _seat()
+    winner = _seat(allow_null=True)
+    hand_points = SeatNumbersSerializer()
+    totals = SeatNumbersSerializer(help_text="With the game and box bonuses once finished.")
+    breakdown = GameBreakdownOutputSerializer(
+        allow_null=True, help_text="Null until the game is finished."
+    )
+    explanation = serializers.CharField(allow_blank=True, help_text="Blank until finished.")
+    hands = HandOutputSerializer(many=True)
+
+
+class MatchPlayerOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class MatchPlayersOutputSerializer(serializers.Serializer):
+    A = MatchPlayerOutputSerializer()
+    B = MatchPlayerOutputSerializer()
+
+
+class MatchOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    club = serializers.SlugField()
+    players = MatchPlayersOutputSerializer()
+    # Free-form on purpose: the frozen rule profile (scoring.rules.profiles), whose
+    # options are the engine's and documented in docs/rules.md, not an API shape.
+    rules = serializers.DictField(help_text="The frozen rule profile, options included.")
+    agreement = serializers.ChoiceField(choices=Match.Agreement.values)
+    state = serializers.ChoiceField(choices=MATCH_STATES)
+    winner = _seat(allow_null=True)
+    games_won = SeatNumbersSerializer()
+    points = SeatNumbersSerializer()
+    next_dealer = _seat(allow_null=True, help_text="Null once the match is over.")
+    current_game = serializers.IntegerField(allow_null=True)
+    next_hand = serializers.IntegerField(
+        allow_null=True, help_text="The number the next hand of the current game takes."
+    )
+    games = GameOutputSerializer(many=True)
+
+
+class HandDifferencesOutputSerializer(serializers.Serializer):
+    """Double entry: each field where the two entries disagree, as [first, second]."""
+
+    outcome = serializers.ListField(child=serializers.CharField(), required=False)
+    knocker = serializers.ListField(child=serializers.CharField(allow_blank=True), required=False)
+    knocker_deadwood = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True), required=False
+    )
+    defender_deadwood = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True), required=False
+    )
+    points = serializers.ListField(child=serializers.IntegerField(), required=False)
+    winner = serializers.ListField(child=serializers.CharField(allow_blank=True), required=False)
+    knocker_cards = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), required=False
+    )
+    defender_cards = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), required=False
+    )
+
+
+class HandActionOutputSerializer(serializers.Serializer):
+    """What a hand action (submit, confirm, dispute, withdraw, correct, void) returns;
+    a replayed idempotency key returns the first response again."""
+
+    hand = HandOutputSerializer()
+    differences = HandDifferencesOutputSerializer(
+        required=False,
+        help_text="Only when a double entry disagrees with the first one (hand disputed).",
+    )
+
+
+class HandResultOutputSerializer(serializers.Serializer):
+    """The engine's score of a hand (scoring.rules HandResult)."""
+
+    outcome = serializers.ChoiceField(choices=HAND_OUTCOMES)
+    winner = serializers.ChoiceField(choices=["knocker", "defender"], allow_null=True)
+    points = serializers.IntegerField()
+    knocker_deadwood = serializers.IntegerField(allow_null=True)
+    defender_deadwood = serializers.IntegerField(allow_null=True)
+    knocker_melds = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="Card entry only.",
+    )
+    defender_melds = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="Card entry only.",
+    )
+    laid_off = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Card entry only."
+    )
+    explanation = serializers.CharField()
+
+
+class PreviewOutputSerializer(serializers.Serializer):
+    preview = HandResultOutputSerializer()
+
+
+class SeatOutputSerializer(serializers.Serializer):
+    seat = _seat()
+    player = serializers.CharField(help_text="The player's name.")
+
+
+class LedgerBreakOutputSerializer(serializers.Serializer):
+    chain = serializers.CharField()
+    position = serializers.IntegerField()
+    row = serializers.IntegerField(allow_null=True, help_text="The ledger row's id.")
+    problem = serializers.CharField()
+
+
+class LedgerVerifyOutputSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    breaks = LedgerBreakOutputSerializer(many=True)

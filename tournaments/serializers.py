@@ -5,9 +5,16 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from scoring.models import Match
-from scoring.serializers import StrictSerializer
-from tournaments.models import Tournament
+from scoring.models import Match, Seat
+from scoring.serializers import (
+    GAME_STATES,
+    HAND_OUTCOMES,
+    MATCH_STATES,
+    SeatNamesSerializer,
+    SeatNumbersSerializer,
+    StrictSerializer,
+)
+from tournaments.models import Round, Tournament
 from tournaments.pairing import TIEBREAKS
 
 
@@ -160,3 +167,264 @@ class ResultSerializer(StrictSerializer):
     games_b = serializers.IntegerField(required=False, allow_null=True, default=None)
     points_a = serializers.IntegerField(required=False, allow_null=True, default=None)
     points_b = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+# ------------------------------------------------------------------ output shapes
+# What the endpoints return (HackSoft's OutputSerializer pattern), key for key as the
+# selectors and services build it; tests/test_api_outputs.py keeps the two in step.
+
+TABLE_STATES = ["playing", "pending", "disputed", "finished", "bye"]  # selectors.TableState
+ROUND_STATES = Round.State.choices  # named in ENUM_NAME_OVERRIDES, as TABLE_STATES
+
+
+class ImportRowOutputSerializer(serializers.Serializer):
+    line = serializers.IntegerField(help_text="Line number in the CSV file.")
+    name = serializers.CharField(allow_blank=True)
+    accepted = serializers.BooleanField()
+    reason = serializers.CharField(help_text="What happened to the row, in words.")
+    code = serializers.CharField(allow_null=True, help_text="Why it was refused (error code).")
+    registration = serializers.IntegerField(
+        allow_null=True, help_text="The registration made (accepted rows)."
+    )
+
+
+class ImportReportOutputSerializer(serializers.Serializer):
+    accepted = serializers.IntegerField(help_text="How many rows were registered.")
+    refused = serializers.IntegerField(help_text="How many rows were refused.")
+    ignored_columns = serializers.ListField(child=serializers.CharField())
+    rows = ImportRowOutputSerializer(many=True)
+
+
+class RescoredHandSummarySerializer(serializers.Serializer):
+    outcome = serializers.ChoiceField(choices=HAND_OUTCOMES)
+    points = serializers.IntegerField()
+    winner = serializers.ChoiceField(choices=Seat.choices, allow_null=True)
+    knocker_deadwood = serializers.IntegerField(allow_null=True)
+    defender_deadwood = serializers.IntegerField(allow_null=True)
+
+
+class RescoredHandOutputSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    hand = serializers.IntegerField(help_text="The hand's number in its game.")
+    before = RescoredHandSummarySerializer()
+    after = RescoredHandSummarySerializer()
+
+
+class RescoredGameSummarySerializer(serializers.Serializer):
+    state = serializers.ChoiceField(choices=GAME_STATES)
+    winner = serializers.ChoiceField(choices=Seat.choices, allow_null=True)
+    totals = SeatNumbersSerializer()
+
+
+class RescoredGameOutputSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    before = RescoredGameSummarySerializer(allow_null=True, help_text="Null: a new game.")
+    after = RescoredGameSummarySerializer(allow_null=True, help_text="Null: the game is gone.")
+
+
+class RescoredMatchSummarySerializer(serializers.Serializer):
+    state = serializers.ChoiceField(choices=MATCH_STATES)
+    winner = serializers.ChoiceField(choices=Seat.choices, allow_null=True)
+    games_won = SeatNumbersSerializer()
+    points = SeatNumbersSerializer()
+
+
+class RescoredMatchOutputSerializer(serializers.Serializer):
+    pairing = serializers.IntegerField()
+    round = serializers.IntegerField(help_text="The round's number.")
+    table = serializers.IntegerField(allow_null=True)
+    match = serializers.IntegerField()
+    players = SeatNamesSerializer()
+    hands = RescoredHandOutputSerializer(many=True, help_text="Hands whose score changes.")
+    games = RescoredGameOutputSerializer(many=True, help_text="Games whose result changes.")
+    before = RescoredMatchSummarySerializer()
+    after = RescoredMatchSummarySerializer()
+
+
+class StandingValuesSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    match_wins = serializers.IntegerField()
+    games_won = serializers.IntegerField()
+    games_played = serializers.IntegerField()
+    game_win_pct = serializers.FloatField()
+    opponents_match_win_pct = serializers.FloatField()
+    margin = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class StandingChangeOutputSerializer(serializers.Serializer):
+    registration = serializers.IntegerField()
+    name = serializers.CharField()
+    before = StandingValuesSerializer(allow_null=True, help_text="Null: not in them before.")
+    after = StandingValuesSerializer()
+
+
+class RulesChangeOutputSerializer(serializers.Serializer):
+    applied = serializers.BooleanField(help_text="False for a preview (nothing was saved).")
+    options = serializers.DictField(
+        child=serializers.ListField(child=serializers.JSONField(), min_length=2, max_length=2),
+        help_text="Each rule option that changes: [before, after].",
+    )
+    # Free-form on purpose: whole rule profiles (scoring.rules.profiles), the engine's
+    # options as documented in docs/rules.md, not an API shape.
+    rules_before = serializers.DictField()
+    rules_after = serializers.DictField()
+    hands_changed = serializers.IntegerField()
+    games_changed = serializers.IntegerField()
+    results_changed = serializers.IntegerField()
+    matches = RescoredMatchOutputSerializer(many=True, help_text="Matches that change.")
+    standings = StandingChangeOutputSerializer(many=True, help_text="Lines that change.")
+
+
+class RoundSummaryOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    stage = serializers.ChoiceField(choices=Round.Stage.choices)
+    state = serializers.ChoiceField(choices=ROUND_STATES)
+
+
+class ClockOutputSerializer(serializers.Serializer):
+    started_at = serializers.DateTimeField(allow_null=True)
+    ends_at = serializers.DateTimeField(allow_null=True)
+    time_called = serializers.BooleanField()
+    seconds_left = serializers.IntegerField(
+        allow_null=True, help_text="Null: no timer; 0 once time is called."
+    )
+
+
+class TableSeatOutputSerializer(serializers.Serializer):
+    registration = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class PublicTableOutputSerializer(serializers.Serializer):
+    """One pairing of a round as the public sees it (pending and disputed show as playing)."""
+
+    pairing = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True, help_text="Null for a bye.")
+    position = serializers.IntegerField()
+    player_a = TableSeatOutputSerializer()
+    player_b = TableSeatOutputSerializer(allow_null=True, help_text="Null for a bye.")
+    reason = serializers.CharField(allow_blank=True, help_text="Why it was paired so, if fixed.")
+    match = serializers.IntegerField(allow_null=True)
+    state = serializers.ChoiceField(choices=TABLE_STATES)
+    games_won = SeatNumbersSerializer()
+    winner = serializers.CharField(allow_null=True, help_text="The winner's name.")
+    current_game = serializers.IntegerField(allow_null=True)
+    current_points = SeatNumbersSerializer(help_text="Hand points in the current game.")
+
+
+class TableOutputSerializer(PublicTableOutputSerializer):
+    """One pairing of a round as its organisers see it."""
+
+    pending = serializers.IntegerField(help_text="Hands waiting for confirmation.")
+    disputed = serializers.IntegerField(help_text="Disputed hands.")
+    resolved = serializers.BooleanField(help_text="Decided by an organiser's result.")
+    result_reason = serializers.CharField(allow_blank=True)
+
+
+class ViewerTableOutputSerializer(PublicTableOutputSerializer):
+    """One pairing of a round: the organiser-only keys come to organisers only."""
+
+    pending = serializers.IntegerField(required=False, help_text="Organisers only.")
+    disputed = serializers.IntegerField(required=False, help_text="Organisers only.")
+    resolved = serializers.BooleanField(required=False, help_text="Organisers only.")
+    result_reason = serializers.CharField(
+        required=False, allow_blank=True, help_text="Organisers only."
+    )
+
+
+class RoundOutputSerializer(RoundSummaryOutputSerializer):
+    """A round with its tables, as its organisers see it."""
+
+    clock = ClockOutputSerializer()
+    pairings = TableOutputSerializer(many=True)
+
+
+class ViewerRoundOutputSerializer(RoundSummaryOutputSerializer):
+    """A round with its tables, for anyone who may see it (organisers see more keys)."""
+
+    clock = ClockOutputSerializer()
+    pairings = ViewerTableOutputSerializer(many=True)
+
+
+class TimePolicySettledOutputSerializer(serializers.Serializer):
+    pairing = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    winner = serializers.ChoiceField(
+        choices=Seat.choices, allow_blank=True, help_text="Blank: a draw."
+    )
+    reason = serializers.CharField()
+
+
+class TimePolicyWaitingOutputSerializer(serializers.Serializer):
+    pairing = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    reason = serializers.CharField(help_text="Why the table was left to play on or decide.")
+
+
+class TimePolicyOutputSerializer(serializers.Serializer):
+    settled = TimePolicySettledOutputSerializer(many=True)
+    waiting = TimePolicyWaitingOutputSerializer(many=True)
+
+
+class TableCountsOutputSerializer(serializers.Serializer):
+    playing = serializers.IntegerField()
+    pending = serializers.IntegerField()
+    disputed = serializers.IntegerField()
+    finished = serializers.IntegerField()
+    bye = serializers.IntegerField()
+
+
+class DashboardOutputSerializer(serializers.Serializer):
+    round = serializers.IntegerField(help_text="The round's number.")
+    round_id = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=ROUND_STATES)
+    clock = ClockOutputSerializer()
+    counts = TableCountsOutputSerializer(help_text="How many tables are in each state.")
+    can_close = serializers.BooleanField()
+    tables = TableOutputSerializer(many=True)
+
+
+class TableLinkOutputSerializer(serializers.Serializer):
+    pairing = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    players = serializers.ListField(
+        child=serializers.CharField(), min_length=2, max_length=2, help_text="[A, B] names."
+    )
+    link = serializers.URLField(help_text="Signed, expiring: opens the match's entry page.")
+    qr = serializers.URLField(help_text="The link's QR code (SVG).")
+
+
+class StandingOutputSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    registration = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    withdrawn = serializers.BooleanField()
+    late = serializers.BooleanField()
+    matches = serializers.IntegerField()
+    match_wins = serializers.IntegerField()
+    games_won = serializers.IntegerField()
+    games_played = serializers.IntegerField()
+    game_win_pct = serializers.FloatField()
+    opponents_match_win_pct = serializers.FloatField()
+    margin = serializers.IntegerField()
+    points = serializers.IntegerField()
+    head_to_head = serializers.CharField(allow_blank=True, help_text='e.g. "beat Alice".')
+    tiebreaks = serializers.DictField(
+        child=serializers.FloatField(), help_text="Each configured tie-break's value by name."
+    )
+
+
+class StandingsOutputSerializer(serializers.Serializer):
+    tournament = serializers.SlugField()
+    tiebreaks = serializers.ListField(child=serializers.ChoiceField(choices=TIEBREAKS))
+    through_round = serializers.IntegerField(
+        allow_null=True, help_text="Standings after this round (null: all rounds)."
+    )
+    rounds_played = serializers.IntegerField()
+    hidden = serializers.BooleanField(help_text="Some rounds are hidden from the public.")
+    note = serializers.CharField(allow_blank=True, help_text="What is hidden, and why.")
+    rows = StandingOutputSerializer(many=True)
