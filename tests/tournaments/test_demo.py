@@ -30,9 +30,9 @@ def test_load_demo_publishes_round_one_of_a_demo_tournament_once():
 def test_load_demo_adds_the_tournament_to_a_demo_club_loaded_before_it():
     """A database loaded before tournaments existed: club, organiser, players, no event."""
     from scoring import services
-    from scoring.management.commands.load_demo import DEMO_PLAYERS
     from scoring.models import Club
     from tests.factories import UserFactory
+    from tournaments.management.commands.load_demo import DEMO_PLAYERS
 
     club = Club.objects.create(name="Demo Gin Club", slug="demo")
     organiser = UserFactory(username="organiser")

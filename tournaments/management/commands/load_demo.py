@@ -10,7 +10,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring import access, services
+from ginclub.permissions import table_token
+from scoring import services
 from scoring.models import Club
 from tournaments import services as tournament_services
 
@@ -39,7 +40,7 @@ class Command(BaseCommand):
             with transaction.atomic():
                 match = self._load()
             club = match.club
-            link = reverse("scoring:table", args=[access.table_token(match)])
+            link = reverse("scoring:table", args=[table_token(match)])
             self.stdout.write(
                 self.style.SUCCESS(
                     "Demo loaded. Log in as organiser / organiser-demo "
