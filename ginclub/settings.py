@@ -203,7 +203,17 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
-    "ENUM_NAME_OVERRIDES": {"SeatEnum": "scoring.models.Seat.choices"},
+    # Stable names for the enums clients generate (module-level constants only).
+    "ENUM_NAME_OVERRIDES": {
+        "SeatEnum": "scoring.models.Seat.choices",
+        "MatchStateEnum": "scoring.serializers.MATCH_STATES",
+        "GameStateEnum": "scoring.serializers.GAME_STATES",
+        "HandStateEnum": "scoring.serializers.HAND_STATES",
+        "HandOutcomeEnum": "scoring.serializers.HAND_OUTCOMES",
+        "OutcomeEnum": "scoring.serializers.ENTERED_OUTCOMES",
+        "RoundStateEnum": "tournaments.serializers.ROUND_STATES",
+        "TableStateEnum": "tournaments.serializers.TABLE_STATES",
+    },
 }
 
 # django-axes guards the login form. Table PINs are throttled per player and table by
