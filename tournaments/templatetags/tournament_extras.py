@@ -1,18 +1,15 @@
-"""Template filters for tournament pages (and the round clock on match pages)."""
+"""Template filters for tournament pages."""
 
 from __future__ import annotations
 
 from django import template
 
+from scoring.templatetags.scoring_extras import clock as scoring_clock
+
 register = template.Library()
 
-
-@register.filter
-def clock(seconds: int | None) -> str:
-    """Seconds left as m:ss ("" when the clock has not started)."""
-    if seconds is None:
-        return ""
-    return f"{seconds // 60}:{seconds % 60:02d}"
+# The round clock reads as on the match pages: one filter, scoring's.
+register.filter("clock", scoring_clock)
 
 
 @register.filter
