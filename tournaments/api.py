@@ -1,9 +1,11 @@
 """The tournament API under /api/: the same services and selectors as the pages.
 
-Conventions are scoring.api's: errors are {"error": {"code", "message", "fields"?}}, input
-serializers refuse unknown fields. A tournament the requester may not see is a 404
-(nothing leaks); one they see but may not manage is a 403 from the services. Public
-reads (detail, rounds, pairings, standings) follow the public flag and hiding options.
+Conventions are scoring.api's: errors are {"error": {"code", "message", "fields"?}}
+(ginclub.api_errors turns every refusal into that; no endpoint catches one), input
+serializers refuse unknown fields. Who may do what is asked of ginclub.permissions: a
+tournament the requester may not see is a 404 (nothing leaks); one they see but may not
+manage is a 403. Public reads (detail, rounds, pairings, standings) follow the public
+flag and hiding options.
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ from __future__ import annotations
 import json
 
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -21,17 +22,17 @@ from rest_framework.decorators import (
     permission_classes,
     renderer_classes,
 )
-from rest_framework.exceptions import NotFound
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ginclub.errors import Forbidden, ServiceError
-from scoring.api import ERRORS, api_errors
+from ginclub import permissions
+from ginclub.api_errors import ERRORS, valid
+from ginclub.errors import Forbidden, NotFound, ServiceError
+from ginclub.permissions import actor_of
 from scoring.models import Club
-from scoring.services import Actor
 from tournaments import exports, selectors, services
 from tournaments import serializers as s
 from tournaments.models import Pairing, Registration, Round, Tournament
@@ -59,40 +60,45 @@ class SvgRenderer(_FileRenderer):
     media_type, format = "image/svg+xml", "svg"
 
 
-def _valid(serializer_class, request: Request) -> dict:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
-def _actor(request: Request) -> Actor:
-    return Actor(
-        user=request.user,
-        device=request.headers.get("User-Agent", "")[:200],
-        ip=request.META.get("REMOTE_ADDR"),
-    )
-
-
 def _tournament(request: Request, slug: str) -> Tournament:
     """The tournament if the requester may see it, else 404."""
     tournament = Tournament.objects.select_related("club").filter(slug=slug).first()
-    if tournament is None or not selectors.can_view(request.user, tournament):
-        raise NotFound("No such tournament.")
+    if tournament is None:
+        raise NotFound("not_found", "No such tournament.")
+    permissions.require_view_tournament(actor_of(request), tournament)
     return tournament
 
 
 def _managed(request: Request, tournament: Tournament) -> None:
-    if not selectors.can_manage(request.user, tournament):
-        raise Forbidden("not_allowed", "Only the club's organisers manage its tournaments.")
+    permissions.require_manage_tournament(actor_of(request), tournament)
+
+
+def _manages(request: Request, tournament: Tournament) -> bool:
+    return permissions.may_manage_tournament(actor_of(request), tournament)
 
 
 def _round(request: Request, round_id: int) -> Round:
+    """The round if the requester may see it (a draft: organisers only), else 404."""
     rnd = Round.objects.select_related("tournament__club").filter(pk=round_id).first()
-    if rnd is None or not selectors.can_view(request.user, rnd.tournament):
-        raise NotFound("No such round.")
-    if rnd.state == Round.State.DRAFT and not selectors.can_manage(request.user, rnd.tournament):
-        raise NotFound("No such round.")
+    actor = actor_of(request)
+    if rnd is None or not permissions.may_view_tournament(actor, rnd.tournament):
+        raise NotFound("not_found", "No such round.")
+    if rnd.state == Round.State.DRAFT and not permissions.may_manage_tournament(
+        actor, rnd.tournament
+    ):
+        raise NotFound("not_found", "No such round.")
     return rnd
+
+
+def _registration(request: Request, registration_id: int) -> Registration:
+    registration = (
+        Registration.objects.select_related("tournament__club").filter(pk=registration_id).first()
+    )
+    if registration is None or not permissions.may_view_tournament(
+        actor_of(request), registration.tournament
+    ):
+        raise NotFound("not_found", "No such registration.")
+    return registration
 
 
 def _detail(tournament: Tournament) -> dict:
@@ -113,18 +119,17 @@ def _detail(tournament: Tournament) -> dict:
 )
 @api_view(["GET", "POST"])
 @permission_classes([AllowAny])
-@api_errors
 def tournaments(request: Request) -> Response:
     if request.method == "GET":
-        rows = selectors.tournaments_for(request.user)[:200]
+        rows = selectors.tournaments_for(actor_of(request))[:200]
         return Response([_detail(t) for t in rows])
-    if not request.user.is_authenticated:
+    if not actor_of(request).is_authenticated:
         raise Forbidden("not_allowed", "Log in as an organiser to create a tournament.")
-    data = _valid(s.CreateTournamentSerializer, request)
+    data = valid(s.CreateTournamentSerializer, request)
     club = Club.objects.filter(slug=data.pop("club")).first()
     if club is None:
         raise ServiceError("invalid", "No such club.", fields={"club": "not found"})
-    tournament = services.create_tournament(club=club, actor=_actor(request), **data)
+    tournament = services.create_tournament(club=club, actor=actor_of(request), **data)
     return Response(_detail(tournament), status=status.HTTP_201_CREATED)
 
 
@@ -141,12 +146,11 @@ def tournaments(request: Request) -> Response:
 )
 @api_view(["GET", "PATCH"])
 @permission_classes([AllowAny])
-@api_errors
 def tournament(request: Request, slug: str) -> Response:
     found = _tournament(request, slug)
     if request.method == "PATCH":
-        data = _valid(s.SettingsSerializer, request)
-        found = services.update_tournament(tournament_id=found.pk, actor=_actor(request), **data)
+        data = valid(s.SettingsSerializer, request)
+        found = services.update_tournament(tournament_id=found.pk, actor=actor_of(request), **data)
     return Response(_detail(found))
 
 
@@ -166,15 +170,16 @@ def tournament(request: Request, slug: str) -> Response:
 )
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])
-@api_errors
 def registrations(request: Request, slug: str) -> Response:
     found = _tournament(request, slug)
     if request.method == "GET":
         _managed(request, found)
         rows = [selectors.registration_dict(r) for r in selectors.registrations_of(found)]
         return Response(s.RegistrationSerializer(rows, many=True).data)
-    data = _valid(s.AddRegistrationSerializer, request)
-    registration = services.add_registration(tournament_id=found.pk, actor=_actor(request), **data)
+    data = valid(s.AddRegistrationSerializer, request)
+    registration = services.add_registration(
+        tournament_id=found.pk, actor=actor_of(request), **data
+    )
     return Response(
         s.RegistrationSerializer(selectors.registration_dict(registration)).data,
         status=status.HTTP_201_CREATED,
@@ -191,12 +196,11 @@ def registrations(request: Request, slug: str) -> Response:
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 @parser_classes([MultiPartParser, FormParser, JSONParser])
-@api_errors
 def import_registrations(request: Request, slug: str) -> Response:
     """Register the players of a CSV file (header with a `name` column; optional
     `email`, `member_id`). Returns the row-by-row report."""
     found = _tournament(request, slug)
-    data = _valid(s.ImportCsvSerializer, request)
+    data = valid(s.ImportCsvSerializer, request)
     upload = data.get("file")
     if upload is None and "csv" not in data:
         raise ServiceError(
@@ -206,7 +210,7 @@ def import_registrations(request: Request, slug: str) -> Response:
         )
     content = upload.read() if upload is not None else data["csv"]
     report = services.import_registrations(
-        tournament_id=found.pk, actor=_actor(request), content=content
+        tournament_id=found.pk, actor=actor_of(request), content=content
     )
     return Response(report.as_dict())
 
@@ -221,17 +225,10 @@ def _registration_action(serializer_class, call, name: str):
     )
     @api_view(["POST"])
     @permission_classes([IsAuthenticated])
-    @api_errors
     def endpoint(request: Request, registration_id: int) -> Response:
-        registration = (
-            Registration.objects.select_related("tournament__club")
-            .filter(pk=registration_id)
-            .first()
-        )
-        if registration is None or not selectors.can_view(request.user, registration.tournament):
-            raise NotFound("No such registration.")
-        data = _valid(serializer_class, request)
-        updated = call(registration_id=registration.pk, actor=_actor(request), **data)
+        registration = _registration(request, registration_id)
+        data = valid(serializer_class, request)
+        updated = call(registration_id=registration.pk, actor=actor_of(request), **data)
         return Response(s.RegistrationSerializer(selectors.registration_dict(updated)).data)
 
     endpoint.__name__ = name
@@ -251,14 +248,9 @@ seed = _registration_action(s.SeedSerializer, services.set_seed, "registration_s
 @extend_schema(request=None, responses={204: None, **ERRORS})
 @api_view(["DELETE"])
 @permission_classes([IsAuthenticated])
-@api_errors
 def remove_registration(request: Request, registration_id: int) -> Response:
-    registration = (
-        Registration.objects.select_related("tournament__club").filter(pk=registration_id).first()
-    )
-    if registration is None or not selectors.can_view(request.user, registration.tournament):
-        raise NotFound("No such registration.")
-    services.remove_registration(registration_id=registration.pk, actor=_actor(request))
+    registration = _registration(request, registration_id)
+    services.remove_registration(registration_id=registration.pk, actor=actor_of(request))
     return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -268,23 +260,21 @@ def remove_registration(request: Request, registration_id: int) -> Response:
 @extend_schema(request=s.RulesChangeSerializer, responses={200: dict, **ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
-@api_errors
 def rules_preview(request: Request, slug: str) -> Response:
     """What changing the frozen rules would change (hands, games, matches, standings)."""
     found = _tournament(request, slug)
-    data = _valid(s.RulesChangeSerializer, request)
-    change = services.preview_rules_change(tournament_id=found.pk, actor=_actor(request), **data)
+    data = valid(s.RulesChangeSerializer, request)
+    change = services.preview_rules_change(tournament_id=found.pk, actor=actor_of(request), **data)
     return Response(change.as_dict())
 
 
 @extend_schema(request=s.ApplyRulesSerializer, responses={200: dict, **ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
-@api_errors
 def rules_apply(request: Request, slug: str) -> Response:
     found = _tournament(request, slug)
-    data = _valid(s.ApplyRulesSerializer, request)
-    change = services.apply_rules_change(tournament_id=found.pk, actor=_actor(request), **data)
+    data = valid(s.ApplyRulesSerializer, request)
+    change = services.apply_rules_change(tournament_id=found.pk, actor=actor_of(request), **data)
     return Response(change.as_dict())
 
 
@@ -297,17 +287,14 @@ def rules_apply(request: Request, slug: str) -> Response:
 )
 @api_view(["GET", "POST"])
 @permission_classes([AllowAny])
-@api_errors
 def rounds(request: Request, slug: str) -> Response:
     """GET: the rounds (drafts for organisers only). POST: draft the next round."""
     found = _tournament(request, slug)
-    if request.method == "POST":
-        if not request.user.is_authenticated:
-            raise Forbidden("not_allowed", "Only the club's organisers draft rounds.")
-        rnd = services.draft_round(tournament_id=found.pk, actor=_actor(request))
+    if request.method == "POST":  # the service asks ginclub.permissions
+        rnd = services.draft_round(tournament_id=found.pk, actor=actor_of(request))
         return Response(selectors.round_dict(rnd), status=status.HTTP_201_CREATED)
     listed = selectors.rounds_of(found)
-    if not selectors.can_manage(request.user, found):
+    if not _manages(request, found):
         listed = listed.exclude(state=Round.State.DRAFT)
     return Response(
         [{"id": r.pk, "number": r.number, "stage": r.stage, "state": r.state} for r in listed]
@@ -320,14 +307,13 @@ def rounds(request: Request, slug: str) -> Response:
 )
 @api_view(["GET", "DELETE"])
 @permission_classes([AllowAny])
-@api_errors
 def round_detail(request: Request, round_id: int) -> Response:
     """GET: the round with its pairings (public once published). DELETE: discard a draft."""
     rnd = _round(request, round_id)
     if request.method == "DELETE":
-        services.discard_round(round_id=rnd.pk, actor=_actor(request))
+        services.discard_round(round_id=rnd.pk, actor=actor_of(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
-    public = not selectors.can_manage(request.user, rnd.tournament)
+    public = not _manages(request, rnd.tournament)
     return Response(selectors.round_dict(rnd, public=public))
 
 
@@ -337,11 +323,10 @@ def _round_action(serializer_class, call, name: str, *, result=None):
     @extend_schema(request=serializer_class, responses={200: dict, **ERRORS}, operation_id=name)
     @api_view(["POST"])
     @permission_classes([IsAuthenticated])
-    @api_errors
     def endpoint(request: Request, round_id: int) -> Response:
         rnd = _round(request, round_id)
-        data = _valid(serializer_class, request) if serializer_class else {}
-        outcome = call(round_id=rnd.pk, actor=_actor(request), **data)
+        data = valid(serializer_class, request) if serializer_class else {}
+        outcome = call(round_id=rnd.pk, actor=actor_of(request), **data)
         if result is not None:
             return Response(result(outcome))
         rnd.refresh_from_db()
@@ -368,7 +353,6 @@ close_round = _round_action(None, services.close_round, "round_close")
 @extend_schema(responses={200: dict, **ERRORS})
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
-@api_errors
 def dashboard(request: Request, round_id: int) -> Response:
     """Every table of the round with its state; cheap to poll."""
     rnd = _round(request, round_id)
@@ -379,7 +363,6 @@ def dashboard(request: Request, round_id: int) -> Response:
 @extend_schema(responses={200: dict, **ERRORS})
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
-@api_errors
 def table_links(request: Request, round_id: int) -> Response:
     """Each table's signed, expiring link (it opens the match's entry page) and QR code."""
     rnd = _round(request, round_id)
@@ -406,13 +389,8 @@ def table_links(request: Request, round_id: int) -> Response:
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
 @renderer_classes([JSONRenderer, SvgRenderer])
-@api_errors
 def table_qr(request: Request, pairing_id: int) -> HttpResponse:
-    pairing = get_object_or_404(
-        Pairing.objects.select_related("round__tournament__club", "match"), pk=pairing_id
-    )
-    if not selectors.can_view(request.user, pairing.round.tournament):
-        raise NotFound("No such pairing.")
+    pairing = _pairing(request, pairing_id)
     _managed(request, pairing.round.tournament)
     if pairing.match is None:
         raise ServiceError("invalid", "This pairing has no table (a bye or a draft).")
@@ -425,33 +403,35 @@ def table_qr(request: Request, pairing_id: int) -> HttpResponse:
 
 def _pairing(request: Request, pairing_id: int) -> Pairing:
     pairing = (
-        Pairing.objects.select_related("round__tournament__club").filter(pk=pairing_id).first()
+        Pairing.objects.select_related("round__tournament__club", "match")
+        .filter(pk=pairing_id)
+        .first()
     )
-    if pairing is None or not selectors.can_view(request.user, pairing.round.tournament):
-        raise NotFound("No such pairing.")
+    if pairing is None or not permissions.may_view_tournament(
+        actor_of(request), pairing.round.tournament
+    ):
+        raise NotFound("not_found", "No such pairing.")
     return pairing
 
 
 @extend_schema(request=s.ResultSerializer, responses={200: dict, **ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
-@api_errors
 def record_result(request: Request, pairing_id: int) -> Response:
     """The organiser decides a table by hand, with a reason."""
     pairing = _pairing(request, pairing_id)
-    data = _valid(s.ResultSerializer, request)
-    services.record_result(pairing_id=pairing.pk, actor=_actor(request), **data)
+    data = valid(s.ResultSerializer, request)
+    services.record_result(pairing_id=pairing.pk, actor=actor_of(request), **data)
     return Response(selectors.round_dict(pairing.round))
 
 
 @extend_schema(request=s.RequiredReasonSerializer, responses={200: dict, **ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
-@api_errors
 def clear_result(request: Request, pairing_id: int) -> Response:
     pairing = _pairing(request, pairing_id)
-    data = _valid(s.RequiredReasonSerializer, request)
-    services.clear_result(pairing_id=pairing.pk, actor=_actor(request), **data)
+    data = valid(s.RequiredReasonSerializer, request)
+    services.clear_result(pairing_id=pairing.pk, actor=actor_of(request), **data)
     return Response(selectors.round_dict(pairing.round))
 
 
@@ -462,7 +442,7 @@ def _through(request: Request) -> int | None:
     value = request.query_params.get("round")
     if value in (None, ""):
         return None
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()) or len(value) > 9:
         raise ServiceError(
             "invalid", "round must be a round number.", fields={"round": "a whole number"}
         )
@@ -470,14 +450,13 @@ def _through(request: Request) -> int | None:
 
 
 def _standings(request: Request, found: Tournament):
-    public = not selectors.can_manage(request.user, found)
+    public = not _manages(request, found)
     return selectors.standings(found, public=public, through_round=_through(request))
 
 
 @extend_schema(parameters=[ROUND_PARAM], responses={200: dict, **ERRORS})
 @api_view(["GET"])
 @permission_classes([AllowAny])
-@api_errors
 def standings(request: Request, slug: str) -> Response:
     """The standings with every tie-break value; the public sees what hiding allows."""
     return Response(_standings(request, _tournament(request, slug)).as_dict())
@@ -486,7 +465,6 @@ def standings(request: Request, slug: str) -> Response:
 @extend_schema(parameters=[ROUND_PARAM], responses={200: dict, **ERRORS})
 @api_view(["GET"])
 @permission_classes([AllowAny])
-@api_errors
 def pairings(request: Request, slug: str) -> Response:
     """A published round's pairings with table numbers and scores (default: the latest)."""
     found = _tournament(request, slug)
@@ -494,8 +472,10 @@ def pairings(request: Request, slug: str) -> Response:
     number = _through(request)
     rnd = (listed.filter(number=number) if number is not None else listed.reverse()).first()
     if rnd is None:
-        raise NotFound("No published round yet." if number is None else "No such round.")
-    public = not selectors.can_manage(request.user, found)
+        raise NotFound(
+            "not_found", "No published round yet." if number is None else "No such round."
+        )
+    public = not _manages(request, found)
     return Response(selectors.round_dict(rnd, public=public))
 
 
@@ -512,7 +492,6 @@ def _csv(text: str, filename: str) -> HttpResponse:
 @api_view(["GET"])
 @permission_classes([AllowAny])
 @renderer_classes([JSONRenderer, CsvRenderer])
-@api_errors
 def standings_csv(request: Request, slug: str) -> HttpResponse:
     found = _tournament(request, slug)
     return _csv(exports.standings_csv(_standings(request, found)), f"{found.slug}-standings.csv")
@@ -522,7 +501,6 @@ def standings_csv(request: Request, slug: str) -> HttpResponse:
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
 @renderer_classes([JSONRenderer, CsvRenderer])
-@api_errors
 def hands_csv(request: Request, slug: str) -> HttpResponse:
     found = _tournament(request, slug)
     _managed(request, found)
@@ -532,7 +510,6 @@ def hands_csv(request: Request, slug: str) -> HttpResponse:
 @extend_schema(responses={200: dict, **ERRORS})
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
-@api_errors
 def archive(request: Request, slug: str) -> Response:
     """The whole tournament as a JSON archive (import it with the club import endpoint)."""
     found = _tournament(request, slug)
@@ -549,13 +526,12 @@ def archive(request: Request, slug: str) -> Response:
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 @parser_classes([JSONParser, MultiPartParser])
-@api_errors
 def import_archive(request: Request, slug: str) -> Response:
     """Create a tournament in this club from another instance's archive (JSON body, or
     a `file` upload)."""
     club = Club.objects.filter(slug=slug).first()
     if club is None:
-        raise NotFound("No such club.")
+        raise NotFound("not_found", "No such club.")
     data = request.data
     upload = request.FILES.get("file")
     if upload is not None:
@@ -563,5 +539,5 @@ def import_archive(request: Request, slug: str) -> Response:
             data = json.loads(upload.read().decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
             raise ServiceError("bad_archive", "The file is not a JSON archive.") from None
-    created = services.import_archive(club=club, actor=_actor(request), archive=data)
+    created = services.import_archive(club=club, actor=actor_of(request), archive=data)
     return Response(_detail(created), status=status.HTTP_201_CREATED)

@@ -25,7 +25,7 @@ from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring import access
+from ginclub.permissions import Actor, table_token
 from scoring.models import Game, Hand, Match
 from tournaments.formats import planned_rounds
 from tournaments.models import Pairing, Registration, Round, Tournament
@@ -34,31 +34,17 @@ from tournaments.pairing import DEFAULT_TIEBREAKS, MatchRecord, Standing, comput
 # ----------------------------------------------------------------- who sees what
 
 
-def tournaments_for(user) -> QuerySet[Tournament]:
-    """Tournaments a user may open: public ones, their clubs' (organisers), the ones
-    they are registered in; admins all."""
+def tournaments_for(actor: Actor) -> QuerySet[Tournament]:
+    """Tournaments `actor` may open, as one query: the queryset form of
+    ginclub.permissions.may_view_tournament (public ones, their clubs' for organisers,
+    the ones they are registered in; admins all)."""
     tournaments = Tournament.objects.select_related("club")
-    if user.is_authenticated and user.is_superuser:
+    if actor.is_admin():
         return tournaments
     visible = Q(public=True)
-    if user.is_authenticated:
-        visible |= Q(club__organisers=user) | Q(registrations__player__user=user)
+    if actor.is_authenticated:
+        visible |= Q(club__organisers=actor.user) | Q(registrations__player__user=actor.user)
     return tournaments.filter(visible).distinct()
-
-
-def can_manage(user, tournament: Tournament) -> bool:
-    if not user.is_authenticated:
-        return False
-    return user.is_superuser or tournament.club.organisers.filter(pk=user.pk).exists()
-
-
-def is_registered(user, tournament: Tournament) -> bool:
-    return user.is_authenticated and tournament.registrations.filter(player__user=user).exists()
-
-
-def can_view(user, tournament: Tournament) -> bool:
-    """Public pages: the public flag, or the user organises it or plays in it."""
-    return tournament.public or can_manage(user, tournament) or is_registered(user, tournament)
 
 
 def registrations_of(tournament: Tournament) -> QuerySet[Registration]:
@@ -541,8 +527,8 @@ def round_dict(round: Round, *, public: bool = False) -> dict[str, Any]:
 
 
 def table_path(match: Match) -> str:
-    """The signed, expiring link that opens a match's entry page (scoring.access)."""
-    return reverse("scoring:table", args=[access.table_token(match)])
+    """The signed, expiring link that opens a match's entry page (ginclub.permissions)."""
+    return reverse("scoring:table", args=[table_token(match)])
 
 
 def qr_svg(url: str, *, scale: int = 4) -> str:

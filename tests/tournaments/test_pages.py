@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from scoring import services as scoring
-from scoring.hands import HandInput
+from scoring.hand_input import HandInput
 from scoring.models import Hand, Match
 from tests.factories import ClubFactory, UserFactory
 from tournaments import services
@@ -102,6 +102,22 @@ def text(response) -> str:
     return response.content.decode()
 
 
+def refusal(response, status: int, message: str, fields: str = "") -> str:
+    """The middleware's answer to a refused htmx request: only the refusal partial (the
+    form that was sent stays as typed in the browser), its status, X-Refusal, the
+    message, and the fields it names (which refusals.js marks)."""
+    page = text(response)
+    assert response.status_code == status, page
+    assert response["X-Refusal"] and "<html" not in page and 'class="refusal"' in page
+    assert message in page, page
+    for name in fields.split():
+        assert name in page.split('data-fields="', 1)[1].split('"', 1)[0]
+    return page
+
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
 # ------------------------------------------------------------------------ access
 
 ORGANISER_PAGES = [
@@ -131,7 +147,7 @@ def test_organiser_pages_open_for_the_organiser(org, running, page):
 def test_organiser_pages_refuse_another_clubs_organiser(stranger, running, page):
     response = stranger.get(url(running.tournament, page))
     assert response.status_code == 403
-    assert "Only the organisers of this tournament" in text(response)
+    assert "Only the organisers of Gin Club (and admins) manage Club Open." in text(response)
 
 
 @pytest.mark.parametrize("page", ["manage/", "manage/dashboard/", "manage/export/hands.csv"])
@@ -239,29 +255,33 @@ def test_create_a_tournament_without_javascript(org, club):
 
 
 def test_a_bad_setting_is_explained_and_the_form_keeps_the_values(org, club):
-    response = org.post(
-        "/tournaments/new/",
-        {
-            "club": club.slug,
-            "name": "Winter Open",
-            "date": "2026-12-05",
-            "venue": "Hall",
-            "profile": "tournament",
-            "overrides": "games_to_win = 1\nknock_limit = 99",
-            "format": "swiss_cut",
-            "rounds": 3,
-            "cut_size": 0,
-            "round_minutes": 40,
-            "bye_games": 1,
-            "bye_points": 0,
-            "agreement": "confirm",
-            "hide_last_rounds": 0,
-        },
+    form = {
+        "club": club.slug,
+        "name": "Winter Open",
+        "date": "2026-12-05",
+        "venue": "Hall",
+        "profile": "tournament",
+        "overrides": "games_to_win = 1\nknock_limit = 99",
+        "format": "swiss_cut",
+        "rounds": 3,
+        "cut_size": 0,
+        "round_minutes": 40,
+        "bye_games": 1,
+        "bye_points": 0,
+        "agreement": "confirm",
+        "hide_last_rounds": 0,
+    }
+    # The form is sent by htmx: the refusal goes beside it, the typed values stay.
+    assert 'hx-boost="true"' in text(org.get("/tournaments/new/"))
+    refusal(
+        org.post("/tournaments/new/", form, **HTMX),
+        400,
+        "knock_limit must be a whole number from 0 to 98",
+        fields="overrides cut_size",
     )
-    page = text(response)
-    assert response.status_code == 400
+    # Without JavaScript: the refusal page, with the message, at the same status.
+    page = text(org.post("/tournaments/new/", form))
     assert "knock_limit must be a whole number from 0 to 98" in page
-    assert 'value="Winter Open"' in page and "knock_limit = 99" in page
     assert not Tournament.objects.filter(name="Winter Open").exists()
 
 
@@ -387,10 +407,11 @@ def test_add_a_player_and_see_them_listed(org, event):
 
 
 def test_a_refused_registration_keeps_the_typed_values(org, event):
-    response = org.post(url(event, "manage/players/add/"), {"name": "P01", "member_id": "M-7"})
-    page = text(response)
-    assert response.status_code == 400 and "P01 is already registered." in page
-    assert 'value="M-7"' in page
+    assert 'hx-boost="true"' in text(org.get(url(event, "manage/players/")))
+    path = url(event, "manage/players/add/")
+    refusal(org.post(path, {"name": "P01", "member_id": "M-7"}, **HTMX), 400, "P01 is already")
+    response = org.post(path, {"name": "P01", "member_id": "M-7"})
+    assert response.status_code == 400 and "P01 is already registered." in text(response)
 
 
 def test_csv_upload_shows_every_row_accepted_or_refused_with_the_reason(org, event):
@@ -414,10 +435,16 @@ def test_csv_upload_shows_every_row_accepted_or_refused_with_the_reason(org, eve
 
 
 def test_pasted_csv_without_a_name_column_is_refused_whole(org, event):
-    response = org.post(url(event, "manage/players/import/"), {"text": "who,mail\nAnna,a@b.c"})
+    path = url(event, "manage/players/import/")
+    # htmx answers with the refusal alone: the pasted text stays in the form.
+    refusal(
+        org.post(path, {"text": "who,mail\nAnna,a@b.c"}, **HTMX),
+        400,
+        "must be a header with a &#x27;name&#x27; column",
+    )
+    response = org.post(path, {"text": "who,mail\nAnna,a@b.c"})
     assert response.status_code == 400
     assert "must be a header with a &#x27;name&#x27; column" in text(response)
-    assert "who,mail" in text(response)  # the pasted text is still there
     assert event.registrations.count() == 4
 
 
@@ -581,8 +608,11 @@ def test_record_a_result_by_hand_needs_a_reason_and_then_closes_the_table(org, r
 
 
 def test_closing_an_unfinished_round_names_the_open_tables(org, running):
-    response = org.post(url(running.tournament, "manage/rounds/1/close/"), follow=True)
+    response = org.post(url(running.tournament, "manage/rounds/1/close/"))
+    assert response.status_code == 409
     assert "Tables still open: 1 (playing), 2 (playing)" in text(response)
+    running.refresh_from_db()
+    assert running.state == Round.State.PUBLISHED
 
 
 def test_close_the_round_when_every_table_is_finished(org, running, organiser):
@@ -741,8 +771,8 @@ def test_club_page_links_its_tournaments_and_a_new_one_for_organisers(org, event
 def test_an_imported_player_without_a_pin_gets_one_from_the_players_page(org, event):
     reg = event.registrations.select_related("player").get(player__name="P01")
     assert "no PIN" in text(org.get(url(event, "manage/players/")))
-    refused = org.post(url(event, f"manage/players/{reg.pk}/pin/"), {"pin": "12"}, follow=True)
-    assert "A PIN is 4 to 8 digits." in text(refused)
+    refused = org.post(url(event, f"manage/players/{reg.pk}/pin/"), {"pin": "12"})
+    assert refused.status_code == 400 and "A PIN is 4 to 8 digits." in text(refused)
     org.post(url(event, f"manage/players/{reg.pk}/pin/"), {"pin": "4321"})
     reg.player.refresh_from_db()
     assert reg.player.check_pin("4321")
@@ -750,12 +780,13 @@ def test_an_imported_player_without_a_pin_gets_one_from_the_players_page(org, ev
 
 def test_seed_a_player_and_a_bad_seed_is_explained(org, event):
     reg = event.registrations.get(player__name="P03")
-    bad = org.post(url(event, f"manage/players/{reg.pk}/seed/"), {"seed": "x1"}, follow=True)
+    bad = org.post(url(event, f"manage/players/{reg.pk}/seed/"), {"seed": "x1"})
+    assert bad.status_code == 400
     assert "A seed is a whole number, not &#x27;x1&#x27;." in text(bad)
     org.post(url(event, f"manage/players/{reg.pk}/seed/"), {"seed": "1"})
     other = event.registrations.get(player__name="P04")
-    taken = org.post(url(event, f"manage/players/{other.pk}/seed/"), {"seed": "1"}, follow=True)
-    assert "Seed 1 is already P03&#x27;s." in text(taken)
+    taken = org.post(url(event, f"manage/players/{other.pk}/seed/"), {"seed": "1"})
+    assert taken.status_code == 400 and "Seed 1 is already P03&#x27;s." in text(taken)
     reg.refresh_from_db()
     assert reg.seed == 1
 

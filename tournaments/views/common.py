@@ -1,36 +1,21 @@
-"""What every tournament page shares: who may open it, the Actor, errors on forms."""
+"""What every tournament page shares: who may open it (asked of ginclub.permissions).
+
+No view catches a refusal: a service's (or the pairing package's) error rises, and
+ginclub.middleware answers with the refusal page, or the htmx partial, at its status.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
 
-from django import forms
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 
-from ginclub.errors import Forbidden, ServiceError
-from scoring.rules import RulesError
-from scoring.services import Actor
-from scoring.views import forbidden_page
-from tournaments import selectors
+from ginclub import permissions
+from ginclub.errors import ServiceError
 from tournaments.models import Tournament
-
-USER_ERRORS = (ServiceError, RulesError)
-NOT_ORGANISER = Forbidden(
-    "not_allowed", "Only the organisers of this tournament's club (and admins) manage it."
-)
-
-
-def actor_of(request: HttpRequest) -> Actor:
-    return Actor(
-        user=request.user,
-        device=request.headers.get("User-Agent", "")[:200],
-        ip=request.META.get("REMOTE_ADDR"),
-    )
 
 
 def _tournament(slug: str) -> Tournament:
@@ -38,15 +23,15 @@ def _tournament(slug: str) -> Tournament:
 
 
 def organiser_page(view: Callable) -> Callable:
-    """Log in first; then the club's organisers and admins only (others get a 403 page).
+    """Log in first; then the club's organisers and admins only (a private tournament is
+    a 404 to others, a public one a 403: permissions.require_manage_tournament raises).
     The view receives the tournament instead of its slug."""
 
     @login_required
     @wraps(view)
     def wrapper(request: HttpRequest, slug: str, *args, **kwargs) -> HttpResponse:
         tournament = _tournament(slug)
-        if not selectors.can_manage(request.user, tournament):
-            return forbidden_page(request, NOT_ORGANISER)
+        permissions.require_manage_tournament(permissions.actor_of(request), tournament)
         return view(request, tournament, *args, **kwargs)
 
     return wrapper
@@ -54,40 +39,33 @@ def organiser_page(view: Callable) -> Callable:
 
 def public_page(view: Callable) -> Callable:
     """Anyone, when the tournament is public; else its organisers and players. A private
-    tournament is a 404 to everybody else: the public learns nothing of it."""
+    tournament is a 404 to everybody else (permissions.require_view_tournament)."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, slug: str, *args, **kwargs) -> HttpResponse:
         tournament = _tournament(slug)
-        if not selectors.can_view(request.user, tournament):
-            raise Http404("No such tournament.")
+        permissions.require_view_tournament(permissions.actor_of(request), tournament)
         return view(request, tournament, *args, **kwargs)
 
     return wrapper
 
 
-def add_service_error(form: forms.Form, error: Exception) -> None:
-    """The message on top of the form, and each named field's problem beside it."""
-    form.add_error(None, error.message)
-    fields = getattr(error, "fields", None) or {}
-    field_of = getattr(form, "error_field", lambda key: key if key in form.fields else None)
-    for key, text in fields.items():
-        name = field_of(key)
-        if name and name in form.fields and name not in form.errors:
-            form.add_error(name, str(text))
+def manages(request: HttpRequest, tournament: Tournament) -> bool:
+    """Show the organiser's links? (permissions.may_manage_tournament)"""
+    return permissions.may_manage_tournament(permissions.actor_of(request), tournament)
 
 
-def run(request: HttpRequest, service: Callable, success: str = "", **kwargs) -> tuple[bool, Any]:
-    """Call a service for a one-button form, with a message either way: (True, its
-    result), or (False, None) when it refused (the error is then the message)."""
-    try:
-        result = service(actor=actor_of(request), **kwargs)
-    except USER_ERRORS as error:
-        messages.error(request, error.message)
-        return False, None
-    if success:
-        messages.success(request, success)
-    return True, result
+def whole_number(request: HttpRequest, key: str, what: str) -> int | None:
+    """A whole number from the query string or the form (None when blank); anything else
+    is a refusal naming the field."""
+    raw = (request.POST.get(key) or request.GET.get(key) or "").strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:
+        raise ServiceError(
+            "invalid", f"{what} is a whole number, not {raw!r}.", fields={key: "a whole number"}
+        )
+    return int(raw)
 
 
 def back(tournament: Tournament, name: str, **kwargs) -> HttpResponse:

@@ -11,22 +11,21 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from ginclub.errors import Forbidden
-from scoring.views import forbidden_page
+from ginclub.permissions import actor_of
 from tournaments import exports, selectors, services
 from tournaments.forms import ArchiveImportForm
 from tournaments.models import Round, Tournament
-from tournaments.views.common import USER_ERRORS, actor_of, add_service_error, back, organiser_page
-from tournaments.views.setup import organised_clubs
+from tournaments.views.common import back, organiser_page, whole_number
+from tournaments.views.setup import require_some_club
 
 HANDS_A_GAME = 12  # rows on a score sheet's game grid; a game rarely needs more
 
 
 def _print_round(tournament: Tournament, request: HttpRequest) -> Round | None:
     rounds = tournament.round_set.exclude(state=Round.State.DRAFT)
-    number = request.GET.get("round")
-    if number and number.isdigit():
-        return rounds.filter(number=int(number)).first()
+    number = whole_number(request, "round", "A round")
+    if number is not None:
+        return rounds.filter(number=number).first()
     return rounds.order_by("-number").first()
 
 
@@ -34,9 +33,9 @@ def _tables(rnd: Round | None, request: HttpRequest) -> list:
     if rnd is None:
         return []
     rows = [row for row in selectors.tables(rnd) if not row.pairing.is_bye]
-    table = request.GET.get("table")
-    if table and table.isdigit():
-        rows = [row for row in rows if row.pairing.table == int(table)]
+    table = whole_number(request, "table", "A table")
+    if table is not None:
+        rows = [row for row in rows if row.pairing.table == table]
     return rows
 
 
@@ -114,11 +113,7 @@ def archive_json(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @login_required
 def import_archive(request: HttpRequest) -> HttpResponse:
-    clubs = organised_clubs(request.user)
-    if not clubs:
-        return forbidden_page(
-            request, Forbidden("not_allowed", "Only club organisers import tournaments.")
-        )
+    clubs = require_some_club(actor_of(request), "import tournaments")
     form = ArchiveImportForm(request.POST or None, request.FILES or None, clubs=clubs)
     if request.method == "POST" and form.is_valid():
         try:
@@ -126,19 +121,11 @@ def import_archive(request: HttpRequest) -> HttpResponse:
         except (UnicodeDecodeError, ValueError) as error:
             form.add_error("file", f"This is not a JSON archive: {error}.")
         else:
-            try:
-                tournament = services.import_archive(
-                    club=form.clubs[form.cleaned_data["club"]],
-                    actor=actor_of(request),
-                    archive=data,
-                )
-            except USER_ERRORS as error:
-                add_service_error(form, error)
-            else:
-                messages.success(
-                    request, f"{tournament.name} imported into {tournament.club.name}."
-                )
-                return back(tournament, "standings")
+            tournament = services.import_archive(
+                club=form.clubs[form.cleaned_data["club"]], actor=actor_of(request), archive=data
+            )
+            messages.success(request, f"{tournament.name} imported into {tournament.club.name}.")
+            return back(tournament, "standings")
     return render(
         request, "tournaments/import.html", {"form": form}, status=400 if form.errors else 200
     )

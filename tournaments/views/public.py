@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET
 from scoring import selectors as scoring_selectors
 from tournaments import selectors
 from tournaments.models import Pairing, Round, Tournament
-from tournaments.views.common import public_page
+from tournaments.views.common import manages, public_page, whole_number
 
 
 def hidden_after(tournament: Tournament) -> int | None:
@@ -30,10 +30,10 @@ def _published(tournament: Tournament):
 
 
 def _shown_round(tournament: Tournament, request: HttpRequest) -> Round | None:
-    number = request.GET.get("round")
+    number = whole_number(request, "round", "A round")
     rounds = _published(tournament)
-    if number and number.isdigit():
-        return rounds.filter(number=int(number)).first()
+    if number is not None:
+        return rounds.filter(number=number).first()
     return rounds.last()
 
 
@@ -54,7 +54,7 @@ def home(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     rnd = _shown_round(tournament, request)
     context = _pairings_context(tournament, rnd)
     context["rounds"] = _published(tournament)
-    context["manage"] = selectors.can_manage(request.user, tournament)
+    context["manage"] = manages(request, tournament)
     return render(request, "tournaments/public.html", context)
 
 
@@ -81,7 +81,7 @@ def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "tournaments/public_standings.html",
         {
             **_standings_context(tournament),
-            "manage": selectors.can_manage(request.user, tournament),
+            "manage": manages(request, tournament),
         },
     )
 

@@ -1,5 +1,8 @@
 """Organiser pages for the rounds: draft, adjust, publish; the running round's
-dashboard (timer, time called, results by hand, close); standings and corrections."""
+dashboard (timer, time called, results by hand, close); standings and corrections.
+
+One-button actions call the service, say what happened and go back; a refusal rises
+to ginclub.middleware, which answers with its message at its status."""
 
 from __future__ import annotations
 
@@ -8,18 +11,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
+from ginclub.errors import NotFound, ServiceError
+from ginclub.permissions import actor_of
 from scoring.models import Game
 from tournaments import selectors, services
 from tournaments.forms import ReasonForm, ResultForm, RoundPlayersForm, TimerForm
 from tournaments.models import Pairing, Round, Tournament
-from tournaments.views.common import (
-    USER_ERRORS,
-    actor_of,
-    add_service_error,
-    back,
-    organiser_page,
-    run,
-)
+from tournaments.views.common import back, organiser_page, whole_number
 
 
 def _round(tournament: Tournament, number: int) -> Round:
@@ -65,12 +63,11 @@ def rounds(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @organiser_page
 @require_POST
 def draft(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    ok, rnd = run(request, services.draft_round, tournament_id=tournament.pk)
-    if ok:
-        messages.success(
-            request,
-            f"Round {rnd.number} drafted: check the pairings, adjust them if needed, then publish.",
-        )
+    rnd = services.draft_round(tournament_id=tournament.pk, actor=actor_of(request))
+    messages.success(
+        request,
+        f"Round {rnd.number} drafted: check the pairings, adjust them if needed, then publish.",
+    )
     return back(tournament, "rounds")
 
 
@@ -82,64 +79,44 @@ def round_action(
     """The one-button round actions: discard a draft, publish, start the timer, call
     time, apply the time policy, close."""
     rnd = _round(tournament, number)
+    actor = actor_of(request)
     if action == "publish":
-        ok, _ = run(
-            request,
-            services.publish_round,
-            f"Round {number} is published: tables are numbered and the matches started.",
-            round_id=rnd.pk,
+        services.publish_round(round_id=rnd.pk, actor=actor)
+        messages.success(
+            request, f"Round {number} is published: tables are numbered and the matches started."
         )
-        return back(tournament, "dashboard") if ok else back(tournament, "rounds")
+        return back(tournament, "dashboard")
     if action == "discard":
-        run(
-            request,
-            services.discard_round,
-            f"The draft of round {number} was discarded.",
-            round_id=rnd.pk,
-        )
+        services.discard_round(round_id=rnd.pk, actor=actor)
+        messages.success(request, f"The draft of round {number} was discarded.")
         return back(tournament, "rounds")
     if action == "timer":
-        return _start_timer(request, tournament, rnd)
-    if action == "call-time":
-        run(
-            request,
-            services.call_time,
-            "Time is called: tables finish the hand they are playing.",
-            round_id=rnd.pk,
+        minutes = whole_number(request, "minutes", "A round's length in minutes")
+        form = TimerForm({"minutes": minutes})
+        if not form.is_valid():
+            raise ServiceError(
+                "invalid", "A round lasts 1 to 600 minutes.", fields={"minutes": "1 to 600"}
+            )
+        services.start_round_timer(
+            round_id=rnd.pk, actor=actor, minutes=form.cleaned_data["minutes"]
         )
+        messages.success(request, f"The clock of round {number} is running.")
+    elif action == "call-time":
+        services.call_time(round_id=rnd.pk, actor=actor)
+        messages.success(request, "Time is called: tables finish the hand they are playing.")
     elif action == "time-policy":  # the whole round, or one table ("pairing")
-        table = request.POST.get("pairing", "")
-        ok, report = run(
-            request,
-            services.apply_time_policy,
-            round_id=rnd.pk,
-            pairing_ids=[int(table)] if table.isdigit() else None,
+        table = whole_number(request, "pairing", "A table's pairing")
+        report = services.apply_time_policy(
+            round_id=rnd.pk, actor=actor, pairing_ids=[table] if table is not None else None
         )
-        if ok:
-            _report_time_policy(request, report)
+        _report_time_policy(request, report)
     elif action == "close":
-        ok, _ = run(request, services.close_round, f"Round {number} is closed.", round_id=rnd.pk)
-        if ok:
-            tournament.refresh_from_db()
-            return back(tournament, "standings" if tournament.state == "finished" else "rounds")
+        services.close_round(round_id=rnd.pk, actor=actor)
+        messages.success(request, f"Round {number} is closed.")
+        tournament.refresh_from_db()
+        return back(tournament, "standings" if tournament.state == "finished" else "rounds")
     else:
-        messages.error(request, f"Unknown round action {action!r}.")
-    return back(tournament, "dashboard")
-
-
-def _start_timer(request, tournament: Tournament, rnd: Round) -> HttpResponse:
-    form = TimerForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "A round lasts 1 to 600 minutes.")
-    else:
-        minutes = form.cleaned_data["minutes"]
-        run(
-            request,
-            services.start_round_timer,
-            f"The clock of round {rnd.number} is running.",
-            round_id=rnd.pk,
-            minutes=minutes,
-        )
+        raise NotFound("unknown_action", f"There is no round action {action!r}.")
     return back(tournament, "dashboard")
 
 
@@ -159,30 +136,28 @@ def adjust(request: HttpRequest, tournament: Tournament, number: int, action: st
     rnd = _round(tournament, number)
     swap, fix = _draft_forms(rnd, request.POST)
     form = swap if action == "swap" else fix
+    if action not in ("swap", "fix"):
+        raise NotFound("unknown_action", f"There is no pairing change {action!r}.")
     if form.is_valid():
         data = form.cleaned_data
-        try:
-            if action == "swap":
-                services.swap_players(
-                    round_id=rnd.pk,
-                    actor=actor_of(request),
-                    first=data["first"],
-                    second=data["second"],
-                    reason=data["reason"],
-                )
-            else:
-                services.fix_pairing(
-                    round_id=rnd.pk,
-                    actor=actor_of(request),
-                    player_a=data["first"],
-                    player_b=data["second"] or None,
-                    reason=data["reason"],
-                )
-        except USER_ERRORS as error:
-            add_service_error(form, error)
+        if action == "swap":
+            services.swap_players(
+                round_id=rnd.pk,
+                actor=actor_of(request),
+                first=data["first"],
+                second=data["second"],
+                reason=data["reason"],
+            )
         else:
-            messages.success(request, "Pairings changed.")
-            return back(tournament, "rounds")
+            services.fix_pairing(
+                round_id=rnd.pk,
+                actor=actor_of(request),
+                player_a=data["first"],
+                player_b=data["second"] or None,
+                reason=data["reason"],
+            )
+        messages.success(request, "Pairings changed.")
+        return back(tournament, "rounds")
     other = _draft_forms(rnd)
     forms = {"swap": form, "fix": other[1]} if action == "swap" else {"swap": other[0], "fix": form}
     return _rounds_page(request, tournament, status=400, **forms)
@@ -192,10 +167,10 @@ def adjust(request: HttpRequest, tournament: Tournament, number: int, action: st
 
 
 def _dashboard_round(tournament: Tournament, request: HttpRequest) -> Round | None:
-    number = request.GET.get("round")
+    number = whole_number(request, "round", "A round")
     published = tournament.round_set.exclude(state=Round.State.DRAFT)
-    if number and number.isdigit():
-        return published.filter(number=int(number)).first()
+    if number is not None:
+        return published.filter(number=number).first()
     return published.order_by("-number").first()
 
 
@@ -238,15 +213,9 @@ def result(request: HttpRequest, tournament: Tournament, pairing_id: int) -> Htt
     names = (pairing.player_a.player.name, pairing.player_b.player.name if pairing.player_b else "")
     form = ResultForm(request.POST or None, names=names, initial=_result_initial(pairing))
     if request.method == "POST" and form.is_valid():
-        try:
-            services.record_result(
-                pairing_id=pairing.pk, actor=actor_of(request), **form.cleaned_data
-            )
-        except USER_ERRORS as error:
-            add_service_error(form, error)
-        else:
-            messages.success(request, f"Table {pairing.table}: result recorded.")
-            return back(tournament, "dashboard")
+        services.record_result(pairing_id=pairing.pk, actor=actor_of(request), **form.cleaned_data)
+        messages.success(request, f"Table {pairing.table}: result recorded.")
+        return back(tournament, "dashboard")
     match = pairing.match
     return render(
         request,
@@ -291,12 +260,11 @@ def _result_initial(pairing: Pairing) -> dict:
 @require_POST
 def clear_result(request: HttpRequest, tournament: Tournament, pairing_id: int) -> HttpResponse:
     pairing = _pairing(tournament, pairing_id)
-    run(
-        request,
-        services.clear_result,
-        f"Table {pairing.table}: the result was withdrawn; the match goes on.",
-        pairing_id=pairing.pk,
-        reason=request.POST.get("reason", ""),
+    services.clear_result(
+        pairing_id=pairing.pk, actor=actor_of(request), reason=request.POST.get("reason", "")
+    )
+    messages.success(
+        request, f"Table {pairing.table}: the result was withdrawn; the match goes on."
     )
     return back(tournament, "dashboard")
 
@@ -306,10 +274,7 @@ def clear_result(request: HttpRequest, tournament: Tournament, pairing_id: int) 
 
 @organiser_page
 def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    through = request.GET.get("round")
-    view = selectors.standings(
-        tournament, through_round=int(through) if through and through.isdigit() else None
-    )
+    view = selectors.standings(tournament, through_round=whole_number(request, "round", "A round"))
     return render(
         request,
         "tournaments/standings.html",

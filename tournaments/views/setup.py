@@ -9,11 +9,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from ginclub import permissions
+from ginclub.errors import Forbidden, NotFound
+from ginclub.permissions import actor_of
 from scoring import services as scoring
-from ginclub.errors import Forbidden
 from scoring.models import Club
-from scoring.rules import RulesError, make_profile
-from scoring.views import forbidden_page
+from scoring.rules import make_profile
 from tournaments import selectors, services
 from tournaments.forms import (
     CreateTournamentForm,
@@ -24,29 +25,29 @@ from tournaments.forms import (
     format_overrides,
 )
 from tournaments.models import Registration, Tournament
-from tournaments.views.common import (
-    USER_ERRORS,
-    actor_of,
-    add_service_error,
-    back,
-    organiser_page,
-    run,
-)
+from tournaments.views.common import back, organiser_page, whole_number
 
 
-def organised_clubs(user):
-    if user.is_superuser:
-        return list(Club.objects.order_by("name"))
-    return list(user.organised_clubs.order_by("name"))
+def organised_clubs(actor: permissions.Actor) -> list[Club]:
+    """The clubs whose tournaments `actor` may create and import: the queryset form of
+    permissions.organises (every club for admins)."""
+    if not actor.is_authenticated:
+        return []
+    clubs = Club.objects.order_by("name")
+    return list(clubs if actor.is_admin() else clubs.filter(organisers=actor.user))
+
+
+def require_some_club(actor: permissions.Actor, doing: str) -> list[Club]:
+    clubs = organised_clubs(actor)
+    if not clubs:
+        raise Forbidden("not_allowed", f"Only club organisers {doing}.")
+    return clubs
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    tournaments = list(selectors.tournaments_for(request.user))
-    clubs = (
-        {club.pk for club in organised_clubs(request.user)}
-        if request.user.is_authenticated
-        else set()
-    )
+    actor = actor_of(request)
+    tournaments = list(selectors.tournaments_for(actor))
+    clubs = {club.pk for club in organised_clubs(actor)}
     return render(
         request,
         "tournaments/list.html",
@@ -60,37 +61,23 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
-    clubs = organised_clubs(request.user)
-    if not clubs:
-        return forbidden_page(
-            request, Forbidden("not_allowed", "Only club organisers create tournaments.")
-        )
+    clubs = require_some_club(actor_of(request), "create tournaments")
     form = CreateTournamentForm(
         request.POST or None, clubs=clubs, initial={"club": request.GET.get("club")}
     )
     if request.method == "POST" and form.is_valid():
-        try:
-            tournament = services.create_tournament(
-                club=form.clubs[form.cleaned_data["club"]],
-                actor=actor_of(request),
-                **form.settings(),
-            )
-        except USER_ERRORS as error:
-            add_service_error(form, error)
-        else:
-            messages.success(request, f"{tournament.name} created. Now register the players.")
-            return back(tournament, "players")
+        tournament = services.create_tournament(
+            club=form.clubs[form.cleaned_data["club"]], actor=actor_of(request), **form.settings()
+        )
+        messages.success(request, f"{tournament.name} created. Now register the players.")
+        return back(tournament, "players")
     status = 400 if form.errors else 200
     return render(request, "tournaments/create.html", {"form": form}, status=status)
 
 
-def _rules_of(tournament: Tournament) -> dict | None:
-    if tournament.rules:
-        return tournament.rules
-    try:
-        return make_profile(tournament.profile, tournament.overrides).as_dict()
-    except RulesError:
-        return None
+def _rules_of(tournament: Tournament) -> dict:
+    """The frozen rules, or those the settings would freeze (checked when saved)."""
+    return tournament.rules or make_profile(tournament.profile, tournament.overrides).as_dict()
 
 
 def _settings_page(request, tournament, form, rules_form=None, status=200) -> HttpResponse:
@@ -119,15 +106,11 @@ def settings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     initial = TournamentForm.initial_from(services.settings_of(tournament))
     form = TournamentForm(request.POST or None, initial=initial, frozen=tournament.frozen)
     if request.method == "POST" and form.is_valid():
-        try:
-            services.update_tournament(
-                tournament_id=tournament.pk, actor=actor_of(request), **form.settings()
-            )
-        except USER_ERRORS as error:
-            add_service_error(form, error)
-        else:
-            messages.success(request, "Settings saved.")
-            return back(tournament, "settings")
+        services.update_tournament(
+            tournament_id=tournament.pk, actor=actor_of(request), **form.settings()
+        )
+        messages.success(request, "Settings saved.")
+        return back(tournament, "settings")
     return _settings_page(request, tournament, form, status=400 if form.errors else 200)
 
 
@@ -150,31 +133,15 @@ def rules_change(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "profile": data["profile"],
         "overrides": data["overrides"],
     }
-    apply_error = None
     if "apply" in request.POST:
-        try:
-            result = services.apply_rules_change(**change, reason=data["reason"])
-        except USER_ERRORS as error:
-            apply_error = error
-        else:
-            messages.success(request, "Rules changed: " + _summary(result))
-            return back(tournament, "settings")
-    try:
-        preview = services.preview_rules_change(**change)
-    except USER_ERRORS as error:
-        add_service_error(rules_form, error)
-        return _settings_page(request, tournament, settings_form, rules_form, status=400)
+        result = services.apply_rules_change(**change, reason=data["reason"])
+        messages.success(request, "Rules changed: " + _summary(result))
+        return back(tournament, "settings")
+    preview = services.preview_rules_change(**change)
     return render(
         request,
         "tournaments/rules_preview.html",
-        {
-            "tournament": tournament,
-            "preview": preview,
-            "rules_form": rules_form,
-            "apply_error": apply_error,
-            "tab": "settings",
-        },
-        status=400 if apply_error else 200,
+        {"tournament": tournament, "preview": preview, "rules_form": rules_form, "tab": "settings"},
     )
 
 
@@ -241,16 +208,12 @@ def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def add_player(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = RegistrationForm(request.POST)
     if form.is_valid():
-        try:
-            registration = services.add_registration(
-                tournament_id=tournament.pk, actor=actor_of(request), **form.cleaned_data
-            )
-        except USER_ERRORS as error:
-            add_service_error(form, error)
-        else:
-            late = " as a late entry" if registration.late else ""
-            messages.success(request, f"{registration.player.name} is registered{late}.")
-            return back(tournament, "players")
+        registration = services.add_registration(
+            tournament_id=tournament.pk, actor=actor_of(request), **form.cleaned_data
+        )
+        late = " as a late entry" if registration.late else ""
+        messages.success(request, f"{registration.player.name} is registered{late}.")
+        return back(tournament, "players")
     return _players_page(request, tournament, form=form, status=400)
 
 
@@ -261,16 +224,10 @@ def import_players(request: HttpRequest, tournament: Tournament) -> HttpResponse
     when others are refused, and the refused ones say why."""
     form = ImportForm(request.POST, request.FILES)
     if form.is_valid():
-        try:
-            report = services.import_registrations(
-                tournament_id=tournament.pk,
-                actor=actor_of(request),
-                content=form.cleaned_data["csv"],
-            )
-        except USER_ERRORS as error:
-            add_service_error(form, error)
-        else:
-            return _players_page(request, tournament, report=report)
+        report = services.import_registrations(
+            tournament_id=tournament.pk, actor=actor_of(request), content=form.cleaned_data["csv"]
+        )
+        return _players_page(request, tournament, report=report)
     return _players_page(request, tournament, import_form=form, status=400)
 
 
@@ -288,6 +245,7 @@ def registration_action(
     if request.htmx and action in ("check-in", "undo-check-in"):
         return _check_in_row(request, tournament, registration, action == "check-in")
     name, reason = registration.player.name, request.POST.get("reason", "")
+    actor = actor_of(request)
     calls = {
         "check-in": (services.check_in, {"checked_in": True}, f"{name} checked in."),
         "undo-check-in": (
@@ -308,52 +266,34 @@ def registration_action(
         "remove": (services.remove_registration, {}, f"{name} removed."),
     }
     if action == "pin":  # a player imported from a list has no PIN to enter results with
-        run(
-            request,
-            scoring.set_pin,
-            f"{name}'s table PIN is set.",
-            player=registration.player,
-            pin=request.POST.get("pin", "").strip(),
+        scoring.set_pin(
+            player=registration.player, actor=actor, pin=request.POST.get("pin", "").strip()
         )
+        messages.success(request, f"{name}'s table PIN is set.")
     elif action == "seed":
-        _set_seed(request, registration)
-    elif action not in calls:
-        messages.error(request, f"Unknown action {action!r}.")
-    else:
+        seed = whole_number(request, "seed", "A seed")
+        services.set_seed(registration_id=registration.pk, actor=actor, seed=seed)
+        shown = seed if seed is not None else "cleared"
+        messages.success(request, f"{name}'s seed is {shown}.")
+    elif action in calls:
         service, extra, success = calls[action]
-        run(request, service, success, registration_id=registration.pk, **extra)
+        service(registration_id=registration.pk, actor=actor, **extra)
+        messages.success(request, success)
+    else:
+        raise NotFound("unknown_action", f"There is no player action {action!r}.")
     return redirect(f"{back(tournament, 'players').url}#reg-{registration.pk}")
 
 
-def _set_seed(request: HttpRequest, registration: Registration) -> None:
-    raw = request.POST.get("seed", "").strip()
-    if raw and not raw.isdigit():
-        messages.error(request, f"A seed is a whole number, not {raw!r}.")
-        return
-    seed = int(raw) if raw else None
-    run(
-        request,
-        services.set_seed,
-        f"{registration.player.name}'s seed is {seed if seed is not None else 'cleared'}.",
-        registration_id=registration.pk,
-        seed=seed,
-    )
-
-
 def _check_in_row(request, tournament, registration, checked_in: bool) -> HttpResponse:
-    """htmx: the player's row again (`reg-<id>`), with the refusal when there is one."""
-    error = None
-    try:
-        registration = services.check_in(
-            registration_id=registration.pk, actor=actor_of(request), checked_in=checked_in
-        )
-    except USER_ERRORS as caught:
-        error = caught
+    """htmx: the player's row again (`reg-<id>`); a refusal rises (the middleware's
+    partial goes into the row's refusal slot)."""
+    registration = services.check_in(
+        registration_id=registration.pk, actor=actor_of(request), checked_in=checked_in
+    )
     response = render(
         request,
         "tournaments/_registration_row.html",
-        {"tournament": tournament, "r": registration, "error": error},
+        {"tournament": tournament, "r": registration},
     )
-    if error is None:
-        response["HX-Trigger"] = "registration-changed"
+    response["HX-Trigger"] = "registration-changed"
     return response
