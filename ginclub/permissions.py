@@ -89,6 +89,12 @@ def actor_of(request: HttpRequest, match=None) -> Actor:
     return actor.acting_as(seated_player(actor, match))
 
 
+def actor_at_club(request: HttpRequest, club) -> Actor:
+    """The actor a request stands for at `club`: also the member the user plays as there."""
+    actor = actor_of(request)
+    return actor.acting_as(club_player(actor, club))
+
+
 def table_token(match) -> str:
     return signing.TimestampSigner(salt=TABLE_SALT).sign(str(match.pk))
 
@@ -151,6 +157,14 @@ def seated_player(actor: Actor, match):
     return None
 
 
+def club_player(actor: Actor, club):
+    """The player the logged-in user is at `club` (a member starts their own matches at
+    a club night), else None."""
+    if not actor.is_authenticated:
+        return None
+    return club.players.filter(user=actor.user).first()
+
+
 def plays_in(actor: Actor, match) -> bool:
     player = actor.player
     return player is not None and player.pk in (match.player_a_id, match.player_b_id)
@@ -193,9 +207,9 @@ def may_view_tournament(actor: Actor, tournament) -> bool:
     """A public tournament: anyone; else its club's organisers and its players."""
     if tournament.public or organises(actor, tournament.club):
         return True
-    return actor.is_authenticated and tournament.registrations.filter(
-        player__user=actor.user
-    ).exists()
+    return (
+        actor.is_authenticated and tournament.registrations.filter(player__user=actor.user).exists()
+    )
 
 
 def may_manage_tournament(actor: Actor, tournament) -> bool:
@@ -251,6 +265,5 @@ def require_manage_tournament(actor: Actor, tournament) -> None:
     if not may_manage_tournament(actor, tournament):
         raise Forbidden(
             "not_allowed",
-            f"Only the organisers of {tournament.club.name} (and admins) manage "
-            f"{tournament.name}.",
+            f"Only the organisers of {tournament.club.name} (and admins) manage {tournament.name}.",
         )
