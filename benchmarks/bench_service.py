@@ -89,12 +89,12 @@ def bench_submit(count: int) -> list[float]:
 def page_weight() -> tuple[int, list[str]]:
     from django.test import Client
 
-    from scoring import access
+    from ginclub.permissions import table_token
     from scoring.models import Match
 
     match = Match.objects.first()
     client = Client(headers={"accept-encoding": "gzip"})
-    client.get(f"/t/{access.table_token(match)}/")
+    client.get(f"/t/{table_token(match)}/")
     client.post(f"/matches/{match.pk}/seat/", {"player": match.player_a_id, "pin": "1234"})
     html = client.get(f"/matches/{match.pk}/").content
     external = [u.decode() for u in re.findall(rb'(?:src|href)="(https?://[^"]+)"', html)]

@@ -4,11 +4,12 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from ginclub import views
+from scoring import views as scoring_views
 from scoring.urls import api_urlpatterns
 from tournaments.urls import api_urlpatterns as tournament_api_urlpatterns
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", scoring_views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

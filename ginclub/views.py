@@ -1,20 +1,10 @@
+"""The site's own pages that belong to no app (the home page is scoring's: your clubs
+and matches)."""
+
 from __future__ import annotations
 
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
-
-from scoring import selectors
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    context = {}
-    if request.user.is_authenticated:
-        context = {
-            "clubs": selectors.clubs_for(request.user),
-            "matches": selectors.matches_for(request.user)[:30],
-        }
-    return render(request, "home.html", context)
+from django.http import HttpRequest, JsonResponse
 
 
 def healthz(request: HttpRequest) -> JsonResponse:

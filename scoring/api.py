@@ -1,80 +1,41 @@
 """The scoring API under /api/: the same services and selectors as the pages.
 
-Errors are JSON {"error": {"code", "message", "fields"?}} with the engine's and the
-services' codes. Match endpoints accept logged-in users (session or token) and browsers
-that opened a table link; who may do what is decided by scoring.access and the services.
+Views raise the services' and the engine's refusals; DRF's exception handler
+(ginclub.api_errors) turns every one into {"error": {"code", "message", "fields"?}} with
+its status. Match endpoints accept logged-in users (session or token) and browsers that
+opened a table link; who may do what is decided by ginclub.permissions.
 """
 
 from __future__ import annotations
 
-import functools
-
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ginclub.api_errors import error_body
-from scoring import access, ledger, selectors, services
-from scoring import serializers as s
+from ginclub import permissions
+from ginclub.api_errors import ERRORS, valid
 from ginclub.errors import Forbidden, ServiceError
-from scoring.hands import hand_input_from
+from scoring import ledger, selectors, services
+from scoring import serializers as s
+from scoring.hand_input import hand_input_from
 from scoring.models import Club, Hand, Match, Player
-from scoring.rules import RulesError
-
-ERRORS = {
-    code: OpenApiResponse(description=text)
-    for code, text in {
-        400: "Bad input: {error: {code, message, fields?}}",
-        403: "Not allowed",
-        404: "Not found",
-        409: "Conflict: closed match, stale version, reused idempotency key...",
-    }.items()
-}
-
-
-def api_errors(view):
-    """Turn the services' and the engine's typed errors into the API's error shape."""
-
-    @functools.wraps(view)
-    def wrapper(request, *args, **kwargs):
-        try:
-            return view(request, *args, **kwargs)
-        except ServiceError as error:
-            return Response(error.as_dict(), status=error.status)
-        except RulesError as error:
-            return Response(error_body(error.code, error.message), status=400)
-
-    return wrapper
-
-
-def _valid(serializer_class, request: Request) -> dict:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 def _visible_match(request: Request, match_id: int) -> Match:
-    match = get_object_or_404(
-        Match.objects.select_related("club", "player_a", "player_b"), pk=match_id
-    )
-    access.require_view(request, match)
-    return match
+    return selectors.visible_match(permissions.actor_of(request), match_id)
 
 
-def _actor(request: Request, match: Match, data: dict) -> services.Actor:
+def _actor(request: Request, match: Match, data: dict) -> permissions.Actor:
     """The request's actor; `player` + `pin` in the body act for that player (PIN checked)."""
     player_id, pin = data.pop("player", None), data.pop("pin", None)
+    actor = permissions.actor_of(request, match)
     if player_id is None:
-        return access.actor_for(request, match)
-    player = Player.objects.filter(pk=player_id).first()
-    if player is None or match.seat_of(player) is None:
-        raise Forbidden("not_in_match", "That player does not play in this match.")
-    services.verify_pin(match=match, player=player, pin=pin or "")
-    return access.actor_for(request, match, player=player)
+        return actor
+    return services.acting_with_pin(actor, match=match, player_id=player_id, pin=pin or "")
 
 
 # --------------------------------------------------------------------- clubs, players
@@ -93,13 +54,12 @@ def clubs(request: Request) -> Response:
 )
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])
-@api_errors
 def club_players(request: Request, slug: str) -> Response:
     club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
     if request.method == "GET":
         return Response(s.PlayerSerializer(selectors.players_of(club), many=True).data)
-    data = _valid(s.AddPlayerSerializer, request)
-    player = services.add_player(club=club, actor=services.Actor(user=request.user), **data)
+    data = valid(s.AddPlayerSerializer, request)
+    player = services.add_player(club=club, actor=permissions.actor_of(request), **data)
     return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -115,7 +75,6 @@ def club_players(request: Request, slug: str) -> Response:
 )
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])
-@api_errors
 def matches(request: Request) -> Response:
     if request.method == "GET":
         rows = selectors.matches_for(request.user)[:200]
@@ -131,7 +90,7 @@ def matches(request: Request) -> Response:
                 for m in rows
             ]
         )
-    data = _valid(s.StartMatchSerializer, request)
+    data = valid(s.StartMatchSerializer, request)
     club = get_object_or_404(Club, slug=data["club"])
     players = {p.pk: p for p in Player.objects.filter(pk__in=[data["player_a"], data["player_b"]])}
     missing = [k for k in ("player_a", "player_b") if data[k] not in players]
@@ -145,7 +104,7 @@ def matches(request: Request) -> Response:
         club=club,
         player_a=players[data["player_a"]],
         player_b=players[data["player_b"]],
-        actor=services.Actor(user=request.user),
+        actor=permissions.actor_at_club(request, club),
         profile=data["profile"],
         overrides=data["rules"],
         agreement=data["agreement"],
@@ -157,7 +116,6 @@ def matches(request: Request) -> Response:
 @extend_schema(responses={200: dict, **ERRORS})
 @api_view(["GET"])
 @permission_classes([AllowAny])
-@api_errors
 def match_detail(request: Request, match_id: int) -> Response:
     _visible_match(request, match_id)
     return Response(selectors.match_view(match_id).as_dict())
@@ -166,20 +124,18 @@ def match_detail(request: Request, match_id: int) -> Response:
 @extend_schema(request=s.PreviewHandSerializer, responses={200: dict, **ERRORS})
 @api_view(["POST"])
 @permission_classes([AllowAny])
-@api_errors
 def preview(request: Request, match_id: int) -> Response:
     match = _visible_match(request, match_id)
-    hand = hand_input_from(_valid(s.PreviewHandSerializer, request))
+    hand = hand_input_from(valid(s.PreviewHandSerializer, request))
     return Response({"preview": services.preview_hand(match=match, hand=hand).as_dict()})
 
 
 @extend_schema(request=s.SubmitHandSerializer, responses={201: dict, 200: dict, **ERRORS})
 @api_view(["POST"])
 @permission_classes([AllowAny])
-@api_errors
 def submit(request: Request, match_id: int) -> Response:
     match = _visible_match(request, match_id)
-    data = _valid(s.SubmitHandSerializer, request)
+    data = valid(s.SubmitHandSerializer, request)
     actor = _actor(request, match, data)
     key = data.pop("idempotency_key")
     outcome = services.submit_hand(
@@ -194,14 +150,13 @@ def _hand_action(serializer_class, service, *, organiser_only: bool = False):
     @extend_schema(request=serializer_class, responses={200: dict, **ERRORS})
     @api_view(["POST"])
     @permission_classes([AllowAny])
-    @api_errors
     def endpoint(request: Request, hand_id: int) -> Response:
         hand = get_object_or_404(Hand.objects.select_related("game"), pk=hand_id)
         match = _visible_match(request, hand.game.match_id)
-        data = _valid(serializer_class, request)
-        actor = (
-            services.Actor(user=request.user) if organiser_only else _actor(request, match, data)
-        )
+        if organiser_only:
+            permissions.require_manage_match(permissions.actor_of(request), match)
+        data = valid(serializer_class, request)
+        actor = permissions.actor_of(request) if organiser_only else _actor(request, match, data)
         key = data.pop("idempotency_key")
         if service is services.correct_hand:
             version, reason = data.pop("version"), data.pop("reason")
@@ -231,12 +186,11 @@ void = _hand_action(s.ReasonedSerializer, services.void_hand, organiser_only=Tru
 @extend_schema(request=s.ReasonSerializer, responses={200: dict, **ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
-@api_errors
 def close(request: Request, match_id: int) -> Response:
     _visible_match(request, match_id)
-    data = _valid(s.ReasonSerializer, request)
+    data = valid(s.ReasonSerializer, request)
     services.close_match(
-        match_id=match_id, actor=services.Actor(user=request.user), reason=data.get("reason", "")
+        match_id=match_id, actor=permissions.actor_of(request), reason=data.get("reason", "")
     )
     return Response(selectors.match_view(match_id).as_dict())
 
@@ -244,12 +198,11 @@ def close(request: Request, match_id: int) -> Response:
 @extend_schema(request=s.ReasonSerializer, responses={200: dict, **ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
-@api_errors
 def reopen(request: Request, match_id: int) -> Response:
     _visible_match(request, match_id)
-    data = _valid(s.ReasonSerializer, request)
+    data = valid(s.ReasonSerializer, request)
     services.reopen_match(
-        match_id=match_id, actor=services.Actor(user=request.user), reason=data.get("reason", "")
+        match_id=match_id, actor=permissions.actor_of(request), reason=data.get("reason", "")
     )
     return Response(selectors.match_view(match_id).as_dict())
 
@@ -257,21 +210,21 @@ def reopen(request: Request, match_id: int) -> Response:
 @extend_schema(request=s.SeatSerializer, responses={200: dict, **ERRORS})
 @api_view(["POST"])
 @permission_classes([AllowAny])
-@api_errors
 def seat(request: Request, match_id: int) -> Response:
     """Act for a player at this table from now on (this session), after their PIN."""
-    data = _valid(s.SeatSerializer, request)
-    if data.get("token"):
-        if access.match_id_from_token(data["token"]) != match_id:
+    # The body may carry the table link's token, for a browser that has not opened it.
+    token = request.data.get("token") if hasattr(request.data, "get") else None
+    if token:
+        if permissions.match_id_from_token(str(token)) != match_id:
             raise Forbidden("bad_token", "This table link is for another match.")
-        access.grant_table(request, match_id)
+        permissions.grant_table(request, match_id)
     match = _visible_match(request, match_id)
-    player = Player.objects.filter(pk=data["player"]).first()
-    if player is None or match.seat_of(player) is None:
-        raise Forbidden("not_in_match", "That player does not play in this match.")
-    services.verify_pin(match=match, player=player, pin=data["pin"])
-    access.claim_seat(request, match, player)
-    return Response({"seat": match.seat_of(player), "player": player.name})
+    data = valid(s.SeatSerializer, request)
+    actor = services.acting_with_pin(
+        permissions.actor_of(request), match=match, player_id=data["player"], pin=data["pin"]
+    )
+    permissions.claim_seat(request, match, actor.player)
+    return Response({"seat": match.seat_of(actor.player), "player": actor.player.name})
 
 
 # ---------------------------------------------------------------------------- ledger
@@ -280,11 +233,9 @@ def seat(request: Request, match_id: int) -> Response:
 @extend_schema(responses={200: s.LedgerRowSerializer(many=True), **ERRORS})
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
-@api_errors
 def match_ledger(request: Request, match_id: int) -> Response:
     match = _visible_match(request, match_id)
-    if not access.is_staff_for(request.user, match):
-        raise Forbidden("not_allowed", "Only organisers and admins read the ledger.")
+    permissions.require_manage_match(permissions.actor_of(request), match)
     rows = selectors.ledger_of(match)
     return Response(s.LedgerRowSerializer(rows, many=True).data)
 
@@ -292,9 +243,8 @@ def match_ledger(request: Request, match_id: int) -> Response:
 @extend_schema(responses={200: dict, **ERRORS})
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
-@api_errors
 def verify_ledger(request: Request) -> Response:
-    if not request.user.is_superuser:
+    if not permissions.may_verify_ledgers(permissions.actor_of(request)):
         raise Forbidden("not_allowed", "Only admins verify the whole ledger.")
     breaks = ledger.verify()
     return Response(

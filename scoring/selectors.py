@@ -6,29 +6,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
+from django.shortcuts import get_object_or_404
 
-from scoring.hands import describe_differences
+from ginclub import permissions
+from scoring.hand_input import describe_differences
 from scoring.models import Club, Entry, Game, Hand, LedgerRow, Match, Player
 from scoring.progress import dealer_after, profile_of
-
-
-def hand_dict(hand: Hand) -> dict[str, Any]:
-    return {
-        "id": hand.pk,
-        "game": hand.game.number,
-        "number": hand.number,
-        "version": hand.version,
-        "state": hand.state,
-        "dealer": hand.dealer,
-        "outcome": hand.outcome,
-        "knocker": hand.knocker or None,
-        "knocker_deadwood": hand.knocker_deadwood,
-        "defender_deadwood": hand.defender_deadwood,
-        "points": hand.points,
-        "winner": hand.winner or None,
-        "explanation": hand.explanation,
-        "cards": hand.cards,
-    }
 
 
 def game_dict(game: Game, hands: list[Hand]) -> dict[str, Any]:
@@ -41,7 +24,7 @@ def game_dict(game: Game, hands: list[Hand]) -> dict[str, Any]:
         "totals": {"A": game.total_a, "B": game.total_b},
         "breakdown": game.breakdown or None,
         "explanation": game.explanation,
-        "hands": [hand_dict(hand) for hand in hands],
+        "hands": [hand.as_dict() for hand in hands],
     }
 
 
@@ -110,7 +93,7 @@ def match_view(match_id: int) -> MatchView:
         entered.setdefault(hand_id, set()).add(seat)
     for game in games:
         for hand in hands_by_game[game.pk]:
-            hand.game = game  # already loaded: spare hand_dict a query per hand
+            hand.game = game  # already loaded: spare as_dict a query per hand
             hand.entered_seats = entered.get(hand.pk, set())
         game.hand_list = hands_by_game[game.pk]
     _attach_disputes(match, hands_by_game)
@@ -142,6 +125,15 @@ def _next_dealer(match: Match, game: Game | None, hands_by_game) -> str | None:
         return None
     live = [h for h in hands_by_game.get(game.pk, []) if h.state != Hand.State.VOIDED]
     return dealer_after(game.first_dealer, live[-1] if live else None, profile_of(match))
+
+
+def visible_match(actor: permissions.Actor, match_id: int) -> Match:
+    """The match with its club and players, if `actor` may see it (404, else 403)."""
+    match = get_object_or_404(
+        Match.objects.select_related("club", "player_a", "player_b"), pk=match_id
+    )
+    permissions.require_view_match(actor, match)
+    return match
 
 
 def matches_for(user) -> QuerySet[Match]:

@@ -2,11 +2,17 @@
 
 Each view parses input, calls one service, renders. htmx requests get the partial named
 after the DOM id it replaces; plain posts redirect, so every page works without JS.
+
+No view catches a refusal: an invalid form raises ServiceError("invalid") naming the
+problem, and the services' and the engine's refusals rise as they are. The refusal
+middleware (ginclub.middleware) answers all of them: the refusal partial for htmx, the
+refusal page otherwise. Who may do what is asked of ginclub.permissions.
 """
 
 from __future__ import annotations
 
 import segno
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -14,8 +20,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring import access, selectors, services
-from ginclub.errors import Forbidden, ServiceError
+from ginclub import permissions
+from ginclub.errors import NotFound, ServiceError
+from scoring import hooks, selectors, services
 from scoring.forms import (
     CARD_CHOICES,
     AddPlayerForm,
@@ -26,12 +33,9 @@ from scoring.forms import (
     VersionForm,
     new_key,
 )
-from scoring.hands import hand_input_from
-from scoring.models import Club, Hand, Match, Player
-from scoring.rules import RulesError
-from tournaments.selectors import clock_for_match
+from scoring.hand_input import hand_input_from
+from scoring.models import Hand, Match
 
-USER_ERRORS = (ServiceError, RulesError)
 OUTCOME_CHOICES = [
     ("knock", "Knock"),
     ("gin", "Gin"),
@@ -40,46 +44,55 @@ OUTCOME_CHOICES = [
 ]
 
 
-def _match_or_403(request: HttpRequest, match_id: int) -> Match:
-    match = get_object_or_404(
-        Match.objects.select_related("club", "player_a", "player_b"), pk=match_id
-    )
-    access.require_view(request, match)
-    return match
-
-
-def _status(error: Exception) -> int:
-    return getattr(error, "status", 400)
+def _visible_match(request: HttpRequest, match_id: int) -> Match:
+    return selectors.visible_match(permissions.actor_of(request), match_id)
 
 
 def _back(match: Match) -> HttpResponseRedirect:
     return redirect("scoring:match", match_id=match.pk)
 
 
-def forbidden_page(request: HttpRequest, error: Forbidden) -> HttpResponse:
-    return render(request, "scoring/forbidden.html", {"error": error}, status=error.status)
+def _checked(form: forms.Form, intro: str) -> dict:
+    """The form's cleaned data, or a refusal that says what is wrong with which field."""
+    if form.is_valid():
+        return form.cleaned_data
+    fields = {name: "; ".join(errors) for name, errors in form.errors.items()}
+    problems = "; ".join(
+        problem if name == "__all__" else f"{name.replace('_', ' ')}: {problem}"
+        for name, problem in fields.items()
+    )
+    raise ServiceError("invalid", f"{intro}: {problems}", fields=fields)
+
+
+def _hand_of(hand_id: int) -> Hand:
+    return get_object_or_404(Hand.objects.select_related("game"), pk=hand_id)
 
 
 # ----------------------------------------------------------------------------- club
 
 
-def _club_actor(request: HttpRequest, club: Club) -> services.Actor:
-    """A logged-in user at their club: as its organiser, or as the member they play as."""
-    member = club.players.filter(user=request.user).first()
-    return services.Actor(user=request.user, player=member)
+def home(request: HttpRequest) -> HttpResponse:
+    """The site's home page: a logged-in user's clubs and latest matches."""
+    context = {}
+    if request.user.is_authenticated:
+        context = {
+            "clubs": selectors.clubs_for(request.user),
+            "matches": selectors.matches_for(request.user)[:30],
+        }
+    return render(request, "home.html", context)
 
 
 @login_required
 def club(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
-    actor = _club_actor(request, club)
+    actor = permissions.actor_at_club(request, club)
     context = {
         "club": club,
         "players": selectors.players_of(club),
         "matches": club.matches.select_related("player_a", "player_b")[:100],
         "form": StartMatchForm(club=club),
         "player_form": AddPlayerForm(),
-        "organiser": actor.organises(club),
+        "organiser": permissions.organises(actor, club),
         "member": actor.player,
     }
     return render(request, "scoring/club.html", context)
@@ -90,34 +103,18 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
 def new_match(request: HttpRequest, slug: str) -> HttpResponse:
     """Organisers start any match; at a club night two members start their own."""
     club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
-    form = StartMatchForm(request.POST, club=club)
-    if form.is_valid():
-        try:
-            match = services.start_match(
-                club=club, actor=_club_actor(request, club), **form.cleaned_data
-            )
-            return _back(match)
-        except USER_ERRORS as error:
-            form.add_error(None, error.message)
-    messages.error(request, "; ".join(e for errors in form.errors.values() for e in errors))
-    return redirect("scoring:club", slug=slug)
+    data = _checked(StartMatchForm(request.POST, club=club), "Check the new match")
+    match = services.start_match(club=club, actor=permissions.actor_at_club(request, club), **data)
+    return _back(match)
 
 
 @login_required
 @require_POST
 def add_player(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
-    form = AddPlayerForm(request.POST)
-    if form.is_valid():
-        try:
-            player = services.add_player(
-                club=club, actor=services.Actor(user=request.user), **form.cleaned_data
-            )
-            messages.success(request, f"{player.name} joined {club.name}.")
-            return redirect("scoring:club", slug=slug)
-        except ServiceError as error:
-            form.add_error(None, error.message)
-    messages.error(request, "; ".join(e for errors in form.errors.values() for e in errors))
+    data = _checked(AddPlayerForm(request.POST), "Check the new player")
+    player = services.add_player(club=club, actor=permissions.actor_of(request), **data)
+    messages.success(request, f"{player.name} joined {club.name}.")
     return redirect("scoring:club", slug=slug)
 
 
@@ -126,35 +123,31 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def table(request: HttpRequest, token: str) -> HttpResponse:
-    try:
-        match_id = access.match_id_from_token(token)
-    except Forbidden as error:
-        return forbidden_page(request, error)
-    access.grant_table(request, match_id)
+    match_id = permissions.match_id_from_token(token)
+    permissions.grant_table(request, match_id)
     return redirect("scoring:match", match_id=match_id)
 
 
 def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
     view = selectors.match_view(match.pk)
-    seated = access.seated_player(request, match)
+    actor = permissions.actor_of(request, match)
+    seated = actor.player
     return {
         "view": view,
         "match": view.match,
         "seated": seated,
         "seat": match.seat_of(seated) if seated else None,
-        "staff": access.is_staff_for(request.user, match),
+        "staff": permissions.may_manage_match(actor, match),
         "new_key": new_key(),
         "outcomes": OUTCOME_CHOICES,
-        "round_clock": clock_for_match(match.pk),
+        "round_clock": hooks.match_clock(match.pk),
         **extra,
     }
 
 
+@require_GET
 def match(request: HttpRequest, match_id: int) -> HttpResponse:
-    try:
-        match = _match_or_403(request, match_id)
-    except Forbidden as error:
-        return forbidden_page(request, error)
+    match = _visible_match(request, match_id)
     context = _match_context(request, match)
     context["hand_form"] = _blank_hand_form(context["view"], request.GET.get("mode", "quick"))
     return render(request, "scoring/match.html", context)
@@ -162,10 +155,7 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_GET
 def scoreboard(request: HttpRequest, match_id: int) -> HttpResponse:
-    try:
-        match = _match_or_403(request, match_id)
-    except Forbidden as error:
-        return forbidden_page(request, error)
+    match = _visible_match(request, match_id)
     return render(request, "scoring/_scoreboard.html", _match_context(request, match))
 
 
@@ -186,7 +176,7 @@ def _blank_hand_form(view, mode: str) -> HandForm | None:
 
 @require_GET
 def hand_form(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = _match_or_403(request, match_id)
+    match = _visible_match(request, match_id)
     context = _match_context(request, match, cards=CARD_CHOICES)
     context["hand_form"] = _blank_hand_form(context["view"], request.GET.get("mode", "quick"))
     return render(request, "scoring/_hand_form.html", context)
@@ -194,21 +184,14 @@ def hand_form(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_POST
 def seat(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = _match_or_403(request, match_id)
-    form = SeatForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Choose your name and type your PIN.")
-        return _back(match)
-    player = Player.objects.filter(pk=form.cleaned_data["player"]).first()
-    try:
-        if player is None:
-            raise Forbidden("not_in_match", "That player does not play in this match.")
-        services.verify_pin(match=match, player=player, pin=form.cleaned_data["pin"])
-    except ServiceError as error:
-        messages.error(request, error.message)
-        return _back(match)
-    access.claim_seat(request, match, player)
-    messages.success(request, f"This phone now enters results for {player.name}.")
+    """This phone acts for a player from now on, once they give their PIN."""
+    match = _visible_match(request, match_id)
+    data = _checked(SeatForm(request.POST), "Choose your name and type your PIN")
+    actor = services.acting_with_pin(
+        permissions.actor_of(request), match=match, player_id=data["player"], pin=data["pin"]
+    )
+    permissions.claim_seat(request, match, actor.player)
+    messages.success(request, f"This phone now enters results for {actor.player.name}.")
     return _back(match)
 
 
@@ -217,61 +200,42 @@ def seat(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_POST
 def preview(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = _match_or_403(request, match_id)
+    match = _visible_match(request, match_id)
     form = HandForm(request.POST, match=match)
-    context = {"match": match}
-    if form.is_valid():
-        try:
-            hand = hand_input_from(form.hand_data())
-            context["result"] = services.preview_hand(match=match, hand=hand)
-            context["knocker"] = match.player(hand.knocker) if hand.knocker else None
-        except USER_ERRORS as error:
-            context["error"] = error
-    else:
-        context["form_errors"] = form.errors
+    _checked(form, "Check the hand")
+    hand = hand_input_from(form.hand_data())
+    context = {
+        "match": match,
+        "result": services.preview_hand(match=match, hand=hand),
+        "knocker": match.player(hand.knocker) if hand.knocker else None,
+    }
     return render(request, "scoring/_preview.html", context)
 
 
 @require_POST
 def submit(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = _match_or_403(request, match_id)
+    match = _visible_match(request, match_id)
     form = HandForm(request.POST, match=match)
-    error = None
-    if form.is_valid():
-        try:
-            services.submit_hand(
-                match_id=match.pk,
-                actor=access.actor_for(request, match),
-                hand=hand_input_from(form.hand_data()),
-                idempotency_key=form.cleaned_data["idempotency_key"],
-            )
-        except USER_ERRORS as caught:
-            error = caught
-    else:
-        error = ServiceError(
-            "invalid",
-            "Check the form: " + "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()),
-        )
-    return _after_write(request, match, error, form if error else None)
+    data = _checked(form, "Check the hand")
+    services.submit_hand(
+        match_id=match.pk,
+        actor=permissions.actor_of(request, match),
+        hand=hand_input_from(form.hand_data()),
+        idempotency_key=data["idempotency_key"],
+    )
+    return _after_write(request, match)
 
 
-def _after_write(request, match, error, form=None) -> HttpResponse:
-    """htmx: re-render the hand form and tell the page to refresh the scoreboard.
-    Plain form post: a message and a redirect back to the match."""
-    if request.htmx:
-        context = _match_context(request, match, error=error)
-        view = context["view"]
-        context["hand_form"] = form or _blank_hand_form(view, request.POST.get("mode", "quick"))
-        context["cards"] = CARD_CHOICES
-        response = render(
-            request, "scoring/_hand_form.html", context, status=_status(error) if error else 200
-        )
-        if error is None:
-            response["HX-Trigger"] = "hand-recorded"
-        return response
-    if error is not None:
-        messages.error(request, error.message)
-    return _back(match)
+def _after_write(request: HttpRequest, match: Match) -> HttpResponse:
+    """htmx: a fresh hand form, and an event that tells the page to refresh the
+    scoreboard. Plain form post: back to the match."""
+    if not request.htmx:
+        return _back(match)
+    context = _match_context(request, match, cards=CARD_CHOICES)
+    context["hand_form"] = _blank_hand_form(context["view"], request.POST.get("mode", "quick"))
+    response = render(request, "scoring/_hand_form.html", context)
+    response["HX-Trigger"] = "hand-recorded"
+    return response
 
 
 HAND_ACTIONS = {
@@ -282,46 +246,34 @@ HAND_ACTIONS = {
 }
 
 
+def _actor_with_pin(request: HttpRequest, match: Match, data: dict) -> permissions.Actor:
+    """The opponent may confirm on the enterer's phone by choosing their name + PIN."""
+    actor = permissions.actor_of(request, match)
+    if not data.get("player"):
+        return actor
+    return services.acting_with_pin(
+        actor, match=match, player_id=data["player"], pin=data.get("pin") or ""
+    )
+
+
 @require_POST
 def hand_action(request: HttpRequest, hand_id: int, action: str) -> HttpResponse:
-    hand = get_object_or_404(Hand.objects.select_related("game"), pk=hand_id)
-    match = _match_or_403(request, hand.game.match_id)
-    form = VersionForm(request.POST)
     service = HAND_ACTIONS.get(action)
-    error = None
-    if service is None or not form.is_valid():
-        error = ServiceError("invalid", f"Cannot {action} this hand: the form is incomplete.")
-    else:
-        error = _run_hand_action(request, match, hand, action, service, form.cleaned_data)
-    return _after_write(request, match, error)
-
-
-def _run_hand_action(request, match, hand, action, service, data) -> Exception | None:
-    try:
-        actor = _actor_with_pin(request, match, data)
-        kwargs = {
-            "hand_id": hand.pk,
-            "actor": actor,
-            "version": data["version"],
-            "idempotency_key": data["idempotency_key"],
-        }
-        if action in ("dispute", "void"):
-            kwargs["reason"] = data.get("reason") or ""
-        service(**kwargs)
-    except USER_ERRORS as error:
-        return error
-    return None
-
-
-def _actor_with_pin(request, match, data) -> services.Actor:
-    """The opponent may confirm on the enterer's phone by choosing their name + PIN."""
-    if not data.get("player"):
-        return access.actor_for(request, match)
-    player = Player.objects.filter(pk=data["player"]).first()
-    if player is None or match.seat_of(player) is None:
-        raise Forbidden("not_in_match", "That player does not play in this match.")
-    services.verify_pin(match=match, player=player, pin=data.get("pin") or "")
-    return access.actor_for(request, match, player=player)
+    if service is None:
+        raise NotFound("not_found", f"There is no hand action called {action!r}.")
+    hand = _hand_of(hand_id)
+    match = _visible_match(request, hand.game.match_id)
+    data = _checked(VersionForm(request.POST), f"Cannot {action} this hand")
+    kwargs = {
+        "hand_id": hand.pk,
+        "actor": _actor_with_pin(request, match, data),
+        "version": data["version"],
+        "idempotency_key": data["idempotency_key"],
+    }
+    if action in ("dispute", "void"):
+        kwargs["reason"] = data.get("reason") or ""
+    service(**kwargs)
+    return _after_write(request, match)
 
 
 # ------------------------------------------------------------------- organiser tools
@@ -330,31 +282,20 @@ def _actor_with_pin(request, match, data) -> services.Actor:
 @login_required
 @require_POST
 def correct(request: HttpRequest, hand_id: int) -> HttpResponse:
-    hand = get_object_or_404(Hand.objects.select_related("game"), pk=hand_id)
-    match = _match_or_403(request, hand.game.match_id)
-    form = CorrectionForm(request.POST)
-    error = None
-    if not form.is_valid():
-        error = ServiceError(
-            "invalid",
-            "Check the correction: "
-            + "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()),
-        )
-    else:
-        data = dict(form.cleaned_data)
-        version, reason, key = data.pop("version"), data.pop("reason"), data.pop("idempotency_key")
-        try:
-            services.correct_hand(
-                hand_id=hand.pk,
-                actor=services.Actor(user=request.user),
-                hand_input=hand_input_from(data),
-                version=version,
-                reason=reason,
-                idempotency_key=key,
-            )
-        except USER_ERRORS as caught:
-            error = caught
-    return _after_write(request, match, error)
+    hand = _hand_of(hand_id)
+    match = _visible_match(request, hand.game.match_id)
+    permissions.require_manage_match(permissions.actor_of(request), match)
+    data = dict(_checked(CorrectionForm(request.POST), "Check the correction"))
+    version, reason, key = data.pop("version"), data.pop("reason"), data.pop("idempotency_key")
+    services.correct_hand(
+        hand_id=hand.pk,
+        actor=permissions.actor_of(request),
+        hand_input=hand_input_from(data),
+        version=version,
+        reason=reason,
+        idempotency_key=key,
+    )
+    return _after_write(request, match)
 
 
 @login_required
@@ -369,33 +310,31 @@ def reopen(request: HttpRequest, match_id: int) -> HttpResponse:
     return _match_state(request, match_id, services.reopen_match)
 
 
-def _match_state(request, match_id, service) -> HttpResponse:
-    match = _match_or_403(request, match_id)
-    try:
-        service(
-            match_id=match.pk,
-            actor=services.Actor(user=request.user),
-            reason=request.POST.get("reason", ""),
-        )
-    except ServiceError as error:
-        messages.error(request, error.message)
+def _match_state(request: HttpRequest, match_id: int, service) -> HttpResponse:
+    match = _visible_match(request, match_id)
+    service(
+        match_id=match.pk,
+        actor=permissions.actor_of(request),
+        reason=request.POST.get("reason", ""),
+    )
     return _back(match)
 
 
 @login_required
+@require_GET
 def match_ledger(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = _match_or_403(request, match_id)
-    if not access.is_staff_for(request.user, match):
-        return forbidden_page(request, Forbidden("not_allowed", "Organisers and admins only."))
+    match = _visible_match(request, match_id)
+    permissions.require_manage_match(permissions.actor_of(request), match)
     rows = selectors.ledger_of(match)
     return render(request, "scoring/ledger.html", {"match": match, "rows": rows})
 
 
 @login_required
+@require_GET
 def table_qr(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = _match_or_403(request, match_id)
-    if not access.is_staff_for(request.user, match):
-        return forbidden_page(request, Forbidden("not_allowed", "Organisers and admins only."))
-    url = request.build_absolute_uri(reverse("scoring:table", args=[access.table_token(match)]))
+    match = _visible_match(request, match_id)
+    permissions.require_manage_match(permissions.actor_of(request), match)
+    token = permissions.table_token(match)
+    url = request.build_absolute_uri(reverse("scoring:table", args=[token]))
     svg = segno.make(url, error="m").svg_inline(scale=4)
     return HttpResponse(svg, content_type="image/svg+xml")

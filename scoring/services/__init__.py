@@ -5,14 +5,15 @@ row's lock, checks who may act, writes, and appends exactly one ledger row per s
 change in the same transaction. Each submission carries an idempotency key: a retry gets
 the stored response and writes nothing; the same key with another payload is refused.
 
-    base        Actor, Outcome and the plumbing the services share
+    base        Outcome and the plumbing the services share (Actor is ginclub.permissions')
     matches     start, close, reopen, stop, resume
     hands       preview, submit, confirm, dispute, withdraw, correct, void
-    players     add players, set and check table PINs
+    players     add players, set and check table PINs, act for a player by their PIN
     rescoring   re-score a match under new rules; re-create one from an archive
 """
 
-from scoring.services.base import Actor, Outcome, chain_of, snapshot
+from ginclub.permissions import Actor
+from scoring.services.base import Outcome, chain_of, snapshot
 from scoring.services.hands import (
     confirm_hand,
     correct_hand,
@@ -32,6 +33,7 @@ from scoring.services.matches import (
 from scoring.services.players import (
     PIN_FAILURE_LIMIT,
     PIN_LOCKOUT,
+    acting_with_pin,
     add_player,
     set_pin,
     verify_pin,
@@ -43,6 +45,7 @@ __all__ = [
     "PIN_LOCKOUT",
     "Actor",
     "Outcome",
+    "acting_with_pin",
     "add_player",
     "chain_of",
     "close_match",

@@ -15,8 +15,7 @@ from django.db import IntegrityError, transaction
 
 from ginclub.errors import Conflict, ServiceError
 from ginclub.permissions import Actor
-from scoring.models import Club, Entry, Hand, Match, Player
-from scoring.selectors import hand_dict
+from scoring.models import Entry, Hand, Match
 
 
 @dataclass
@@ -139,7 +138,7 @@ def link_entry(entry: Entry, hand: Hand) -> None:
 
 
 def finish(entry: Entry, hand: Hand) -> Outcome:
-    response = {"hand": hand_dict(hand)}
+    response = {"hand": hand.as_dict()}
     extra = getattr(entry, "response_extra", None)
     if extra:
         response.update(extra)

@@ -9,10 +9,10 @@ from typing import Any
 
 from django.db import transaction
 
-from scoring import ledger
 from ginclub import permissions
 from ginclub.errors import Conflict, Forbidden, require_reason
-from scoring.hands import HandInput, differences, evaluate, winner_seat
+from scoring import ledger
+from scoring.hand_input import HandInput, differences, evaluate, winner_seat
 from scoring.models import Entry, Game, Hand, Match
 from scoring.progress import dealer_after, game_result, recompute_match
 from scoring.rules import RuleProfile, parse_cards

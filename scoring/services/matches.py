@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 from django.db import transaction
 
-from scoring import ledger
 from ginclub import permissions
 from ginclub.errors import Conflict, Forbidden, ServiceError, require_reason
+from scoring import ledger
 from scoring.models import Club, Game, Match, Player
 from scoring.rules import make_profile
 from scoring.services.base import (
@@ -35,8 +35,10 @@ def start_match(
 
     Raises ServiceError (`invalid`, `bad_option`) or Forbidden.
     """
-    if not (actor.organises(club) or (actor.player and actor.player.club_id == club.pk)):
-        raise Forbidden("not_allowed", "Only the club's organisers and players start matches.")
+    if not permissions.may_start_match(actor, club):
+        raise Forbidden(
+            "not_allowed", f"Only the organisers and players of {club.name} start matches there."
+        )
     check_players(club, player_a, player_b)
     if agreement not in Match.Agreement.values:
         raise ServiceError(

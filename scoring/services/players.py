@@ -7,11 +7,10 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from ginclub import permissions
 from ginclub.errors import Forbidden, ServiceError, Throttled
 from scoring.models import Club, Match, PinFailure, Player
-from scoring.services.base import (
-    Actor,
-)
+from scoring.services.base import Actor
 
 PIN_FAILURE_LIMIT = 5
 PIN_LOCKOUT = timedelta(minutes=5)
@@ -41,10 +40,30 @@ def verify_pin(*, match: Match, player: Player, pin: str) -> None:
     failures.delete()
 
 
+def acting_with_pin(actor: Actor, *, match: Match, player_id, pin: str) -> Actor:
+    """`actor` acting for the player whose id and PIN the request carries: the opponent
+    confirms on the enterer's phone, or a phone takes a seat. Raises Forbidden
+    (`not_in_match`, `no_pin`, `wrong_pin`) or Throttled (`pin_locked`)."""
+    player = None
+    if isinstance(player_id, int) or str(player_id).isdigit():
+        player = Player.objects.filter(pk=int(player_id)).first()
+    if player is None or match.seat_of(player) is None:
+        raise Forbidden(
+            "not_in_match",
+            f"Choose {match.player_a.name} or {match.player_b.name}: only they play in this match.",
+            fields={"player": "not in this match"},
+        )
+    verify_pin(match=match, player=player, pin=pin or "")
+    return actor.acting_as(player)
+
+
 def set_pin(*, player: Player, pin: str, actor: Actor) -> None:
     """Set a player's table PIN (4 to 8 digits). Raises Forbidden, ServiceError."""
-    if not (actor.organises(player.club) or actor.user and player.user_id == actor.user.pk):
-        raise Forbidden("not_allowed", "Only an organiser or the player sets a PIN.")
+    if not permissions.may_set_pin(actor, player):
+        raise Forbidden(
+            "not_allowed",
+            f"Only {player.name} and the organisers of {player.club.name} set this PIN.",
+        )
     _check_pin(pin)
     player.set_pin(pin)
     player.save(update_fields=["pin_hash"])
@@ -66,8 +85,7 @@ def add_player(
     user=None,
 ) -> Player:
     """Register a player in a club. Raises Forbidden, ServiceError (`duplicate_player`)."""
-    if not actor.organises(club):
-        raise Forbidden("not_allowed", "Only the club's organisers add players.")
+    permissions.require_organiser(actor, club, "add players")
     name = " ".join(name.split())
     if not name or len(name) > 120:
         raise ServiceError(

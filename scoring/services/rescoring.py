@@ -1,27 +1,29 @@
-"""Tournament support: re-scoring a match under changed rules, and re-creating a match
-from a tournament archive (each hand scored again by the engine and checked)."""
+"""Re-scoring, in one place: a match scored again under changed rules, and a match
+re-created from a tournament archive (each hand scored again by the engine and checked).
+
+What a stored hand said: a hand row keeps the engine's result (outcome, deadwoods,
+points, winner) and, for card entry, both hands' cards. To score it again we rebuild the
+`HandInput` it came from (`stored_input`): card entry from the stored cards (plus the
+knocker's melds and lay-offs only when they were declared, read from the accepted
+entry's payload, `entered_values`), quick entry from the stored outcome and deadwoods
+(an "undercut" was entered as a knock). The Oklahoma upcard of a quick-entry hand lives
+only in the payload. Those readers write nothing; the tournaments app's exports use them.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Prefetch
 
-from scoring import ledger
 from ginclub import permissions
-from ginclub.errors import Conflict, Forbidden, ServiceError
-from scoring.hands import evaluate, hand_input_from
+from ginclub.errors import Conflict, ServiceError
+from scoring import ledger
+from scoring.hand_input import HandInput, evaluate, hand_input_from
 from scoring.models import Club, Entry, Game, Hand, Match, Player
 from scoring.progress import recompute_match
-from scoring.rescore import (
-    Rescore,
-    entered_values,
-    game_summary,
-    hand_summary,
-    match_summary,
-    stored_input,
-)
 from scoring.rules import RuleProfile, RulesError
 from scoring.services.base import (
     Actor,
@@ -34,12 +36,106 @@ from scoring.services.base import (
 from scoring.services.hands import hand_fields, hand_values
 from scoring.services.matches import check_players
 
+# ------------------------------------------------------- what a stored hand said
+
+
+def entered_values(payload: dict[str, Any] | None) -> dict[str, Any]:
+    """The hand fields of an entry's payload (a correction nests them under "values")."""
+    if not payload:
+        return {}
+    return dict(payload.get("values") or payload)
+
+
+def stored_input(hand: Hand, game_number: int, payload: dict[str, Any]) -> HandInput:
+    """The HandInput that scores `hand` again: see the module docstring."""
+    outcome = "knock" if hand.outcome == Hand.Outcome.UNDERCUT else hand.outcome
+    if hand.cards:
+        cards = hand.cards
+        melds = payload.get("knocker_melds")
+        layoffs = payload.get("layoffs")
+        return HandInput(
+            game=game_number,
+            number=hand.number,
+            outcome=outcome,
+            knocker=hand.knocker,
+            knocker_cards=tuple(cards.get("knocker_cards") or ()),
+            defender_cards=tuple(cards.get("defender_cards") or ()),
+            knocker_melds=tuple(tuple(m) for m in melds) if melds else None,
+            layoffs=tuple(layoffs) if layoffs is not None else None,
+            upcard=cards.get("upcard") or payload.get("upcard") or "",
+        )
+    if outcome == Hand.Outcome.DEAD:
+        return HandInput(
+            game=game_number,
+            number=hand.number,
+            outcome=outcome,
+            upcard=payload.get("upcard") or "",
+        )
+    return HandInput(
+        game=game_number,
+        number=hand.number,
+        outcome=outcome,
+        knocker=hand.knocker,
+        knocker_deadwood=hand.knocker_deadwood,
+        defender_deadwood=hand.defender_deadwood,
+        upcard=payload.get("upcard") or "",
+    )
+
+
+def hand_summary(hand: Hand) -> dict[str, Any]:
+    return {
+        "outcome": hand.outcome,
+        "points": hand.points,
+        "winner": hand.winner or None,
+        "knocker_deadwood": hand.knocker_deadwood,
+        "defender_deadwood": hand.defender_deadwood,
+    }
+
+
+def game_summary(game: Game) -> dict[str, Any]:
+    return {
+        "state": game.state,
+        "winner": game.winner or None,
+        "totals": {"A": game.total_a, "B": game.total_b},
+    }
+
+
+def match_summary(match: Match) -> dict[str, Any]:
+    return {
+        "state": match.state,
+        "winner": match.winner or None,
+        "games_won": {"A": match.games_won_a, "B": match.games_won_b},
+        "points": {"A": match.points_a, "B": match.points_b},
+    }
+
+
+@dataclass
+class Rescore:
+    """What re-scoring a match under new rules changed (or would change)."""
+
+    match: Match
+    hands: list[dict[str, Any]] = field(default_factory=list)
+    games: list[dict[str, Any]] = field(default_factory=list)
+    before: dict[str, Any] = field(default_factory=dict)
+    after: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def match_changed(self) -> bool:
+        return self.before != self.after
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.hands or self.games or self.match_changed)
+
+
+# ------------------------------------------------------------------ re-scoring
+
 
 def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor, reason: str = ""):
     """Score every hand of a match again under `rules` (a whole profile, as stored in
     Match.rules), store those rules and recompute its games and result, with one ledger
     row. Hands whose values change get a new version. A closed match stays closed.
-    Returns a scoring.rescore.Rescore saying what changed.
+    Returns a `Rescore` saying what changed.
 
     Raises Forbidden, ServiceError (`bad_option`), Conflict (`rescore_impossible`: the new
     rules cannot score a hand, e.g. a knock over a lower knock limit; and those of
@@ -161,8 +257,7 @@ def import_match(
     points, winner}]}]. Raises Forbidden, ServiceError (`bad_archive`, naming `label`).
     """
 
-    if not actor.organises(club):
-        raise Forbidden("not_allowed", "Only the club's organisers import matches.")
+    permissions.require_organiser(actor, club, "import matches")
     check_players(club, player_a, player_b)
     try:
         profile = RuleProfile.from_dict(rules)

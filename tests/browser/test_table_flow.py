@@ -7,7 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring import access, services
+from ginclub.permissions import table_token
+from scoring import services
 from scoring.models import Hand
 from tests.browser.conftest import ARTIFACTS
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
@@ -31,7 +32,7 @@ def start(agreement: str = "confirm"):
         actor=services.Actor(user=organiser),
         agreement=agreement,
     )
-    return match, f"/t/{access.table_token(match)}/"
+    return match, f"/t/{table_token(match)}/"
 
 
 def sit_down(page, link: str, name: str, pin: str) -> None:

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring import services as scoring
-from scoring.hands import HandInput
+from scoring.hand_input import HandInput
 from tests.browser.conftest import ARTIFACTS
 from tests.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
 from tournaments import services

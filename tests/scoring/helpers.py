@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 from scoring import services
-from scoring.hands import HandInput
+from scoring.hand_input import HandInput
 
 _keys = itertools.count()
 

@@ -60,14 +60,17 @@ def test_organiser_adds_a_player_with_a_pin(club, organiser):
 
 def test_duplicate_player_name_is_refused_with_a_message_and_nothing_saved(club, organiser, alice):
     client = logged_in(organiser)
-    client.post(f"/clubs/{club.slug}/players/new/", {"name": "alice", "pin": "4321"})
+    response = client.post(f"/clubs/{club.slug}/players/new/", {"name": "alice", "pin": "4321"})
     assert club.players.count() == 1
-    assert b"already has a player called alice" in client.get(f"/clubs/{club.slug}/").content
+    assert response.status_code == 400
+    assert b"already has a player called alice" in response.content
 
 
 def test_a_player_cannot_register_players(club, alice):
-    logged_in(alice.user).post(f"/clubs/{club.slug}/players/new/", {"name": "Mallory"})
+    response = logged_in(alice.user).post(f"/clubs/{club.slug}/players/new/", {"name": "Mallory"})
     assert not Player.objects.filter(name="Mallory").exists()
+    assert response.status_code == 403
+    assert f"Only the organisers of {club.name} may add players".encode() in response.content
 
 
 def test_login_locks_a_username_after_five_wrong_passwords_but_not_the_venue(db):

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from scoring import services
 from ginclub.errors import Conflict
+from scoring import services
 from scoring.models import Entry, Game, Hand, Match
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.scoring.helpers import as_player, quick

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from scoring import access, services
+from ginclub.permissions import match_id_from_token, table_token
+from scoring import services
 from scoring.models import Hand, Match
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.scoring.helpers import key, quick
@@ -72,7 +73,7 @@ def client_for(world, actor: str) -> APIClient:
 
     client = APIClient()
     if actor == "table_visitor":
-        client.get(f"/t/{access.table_token(world['match'])}/")
+        client.get(f"/t/{table_token(world['match'])}/")
     elif actor != "anonymous":
         client.force_authenticate(get_user_model().objects.get(username=world["users"][actor]))
     return client
@@ -156,9 +157,9 @@ def test_anonymous_visitor_reads_nothing_private(world):
 
 
 def test_expired_table_link_is_refused(world, settings):
-    token = access.table_token(world["match"])
+    token = table_token(world["match"])
     with pytest.raises(Exception) as caught:
-        access.match_id_from_token(token, max_age=-1)
+        match_id_from_token(token, max_age=-1)
     assert caught.value.code == "expired_token"
     response = APIClient().get("/t/not-a-token/")
     assert response.status_code == 403 and b"not valid" in response.content
@@ -175,8 +176,8 @@ def test_csrf_holds_for_session_api_calls(world):
 
 def test_csrf_holds_for_table_sessions_too(world):
     client = APIClient(enforce_csrf_checks=True)
-    client.get(f"/t/{access.table_token(world['match'])}/")
-    payload = {"token": access.table_token(world["match"]), "player": world["a"].pk, "pin": "1234"}
+    client.get(f"/t/{table_token(world['match'])}/")
+    payload = {"token": table_token(world["match"]), "player": world["a"].pk, "pin": "1234"}
     response = client.post(f"/api/matches/{world['match'].pk}/seat/", payload, format="json")
     assert response.status_code == 403 and "CSRF" in response.json()["error"]["message"]
 
@@ -185,7 +186,7 @@ def test_csrf_holds_on_page_forms(world):
     from django.test import Client
 
     client = Client(enforce_csrf_checks=True)
-    client.get(f"/t/{access.table_token(world['match'])}/")
+    client.get(f"/t/{table_token(world['match'])}/")
     response = client.post(
         f"/matches/{world['match'].pk}/seat/", {"player": world["a"].pk, "pin": "1234"}
     )

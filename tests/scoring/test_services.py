@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import services
 from ginclub.errors import Conflict, Forbidden, ServiceError
-from scoring.hands import HandInput
+from scoring import services
+from scoring.hand_input import HandInput
 from scoring.models import Entry, Game, Hand, LedgerRow, Match
 from scoring.rules import RulesError
 from tests.scoring.helpers import as_player, confirm, key, play_hand, quick, start, submit
@@ -133,7 +133,7 @@ def test_double_entry_different_entries_dispute_and_name_the_fields(double_match
     outcome = submit(double_match, bob, quick(kd=7, dd=30))
     assert outcome.hand.state == Hand.State.DISPUTED
     assert outcome.response["differences"]["knocker_deadwood"] == [5, 7]
-    from scoring.hands import describe_differences
+    from scoring.hand_input import describe_differences
 
     assert "knocker's deadwood: 5 vs 7" in describe_differences(outcome.response["differences"])
 

@@ -12,7 +12,7 @@ import datetime as dt
 import itertools
 
 from scoring import services as scoring
-from scoring.hands import HandInput
+from scoring.hand_input import HandInput
 from scoring.models import Match
 from tournaments import services
 from tournaments.models import Pairing, Registration, Round, Tournament

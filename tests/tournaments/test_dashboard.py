@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import services as scoring
 from ginclub.errors import Conflict
-from scoring.hands import HandInput
+from scoring import services as scoring
+from scoring.hand_input import HandInput
 from scoring.models import LedgerRow, Match
 from tests.threads import run_together
 from tests.tournaments.helpers import actor, new_event, play_round, win

@@ -12,7 +12,7 @@ import pytest
 from ginclub.errors import Forbidden, ServiceError
 from scoring import ledger
 from scoring import services as scoring
-from scoring.hands import HandInput
+from scoring.hand_input import HandInput
 from scoring.models import Club, Hand, Match, Player
 from tests.factories import ClubFactory
 from tests.tournaments.helpers import (

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from ginclub.errors import Conflict, ServiceError
 from scoring import ledger
 from scoring import services as scoring
-from ginclub.errors import Conflict, ServiceError
-from scoring.hands import HandInput
+from scoring.hand_input import HandInput
 from scoring.models import Game, Hand, LedgerRow, Match
 from tests.tournaments.helpers import QUICK, actor, new_event, play_hand, play_round
 from tournaments import selectors, services

@@ -9,10 +9,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from scoring import access
-from scoring import services as scoring
+from ginclub import permissions as access
 from ginclub.errors import Conflict, ServiceError
-from scoring.hands import HandInput
+from scoring import services as scoring
+from scoring.hand_input import HandInput
 from scoring.models import LedgerRow, Match
 from tests.tournaments.helpers import (
     GAME,

@@ -3,7 +3,7 @@
 The rule profile is frozen when round 1 is published. Changing it afterwards re-scores
 every hand of every match of the event with the engine under the new profile (card-entry
 hands from their stored cards, quick-entry hands from their outcome and deadwoods, see
-scoring.rescore), then recomputes games, matches and standings. The preview runs
+scoring.services.rescoring), then recomputes games, matches and standings. The preview runs
 exactly the same code inside a transaction that is rolled back, so it shows what apply
 would do, or the error apply would give. A change is refused when it would leave a
 match of a closed round unfinished, or change an elimination winner after the next
