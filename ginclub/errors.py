@@ -101,7 +101,9 @@ def register_user_error(kind: type[Exception]) -> None:
 def refusal_of(error: BaseException) -> Refusal | None:
     """The refusal a user-fixable error stands for; None for anything else (a bug)."""
     if isinstance(error, tuple(_USER_ERRORS)):
-        fields = {key: _text(value) for key, value in (getattr(error, "fields", None) or {}).items()}
+        fields = {
+            key: _text(value) for key, value in (getattr(error, "fields", None) or {}).items()
+        }
         return Refusal(
             code=error.code,
             message=error.message,

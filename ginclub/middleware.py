@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.template import loader
 from django.shortcuts import render
+from django.template import loader
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from ginclub.errors import Refusal, refusal_of
@@ -30,7 +30,9 @@ def refusal_response(request: HttpRequest, refusal: Refusal) -> HttpResponse:
     if is_api(request):
         return JsonResponse(refusal.as_dict(), status=refusal.status)
     if getattr(request, "htmx", False):
-        response = render(request, "core/_refusal.html", {"refusal": refusal}, status=refusal.status)
+        response = render(
+            request, "core/_refusal.html", {"refusal": refusal}, status=refusal.status
+        )
         response["X-Refusal"] = refusal.code
         return response
     context = {"refusal": refusal, "back": _back_url(request)}
@@ -54,7 +56,9 @@ class RefusalMiddleware:
         if response.status_code == 405 and not response.content:
             allowed = response.get("Allow", "")
             refusal = Refusal(
-                "method_not_allowed", f"This address does not take {request.method} ({allowed}).", 405
+                "method_not_allowed",
+                f"This address does not take {request.method} ({allowed}).",
+                405,
             )
             refused = refusal_response(request, refusal)
             refused["Allow"] = allowed
