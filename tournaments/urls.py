@@ -72,7 +72,11 @@ api_urlpatterns = [
     path("clubs/<slug:slug>/tournaments/import/", api.import_archive, name="api-import-archive"),
     path("registrations/<int:registration_id>/", api.remove_registration, name="api-registration"),
     path("registrations/<int:registration_id>/check-in/", api.check_in, name="api-check-in"),
-    path("registrations/<int:registration_id>/withdraw/", api.withdraw, name="api-withdraw"),
+    path(
+        "registrations/<int:registration_id>/withdraw/",
+        api.withdraw,
+        name="api-registration-withdraw",
+    ),
     path("registrations/<int:registration_id>/reinstate/", api.reinstate, name="api-reinstate"),
     path("registrations/<int:registration_id>/seed/", api.seed, name="api-seed"),
     path("rounds/<int:round_id>/", api.round_detail, name="api-round"),

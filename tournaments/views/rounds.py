@@ -17,6 +17,7 @@ from scoring.models import Game
 from tournaments import selectors, services
 from tournaments.forms import ReasonForm, ResultForm, RoundPlayersForm, TimerForm
 from tournaments.models import Pairing, Round, Tournament
+from tournaments.services.base import require_state
 from tournaments.views.common import back, organiser_page, whole_number
 
 
@@ -138,6 +139,8 @@ def adjust(request: HttpRequest, tournament: Tournament, number: int, action: st
     form = swap if action == "swap" else fix
     if action not in ("swap", "fix"):
         raise NotFound("unknown_action", f"There is no pairing change {action!r}.")
+    # Only a draft has pairings to change (and the forms to show a problem on).
+    require_state(rnd, Round.State.DRAFT)
     if form.is_valid():
         data = form.cleaned_data
         if action == "swap":
