@@ -33,7 +33,7 @@ lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff format --check .
 
 schema: $(VENV)/.installed
-	DJANGO_DEBUG=1 $(PY) manage.py spectacular --file openapi.yaml --validate
+	DJANGO_DEBUG=1 $(PY) manage.py spectacular --file openapi.yaml --validate --fail-on-warn
 
 bench: $(VENV)/.installed
 	for script in benchmarks/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done

@@ -12,22 +12,43 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from ginclub.errors import refusal_of
 
-# What every operation may answer besides success, for the schema. The body is always
-# ErrorSerializer's shape.
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Machine-readable: stable across releases.")
+    message = serializers.CharField(help_text="Human-readable, ready to show.")
+    # Values are free-form on purpose: services send a string per field, DRF's validation
+    # a list of strings, or nested objects of them for nested input.
+    fields = serializers.DictField(
+        child=serializers.JSONField(),
+        required=False,
+        help_text="The fields concerned: each field's problem (a string, or a list or "
+        "object of them for DRF validation of nested input).",
+    )
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every API refusal: {"error": {"code", "message", "fields"?}}."""
+
+    error = ErrorDetailSerializer()
+
+
+# What every operation may answer besides success, for the schema.
 ERRORS = {
-    code: OpenApiResponse(description=text)
+    code: OpenApiResponse(response=ErrorSerializer, description=text)
     for code, text in {
-        400: "Bad input: {error: {code, message, fields?}}",
-        403: "Not allowed",
-        404: "Not found",
+        400: "Bad input (fields says which).",
+        401: "Not authenticated: no token or session (or an invalid token).",
+        403: "Not allowed, or a session request without its CSRF token.",
+        404: "Not found (or not visible to you).",
         409: "Conflict: closed match, stale version, reused idempotency key...",
+        429: "Too many wrong PINs: wait before trying again.",
     }.items()
 }
 

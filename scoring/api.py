@@ -41,14 +41,14 @@ def _actor(request: Request, match: Match, data: dict) -> permissions.Actor:
 # --------------------------------------------------------------------- clubs, players
 
 
-@extend_schema(responses=s.ClubSerializer(many=True))
+@extend_schema(responses={200: s.ClubSerializer(many=True), **ERRORS})
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
 def clubs(request: Request) -> Response:
     return Response(s.ClubSerializer(selectors.clubs_for(request.user), many=True).data)
 
 
-@extend_schema(methods=["GET"], responses=s.PlayerSerializer(many=True))
+@extend_schema(methods=["GET"], responses={200: s.PlayerSerializer(many=True), **ERRORS})
 @extend_schema(
     methods=["POST"], request=s.AddPlayerSerializer, responses={201: s.PlayerSerializer, **ERRORS}
 )
@@ -66,11 +66,15 @@ def club_players(request: Request, slug: str) -> Response:
 # --------------------------------------------------------------------------- matches
 
 
-@extend_schema(methods=["GET"], responses={200: dict}, operation_id="matches_list")
+@extend_schema(
+    methods=["GET"],
+    responses={200: s.MatchListItemOutputSerializer(many=True), **ERRORS},
+    operation_id="matches_list",
+)
 @extend_schema(
     methods=["POST"],
     request=s.StartMatchSerializer,
-    responses={201: dict, **ERRORS},
+    responses={201: s.MatchOutputSerializer, **ERRORS},
     operation_id="matches_start",
 )
 @api_view(["GET", "POST"])
@@ -113,7 +117,7 @@ def matches(request: Request) -> Response:
     return Response(selectors.match_view(match.pk).as_dict(), status=status.HTTP_201_CREATED)
 
 
-@extend_schema(responses={200: dict, **ERRORS})
+@extend_schema(responses={200: s.MatchOutputSerializer, **ERRORS})
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def match_detail(request: Request, match_id: int) -> Response:
@@ -121,7 +125,9 @@ def match_detail(request: Request, match_id: int) -> Response:
     return Response(selectors.match_view(match_id).as_dict())
 
 
-@extend_schema(request=s.PreviewHandSerializer, responses={200: dict, **ERRORS})
+@extend_schema(
+    request=s.PreviewHandSerializer, responses={200: s.PreviewOutputSerializer, **ERRORS}
+)
 @api_view(["POST"])
 @permission_classes([AllowAny])
 def preview(request: Request, match_id: int) -> Response:
@@ -130,7 +136,11 @@ def preview(request: Request, match_id: int) -> Response:
     return Response({"preview": services.preview_hand(match=match, hand=hand).as_dict()})
 
 
-@extend_schema(request=s.SubmitHandSerializer, responses={201: dict, 200: dict, **ERRORS})
+@extend_schema(
+    request=s.SubmitHandSerializer,
+    # 200: a replayed idempotency key answers the first response again.
+    responses={201: s.HandActionOutputSerializer, 200: s.HandActionOutputSerializer, **ERRORS},
+)
 @api_view(["POST"])
 @permission_classes([AllowAny])
 def submit(request: Request, match_id: int) -> Response:
@@ -147,7 +157,9 @@ def submit(request: Request, match_id: int) -> Response:
 def _hand_action(serializer_class, service, *, organiser_only: bool = False):
     """One endpoint per hand action: validate, find the actor, call the service."""
 
-    @extend_schema(request=serializer_class, responses={200: dict, **ERRORS})
+    @extend_schema(
+        request=serializer_class, responses={200: s.HandActionOutputSerializer, **ERRORS}
+    )
     @api_view(["POST"])
     @permission_classes([AllowAny])
     def endpoint(request: Request, hand_id: int) -> Response:
@@ -183,7 +195,7 @@ correct = _hand_action(s.CorrectSerializer, services.correct_hand, organiser_onl
 void = _hand_action(s.ReasonedSerializer, services.void_hand, organiser_only=True)
 
 
-@extend_schema(request=s.ReasonSerializer, responses={200: dict, **ERRORS})
+@extend_schema(request=s.ReasonSerializer, responses={200: s.MatchOutputSerializer, **ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def close(request: Request, match_id: int) -> Response:
@@ -195,7 +207,7 @@ def close(request: Request, match_id: int) -> Response:
     return Response(selectors.match_view(match_id).as_dict())
 
 
-@extend_schema(request=s.ReasonSerializer, responses={200: dict, **ERRORS})
+@extend_schema(request=s.ReasonSerializer, responses={200: s.MatchOutputSerializer, **ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def reopen(request: Request, match_id: int) -> Response:
@@ -207,7 +219,7 @@ def reopen(request: Request, match_id: int) -> Response:
     return Response(selectors.match_view(match_id).as_dict())
 
 
-@extend_schema(request=s.SeatSerializer, responses={200: dict, **ERRORS})
+@extend_schema(request=s.SeatSerializer, responses={200: s.SeatOutputSerializer, **ERRORS})
 @api_view(["POST"])
 @permission_classes([AllowAny])
 def seat(request: Request, match_id: int) -> Response:
@@ -240,7 +252,7 @@ def match_ledger(request: Request, match_id: int) -> Response:
     return Response(s.LedgerRowSerializer(rows, many=True).data)
 
 
-@extend_schema(responses={200: dict, **ERRORS})
+@extend_schema(responses={200: s.LedgerVerifyOutputSerializer, **ERRORS})
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
 def verify_ledger(request: Request) -> Response:

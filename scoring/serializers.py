@@ -86,6 +86,8 @@ class StartMatchSerializer(StrictSerializer):
     player_a = serializers.IntegerField()
     player_b = serializers.IntegerField()
     profile = serializers.CharField(max_length=20, default="standard")
+    # Free-form on purpose: rule options (scoring.rules.profiles), the engine's and
+    # documented in docs/rules.md, checked by the engine rather than shaped here.
     rules = serializers.DictField(
         required=False, default=dict, help_text="Rule options overriding the profile."
     )

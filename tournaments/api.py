@@ -109,7 +109,9 @@ def _detail(tournament: Tournament) -> dict:
 
 
 @extend_schema(
-    methods=["GET"], responses=s.TournamentSerializer(many=True), operation_id="tournaments_list"
+    methods=["GET"],
+    responses={200: s.TournamentSerializer(many=True), **ERRORS},
+    operation_id="tournaments_list",
 )
 @extend_schema(
     methods=["POST"],
@@ -191,7 +193,7 @@ def registrations(request: Request, slug: str) -> Response:
         "multipart/form-data": s.ImportCsvSerializer,
         "application/json": s.ImportCsvSerializer,
     },
-    responses={200: dict, **ERRORS},
+    responses={200: s.ImportReportOutputSerializer, **ERRORS},
 )
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
@@ -257,7 +259,9 @@ def remove_registration(request: Request, registration_id: int) -> Response:
 # ---------------------------------------------------------------------------- rules
 
 
-@extend_schema(request=s.RulesChangeSerializer, responses={200: dict, **ERRORS})
+@extend_schema(
+    request=s.RulesChangeSerializer, responses={200: s.RulesChangeOutputSerializer, **ERRORS}
+)
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def rules_preview(request: Request, slug: str) -> Response:
@@ -268,7 +272,9 @@ def rules_preview(request: Request, slug: str) -> Response:
     return Response(change.as_dict())
 
 
-@extend_schema(request=s.ApplyRulesSerializer, responses={200: dict, **ERRORS})
+@extend_schema(
+    request=s.ApplyRulesSerializer, responses={200: s.RulesChangeOutputSerializer, **ERRORS}
+)
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def rules_apply(request: Request, slug: str) -> Response:
@@ -281,9 +287,16 @@ def rules_apply(request: Request, slug: str) -> Response:
 # --------------------------------------------------------------------------- rounds
 
 
-@extend_schema(methods=["GET"], responses={200: dict, **ERRORS}, operation_id="rounds_list")
 @extend_schema(
-    methods=["POST"], request=None, responses={201: dict, **ERRORS}, operation_id="rounds_draft"
+    methods=["GET"],
+    responses={200: s.RoundSummaryOutputSerializer(many=True), **ERRORS},
+    operation_id="rounds_list",
+)
+@extend_schema(
+    methods=["POST"],
+    request=None,
+    responses={201: s.RoundOutputSerializer, **ERRORS},
+    operation_id="rounds_draft",
 )
 @api_view(["GET", "POST"])
 @permission_classes([AllowAny])
@@ -301,7 +314,11 @@ def rounds(request: Request, slug: str) -> Response:
     )
 
 
-@extend_schema(methods=["GET"], responses={200: dict, **ERRORS}, operation_id="round_detail")
+@extend_schema(
+    methods=["GET"],
+    responses={200: s.ViewerRoundOutputSerializer, **ERRORS},
+    operation_id="round_detail",
+)
 @extend_schema(
     methods=["DELETE"], request=None, responses={204: None, **ERRORS}, operation_id="round_discard"
 )
@@ -317,10 +334,12 @@ def round_detail(request: Request, round_id: int) -> Response:
     return Response(selectors.round_dict(rnd, public=public))
 
 
-def _round_action(serializer_class, call, name: str, *, result=None):
+def _round_action(
+    serializer_class, call, name: str, *, result=None, response=s.RoundOutputSerializer
+):
     """One endpoint per round action: find the round, validate, call the service."""
 
-    @extend_schema(request=serializer_class, responses={200: dict, **ERRORS}, operation_id=name)
+    @extend_schema(request=serializer_class, responses={200: response, **ERRORS}, operation_id=name)
     @api_view(["POST"])
     @permission_classes([IsAuthenticated])
     def endpoint(request: Request, round_id: int) -> Response:
@@ -346,11 +365,12 @@ time_policy = _round_action(
     services.apply_time_policy,
     "round_apply_time_policy",
     result=lambda report: report.as_dict(),
+    response=s.TimePolicyOutputSerializer,
 )
 close_round = _round_action(None, services.close_round, "round_close")
 
 
-@extend_schema(responses={200: dict, **ERRORS})
+@extend_schema(responses={200: s.DashboardOutputSerializer, **ERRORS})
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
 def dashboard(request: Request, round_id: int) -> Response:
@@ -360,7 +380,7 @@ def dashboard(request: Request, round_id: int) -> Response:
     return Response(selectors.dashboard(rnd).as_dict())
 
 
-@extend_schema(responses={200: dict, **ERRORS})
+@extend_schema(responses={200: s.TableLinkOutputSerializer(many=True), **ERRORS})
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
 def table_links(request: Request, round_id: int) -> Response:
@@ -414,7 +434,7 @@ def _pairing(request: Request, pairing_id: int) -> Pairing:
     return pairing
 
 
-@extend_schema(request=s.ResultSerializer, responses={200: dict, **ERRORS})
+@extend_schema(request=s.ResultSerializer, responses={200: s.RoundOutputSerializer, **ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def record_result(request: Request, pairing_id: int) -> Response:
@@ -425,7 +445,9 @@ def record_result(request: Request, pairing_id: int) -> Response:
     return Response(selectors.round_dict(pairing.round))
 
 
-@extend_schema(request=s.RequiredReasonSerializer, responses={200: dict, **ERRORS})
+@extend_schema(
+    request=s.RequiredReasonSerializer, responses={200: s.RoundOutputSerializer, **ERRORS}
+)
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def clear_result(request: Request, pairing_id: int) -> Response:
@@ -454,7 +476,7 @@ def _standings(request: Request, found: Tournament):
     return selectors.standings(found, public=public, through_round=_through(request))
 
 
-@extend_schema(parameters=[ROUND_PARAM], responses={200: dict, **ERRORS})
+@extend_schema(parameters=[ROUND_PARAM], responses={200: s.StandingsOutputSerializer, **ERRORS})
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def standings(request: Request, slug: str) -> Response:
@@ -462,7 +484,7 @@ def standings(request: Request, slug: str) -> Response:
     return Response(_standings(request, _tournament(request, slug)).as_dict())
 
 
-@extend_schema(parameters=[ROUND_PARAM], responses={200: dict, **ERRORS})
+@extend_schema(parameters=[ROUND_PARAM], responses={200: s.ViewerRoundOutputSerializer, **ERRORS})
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def pairings(request: Request, slug: str) -> Response:
@@ -507,7 +529,9 @@ def hands_csv(request: Request, slug: str) -> HttpResponse:
     return _csv(exports.hands_csv(found), f"{found.slug}-hands.csv")
 
 
-@extend_schema(responses={200: dict, **ERRORS})
+# Free-form on purpose: the archive is a whole tournament as a document (format and
+# version inside it, see tournaments.exports), read back only by import_archive.
+@extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS})
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
 def archive(request: Request, slug: str) -> Response:
@@ -519,6 +543,7 @@ def archive(request: Request, slug: str) -> Response:
     return response
 
 
+# The JSON body is free-form on purpose: it is archive()'s document, checked by the service.
 @extend_schema(
     request={"application/json": OpenApiTypes.OBJECT, "multipart/form-data": s.ImportCsvSerializer},
     responses={201: s.TournamentSerializer, **ERRORS},

@@ -29,6 +29,8 @@ class SettingsSerializer(StrictSerializer):
         required=False,
         help_text="Rule profile: standard, tournament, classic, oklahoma or straight.",
     )
+    # Free-form on purpose: rule options (scoring.rules.profiles), the engine's and
+    # documented in docs/rules.md, checked by the engine rather than shaped here.
     overrides = serializers.DictField(
         required=False, help_text="Rule options overriding the profile."
     )
@@ -62,6 +64,8 @@ class TournamentSerializer(serializers.Serializer):
     date = serializers.DateField()
     venue = serializers.CharField()
     profile = serializers.CharField()
+    # Free-form on purpose: rule options (scoring.rules.profiles), the engine's and
+    # documented in docs/rules.md, checked by the engine rather than shaped here.
     overrides = serializers.DictField()
     rules = serializers.DictField(allow_null=True, help_text="Frozen once round 1 is published.")
     format = serializers.CharField()
@@ -125,6 +129,8 @@ class RequiredReasonSerializer(StrictSerializer):
 
 class RulesChangeSerializer(StrictSerializer):
     profile = serializers.CharField(max_length=20)
+    # Free-form on purpose: rule options (scoring.rules.profiles), the engine's and
+    # documented in docs/rules.md, checked by the engine rather than shaped here.
     overrides = serializers.DictField(required=False, default=dict)
 
 
