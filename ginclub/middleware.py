@@ -34,6 +34,8 @@ def refusal_response(request: HttpRequest, refusal: Refusal) -> HttpResponse:
             request, "core/_refusal.html", {"refusal": refusal}, status=refusal.status
         )
         response["X-Refusal"] = refusal.code
+        # A boosted form would otherwise push its POST address into the history.
+        response["HX-Push-Url"] = "false"
         return response
     context = {"refusal": refusal, "back": _back_url(request)}
     return render(request, "core/refusal.html", context, status=refusal.status)

@@ -52,12 +52,12 @@ class HandInput:
         if self.outcome not in OUTCOMES:
             raise ServiceError(
                 "invalid",
-                f"outcome must be one of {', '.join(OUTCOMES)}",
+                f"Say how the hand ended: {', '.join(OUTCOMES)}.",
                 fields={"outcome": "unknown outcome"},
             )
         if self.outcome != "dead" and self.knocker not in SEATS:
             raise ServiceError(
-                "invalid", "say who knocked (seat A or B)", fields={"knocker": "required"}
+                "invalid", "Say who knocked.", fields={"knocker": "choose the player who knocked"}
             )
         if self.outcome == "dead":
             return
@@ -68,7 +68,7 @@ class HandInput:
                 ):
                     raise ServiceError(
                         "invalid",
-                        f"{name.replace('_', ' ')} is required",
+                        f"Give the {name.replace('_', ' ')}.",
                         fields={name: "required"},
                     )
 
