@@ -1,0 +1,84 @@
+"""The shared core: one family of refusals, read one way, answered in one place each for
+pages and the API, whatever raised them (a service, the rules engine, pairing, Django)."""
+
+from __future__ import annotations
+
+import pytest
+from django.http import Http404
+from django.test import Client
+
+from ginclub.errors import Conflict, ServiceError, refusal_of
+from scoring.rules import RulesError
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tournaments.pairing import PairingError
+
+
+@pytest.mark.parametrize(
+    ("error", "expected"),
+    [
+        (Conflict("stale_version", "Hand 3 has changed."), ("stale_version", 409, None)),
+        (
+            ServiceError("reason_required", "Say why.", fields={"reason": ["required"]}),
+            ("reason_required", 400, {"reason": "required"}),
+        ),
+        (
+            RulesError("duplicate_card", "7H appears twice", field="cards_a"),
+            ("duplicate_card", 400, {"cards_a": "7H appears twice"}),
+        ),
+        (
+            PairingError("too_few_players", "Two players are needed."),
+            ("too_few_players", 400, None),
+        ),
+        (Http404("No such tournament."), ("not_found", 404, None)),
+    ],
+)
+def test_every_kind_of_user_error_reads_as_a_refusal(error, expected):
+    refusal = refusal_of(error)
+    assert (refusal.code, refusal.status, refusal.fields) == expected
+    assert refusal.message
+
+
+def test_a_bug_is_not_a_refusal():
+    assert refusal_of(TypeError("unexpected keyword")) is None
+
+
+def test_the_page_lists_only_the_field_problems_the_message_does_not_already_say():
+    refusal = refusal_of(
+        ServiceError("invalid", "knock_limit is 99", fields={"overrides": "knock_limit is 99"})
+    )
+    assert refusal.field_notes == {}
+    refusal = refusal_of(ServiceError("invalid", "Check the form.", fields={"pin": "4 digits"}))
+    assert refusal.field_notes == {"pin": "4 digits"}
+
+
+@pytest.mark.django_db
+def test_an_address_nothing_answers_is_a_page_for_people_and_json_for_the_api(client):
+    page = client.get("/no/such/page/")
+    assert page.status_code == 404 and b'data-code="not_found"' in page.content
+    api = client.get("/api/no-such-endpoint/")
+    assert api.status_code == 404 and api.json()["error"]["code"] == "not_found"
+
+
+@pytest.mark.django_db
+def test_an_expired_form_token_is_explained_not_a_bare_403():
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/accounts/login/", {"username": "x", "password": "y"})
+    assert response.status_code == 403
+    assert b'data-code="csrf_failed"' in response.content
+    assert b"Reload the page and try again." in response.content
+
+
+@pytest.mark.django_db
+def test_an_htmx_refusal_keeps_the_address_bar_where_it_was(client):
+    organiser = UserFactory()
+    club = ClubFactory()
+    club.organisers.add(organiser)
+    PlayerFactory(club=club, name="Ada")
+    client.force_login(organiser)
+    response = client.post(
+        f"/clubs/{club.slug}/players/new/", {"name": "ada"}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 400
+    assert response["X-Refusal"] == "duplicate_player"
+    assert response["HX-Push-Url"] == "false"
+    assert b"already has a player called ada" in response.content
