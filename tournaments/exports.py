@@ -166,24 +166,8 @@ def safe(text: str) -> str:
 
 ARCHIVE_FORMAT = "ginclub.tournament"
 ARCHIVE_VERSION = 1
-ARCHIVE_SETTINGS = (
-    "name",
-    "venue",
-    "profile",
-    "overrides",
-    "format",
-    "rounds",
-    "cut_size",
-    "round_minutes",
-    "tiebreaks",
-    "bye_games",
-    "bye_points",
-    "agreement",
-    "hide_standings_during_round",
-    "hide_last_rounds",
-    "public",
-    "check_in_required",
-)
+# Every setting; the date is written as ISO text.
+ARCHIVE_SETTINGS = tuple(key for key in Tournament.SETTINGS if key != "date")
 ROUND_TIMES = ("started_at", "ends_at", "published_at", "closed_at")
 
 

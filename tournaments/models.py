@@ -75,6 +75,27 @@ class Tournament(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    # The settings an organiser chooses, in the order the forms show them.
+    SETTINGS = (
+        "name",
+        "date",
+        "venue",
+        "profile",
+        "overrides",
+        "format",
+        "rounds",
+        "cut_size",
+        "round_minutes",
+        "tiebreaks",
+        "bye_games",
+        "bye_points",
+        "agreement",
+        "hide_standings_during_round",
+        "hide_last_rounds",
+        "public",
+        "check_in_required",
+    )
+
     class Meta:
         ordering = ["-date", "name"]
 

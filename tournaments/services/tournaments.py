@@ -21,26 +21,7 @@ from tournaments.models import Round, Tournament
 from tournaments.pairing import TIEBREAKS
 from tournaments.services.base import lock_tournament, log
 
-# Settings a tournament keeps, in the order forms show them.
-SETTINGS = (
-    "name",
-    "date",
-    "venue",
-    "profile",
-    "overrides",
-    "format",
-    "rounds",
-    "cut_size",
-    "round_minutes",
-    "tiebreaks",
-    "bye_games",
-    "bye_points",
-    "agreement",
-    "hide_standings_during_round",
-    "hide_last_rounds",
-    "public",
-    "check_in_required",
-)
+SETTINGS = Tournament.SETTINGS
 # Fixed once round 1 is published: the rules change only through rescoring,
 # the rest would contradict rounds already played.
 LOCKED_ONCE_STARTED = (
