@@ -64,10 +64,14 @@ class VersionedSerializer(StrictSerializer):
 
 
 class DisputeSerializer(VersionedSerializer):
-    reason = serializers.CharField(max_length=500, required=False, allow_blank=True)
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
-class ReasonedSerializer(VersionedSerializer):
+class ReasonedSerializer(StrictSerializer):
+    """An organiser's action on a hand: no `player`/`pin` (nobody acts for a seat)."""
+
+    version = serializers.IntegerField(min_value=1)
+    idempotency_key = serializers.CharField(max_length=80)
     reason = serializers.CharField(max_length=500)
 
 

@@ -115,6 +115,33 @@ def test_confirm_with_the_opponents_pin_on_the_same_phone(api, match, bob):
     assert right.status_code == 200 and right.json()["hand"]["state"] == "confirmed"
 
 
+def test_dispute_without_a_reason_as_a_form(api, match, bob):
+    """A form post (or JSON) may leave the optional reason out: it was a 500 (found by
+    tests/test_api_fuzz.py)."""
+    hand = api.post(f"/api/matches/{match.pk}/hands/", hand_payload(), format="json").json()
+    response = api.post(
+        f"/api/hands/{hand['hand']['id']}/dispute/",
+        {"version": 1, "idempotency_key": key(), "player": bob.pk, "pin": "1234"},
+        format="multipart",
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["hand"]["state"] == "disputed"
+
+
+def test_void_takes_no_player_or_pin(api, match, organiser):
+    """Voiding is the organiser's: `player`/`pin` are refused as unknown fields (they were
+    passed on to the service, a 500; found by tests/test_api_fuzz.py)."""
+    hand = api.post(f"/api/matches/{match.pk}/hands/", hand_payload(), format="json").json()
+    staff = APIClient()
+    staff.force_authenticate(organiser)
+    url = f"/api/hands/{hand['hand']['id']}/void/"
+    body = {"version": 1, "idempotency_key": key(), "reason": "dealt twice"}
+    refused = staff.post(url, {**body, "player": 1, "pin": "1234"}, format="json")
+    assert refused.status_code == 400, refused.content
+    assert set(refused.json()["error"]["fields"]) == {"player", "pin"}
+    assert staff.post(url, body, format="json").status_code == 200
+
+
 def test_stale_version_gets_409(api, match, bob):
     hand = api.post(f"/api/matches/{match.pk}/hands/", hand_payload(), format="json").json()
     response = api.post(
