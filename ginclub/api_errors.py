@@ -118,3 +118,21 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     else:
         response.data = error_body(code, _first_message(exc.detail))
     return response
+
+
+def document_unsupported_media_type(result, generator, request, public):
+    """drf-spectacular hook: an operation that reads a body answers 415 to a body in a
+    media type it does not parse (or with no Content-Type at all)."""
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            if isinstance(operation, dict) and "requestBody" in operation:
+                operation["responses"].setdefault(
+                    "415",
+                    {
+                        "content": {
+                            "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}
+                        },
+                        "description": "The body's media type is not one this operation reads.",
+                    },
+                )
+    return result

@@ -203,6 +203,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "ginclub.api_errors.document_unsupported_media_type",
+    ],
     # Stable names for the enums clients generate (module-level constants only).
     "ENUM_NAME_OVERRIDES": {
         "SeatEnum": "scoring.models.Seat.choices",
