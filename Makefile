@@ -26,7 +26,9 @@ run: $(VENV)/.installed
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(VENV)/.installed-test
-	$(PY) -m pytest -n 2 $(PYTEST_ARGS)
+	$(PY) -m pytest -n 2 --ignore=tests/test_api_fuzz.py $(PYTEST_ARGS)
+	# schemathesis expands its operations only in a single process.
+	$(PY) -m pytest -p no:xdist tests/test_api_fuzz.py $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
