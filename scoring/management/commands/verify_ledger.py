@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring import ledger
-from scoring.models import LedgerRow
+from scoring.models import Hand, LedgerRow
 
 
 class Command(BaseCommand):
@@ -21,4 +21,4 @@ class Command(BaseCommand):
             for problem in breaks:
                 self.stderr.write(f"BROKEN {problem}")
             raise CommandError(f"{len(breaks)} chain(s) broken")
-        self.stdout.write(f"ledger OK: {rows.count()} rows verified")
+        self.stdout.write(f"ledger OK: {rows.count()} rows verified; {Hand.objects.count()} hands")
