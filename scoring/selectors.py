@@ -136,6 +136,29 @@ def visible_match(actor: permissions.Actor, match_id: int) -> Match:
     return match
 
 
+def match_version(match: Match) -> tuple:
+    """What the match's scoreboard shows, cheaply: the last position of the match's ledger
+    chain (every hand and match change appends a row) with the match row already loaded
+    (state, games, rules, names). One indexed query."""
+    last = (
+        LedgerRow.objects.filter(chain=f"match:{match.pk}")
+        .order_by("-position")
+        .values_list("position", flat=True)
+        .first()
+    )
+    return (
+        last,
+        match.state,
+        match.games_won_a,
+        match.games_won_b,
+        match.winner,
+        match.agreement,
+        repr(match.rules),
+        match.player_a.name,
+        match.player_b.name,
+    )
+
+
 def matches_for(user) -> QuerySet[Match]:
     """Matches a logged-in user may see: admins all, organisers their clubs', players theirs."""
     matches = Match.objects.select_related("club", "player_a", "player_b")

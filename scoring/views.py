@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ginclub import permissions
 from ginclub.errors import NotFound, ServiceError
+from ginclub.http import answer_poll
 from scoring import hooks, selectors, services
 from scoring.forms import (
     CARD_CHOICES,
@@ -153,10 +154,30 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "scoring/match.html", context)
 
 
+def clock_version(clock) -> tuple | None:
+    """A round clock as the polled partials show it: the countdown itself runs in the
+    browser (static/js/clock.js), so only its end, time called and "over" count."""
+    if clock is None or clock.ends_at is None:
+        return None
+    return (clock.ends_at.isoformat(), clock.time_called, clock.seconds_left == 0)
+
+
 @require_GET
 def scoreboard(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The scoreboard phones poll: a 304 when nothing it shows changed (ginclub.http)."""
     match = _visible_match(request, match_id)
-    return render(request, "scoring/_scoreboard.html", _match_context(request, match))
+    actor = permissions.actor_of(request, match)
+    version = (
+        selectors.match_version(match),
+        clock_version(hooks.match_clock(match.pk)),
+        actor.player.pk if actor.player else None,
+        permissions.may_manage_match(actor, match),
+    )
+    return answer_poll(
+        request,
+        version,
+        lambda: render(request, "scoring/_scoreboard.html", _match_context(request, match)),
+    )
 
 
 def _blank_hand_form(view, mode: str) -> HandForm | None:

@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ginclub.permissions import Actor, table_token
-from scoring.models import Game, Hand, Match
+from scoring.models import Game, Hand, LedgerRow, Match
 from tournaments.formats import planned_rounds
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.pairing import DEFAULT_TIEBREAKS, MatchRecord, Standing, compute_standings
@@ -342,6 +342,27 @@ class Clock:
 
 def clock(round: Round) -> Clock:
     return Clock(round.started_at, round.ends_at, round.time_called, timezone.now())
+
+
+def poll_version(tournament: Tournament, round: Round | None) -> tuple:
+    """What the tournament's polled partials (dashboard tables, pairings, standings,
+    projector) show, cheaply: the newest ledger row of the whole site (every change to
+    a tournament, its rounds and results, and every hand of every match appends one;
+    an index lookup), the tournament's own settings and the shown round's state and
+    clock (whose countdown runs in the browser, static/js/clock.js)."""
+    newest = LedgerRow.objects.order_by("-id").values_list("id", flat=True).first()
+    shown = None
+    if round is not None:
+        c = clock(round)
+        shown = (
+            round.pk,
+            round.state,
+            c.ends_at.isoformat() if c.ends_at else None,
+            c.time_called,
+            c.seconds_left == 0,
+        )
+    settings = repr([getattr(tournament, f.attname) for f in Tournament._meta.concrete_fields])
+    return (newest, settings, shown)
 
 
 def clock_for_match(match_id: int) -> Clock | None:

@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from ginclub.http import answer_poll
 from scoring import selectors as scoring_selectors
 from tournaments import selectors
 from tournaments.models import Pairing, Round, Tournament
@@ -63,7 +64,13 @@ def home(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def pairings_table(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The `pairings-table` partial the public page polls."""
     rnd = _shown_round(tournament, request)
-    return render(request, "tournaments/_pairings_table.html", _pairings_context(tournament, rnd))
+    return answer_poll(
+        request,
+        selectors.poll_version(tournament, rnd),
+        lambda: render(
+            request, "tournaments/_pairings_table.html", _pairings_context(tournament, rnd)
+        ),
+    )
 
 
 def _standings_context(tournament: Tournament) -> dict:
@@ -90,7 +97,13 @@ def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_GET
 def standings_table(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The `standings-table` partial the public standings page polls."""
-    return render(request, "tournaments/_standings_table.html", _standings_context(tournament))
+    return answer_poll(
+        request,
+        selectors.poll_version(tournament, None),
+        lambda: render(
+            request, "tournaments/_standings_table.html", _standings_context(tournament)
+        ),
+    )
 
 
 @public_page
@@ -130,4 +143,10 @@ def projector(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_GET
 def projector_board(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The `projector-board` partial the projector polls."""
-    return render(request, "tournaments/_projector_board.html", _projector_context(tournament))
+    return answer_poll(
+        request,
+        selectors.poll_version(tournament, _published(tournament).last()),
+        lambda: render(
+            request, "tournaments/_projector_board.html", _projector_context(tournament)
+        ),
+    )

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
 from ginclub.errors import NotFound, ServiceError
+from ginclub.http import answer_poll
 from ginclub.permissions import actor_of
 from scoring.models import Game
 from tournaments import selectors, services
@@ -195,10 +196,15 @@ def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def dashboard_tables(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The `dashboard-tables` partial the dashboard polls."""
     rnd = _dashboard_round(tournament, request)
-    board = selectors.dashboard(rnd) if rnd is not None else None
-    return render(
-        request, "tournaments/_dashboard_tables.html", {"tournament": tournament, "board": board}
-    )
+
+    def board() -> HttpResponse:
+        context = {
+            "tournament": tournament,
+            "board": selectors.dashboard(rnd) if rnd is not None else None,
+        }
+        return render(request, "tournaments/_dashboard_tables.html", context)
+
+    return answer_poll(request, selectors.poll_version(tournament, rnd), board)
 
 
 def _pairing(tournament: Tournament, pairing_id: int) -> Pairing:
