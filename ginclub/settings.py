@@ -10,6 +10,7 @@ Environment variables:
     SQLITE_TEST_PATH      the test suite's SQLite file (default: <repo>/.test-db.sqlite3), so two
                           checkouts' or sessions' test runs never share one
     DJANGO_SECURE_SSL_REDIRECT  "0" when TLS ends in front of a proxy that already redirects
+    DJANGO_CONN_MAX_AGE   seconds a PostgreSQL connection is kept for reuse (default 60)
 """
 
 from __future__ import annotations
@@ -116,7 +117,14 @@ SQLITE_OPTIONS = {
 }
 
 if os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.config(conn_max_age=60, conn_health_checks=True)}
+    # Persistent connections (each worker keeps its own for DJANGO_CONN_MAX_AGE seconds,
+    # 0 closes it after every request), checked before reuse after a database restart.
+    DATABASES = {
+        "default": dj_database_url.config(
+            conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
+            conn_health_checks=True,
+        )
+    }
 else:
     DATABASES = {
         "default": {

@@ -95,3 +95,16 @@ def test_debug_off_turns_on_secure_cookies_and_hsts(settings):
     assert live.DEBUG is False
     assert live.SESSION_COOKIE_SECURE and live.CSRF_COOKIE_SECURE
     assert live.SECURE_HSTS_SECONDS >= 31536000
+
+
+@pytest.mark.parametrize(("given", "expected"), [({}, 60), ({"DJANGO_CONN_MAX_AGE": "15"}, 15)])
+def test_postgresql_connections_are_kept_and_health_checked(given, expected):
+    show = (
+        "from django.conf import settings; d = settings.DATABASES['default'];"
+        "print(d['ENGINE'], d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS'])"
+    )
+    env = {"DJANGO_DEBUG": "1", "DATABASE_URL": "postgres://u@127.0.0.1:5432/x", **given}
+    result = manage("shell", "-c", show, env=env)
+    assert result.returncode == 0, result.stderr
+    last = result.stdout.strip().splitlines()[-1]
+    assert last.split() == ["django.db.backends.postgresql", str(expected), "True"]
