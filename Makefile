@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test serve migrate demo lint schema bench clean
+.PHONY: run test serve migrate demo lint schema bench bench-hall clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -38,7 +38,14 @@ schema: $(VENV)/.installed
 	DJANGO_DEBUG=1 $(PY) manage.py spectacular --file openapi.yaml --validate --fail-on-warn
 
 bench: $(VENV)/.installed
-	for script in benchmarks/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+	for script in benchmarks/bench_*.py; do \
+		[ "$$script" = benchmarks/bench_hall.py ] && continue; \
+		echo "== $$script"; $(PY) $$script || exit 1; done
+
+# The hall under load (gunicorn + locust, minutes): HALL_TABLES=64 HALL_SECONDS=90 make bench-hall
+bench-hall: $(VENV)/.installed
+	$(PY) -m pip install --quiet -e '.[bench]'
+	$(PY) benchmarks/bench_hall.py --tables $${HALL_TABLES:-32} --seconds $${HALL_SECONDS:-90}
 
 clean:
 	rm -rf $(VENV) .test-db*.sqlite3* staticfiles
