@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
@@ -18,6 +20,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from ginclub.errors import refusal_of
+from ginclub.inputs import TooLarge
+from ginclub.middleware import RETRY_AFTER, UNAVAILABLE_MESSAGE, is_unavailable, log_unavailable
 
 
 class ErrorDetailSerializer(serializers.Serializer):
@@ -49,6 +53,8 @@ ERRORS = {
         404: "Not found (or not visible to you).",
         409: "Conflict: closed match, stale version, reused idempotency key...",
         429: "Too many wrong PINs: wait before trying again.",
+        503: "The database cannot be reached just now: nothing was saved. Retry after "
+        "the seconds in Retry-After.",
     }.items()
 }
 
@@ -100,6 +106,13 @@ def _plain(detail: Any) -> Any:
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
+    if is_unavailable(exc):
+        log_unavailable(exc, context["request"])
+        response = Response(error_body("unavailable", UNAVAILABLE_MESSAGE), status=503)
+        response["Retry-After"] = str(RETRY_AFTER)
+        return response
+    if isinstance(exc, RequestDataTooBig):  # a multipart body's fields over the limit
+        exc = TooLarge(django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     refusal = None if isinstance(exc, (Http404, DjangoPermissionDenied)) else refusal_of(exc)
     if refusal is not None:
         return Response(refusal.as_dict(), status=refusal.status)
@@ -120,19 +133,29 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     return response
 
 
+BODY_ERRORS = {
+    "413": "The body is over the size limit (DATA_UPLOAD_MAX_MEMORY_SIZE, 20 MB).",
+    "415": "The body's media type is not one this operation reads.",
+}
+
+
 def document_unsupported_media_type(result, generator, request, public):
     """drf-spectacular hook: an operation that reads a body answers 415 to a body in a
-    media type it does not parse (or with no Content-Type at all)."""
+    media type it does not parse (or with no Content-Type at all), and 413 to one over
+    the size limit."""
     for item in result.get("paths", {}).values():
         for operation in item.values():
             if isinstance(operation, dict) and "requestBody" in operation:
-                operation["responses"].setdefault(
-                    "415",
-                    {
-                        "content": {
-                            "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}
+                for code, text in BODY_ERRORS.items():
+                    operation["responses"].setdefault(
+                        code,
+                        {
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Error"}
+                                }
+                            },
+                            "description": text,
                         },
-                        "description": "The body's media type is not one this operation reads.",
-                    },
-                )
+                    )
     return result

@@ -7,12 +7,21 @@ script puts it beside the form that was sent, which keeps what the player typed.
 other request gets the refusal page in the site's layout. Responses that Django makes
 without a body for a person (405, and CSRF failures through `csrf_failure`) get the
 same page. Errors that are not refusals are bugs and are left to Django (a 500).
+
+The database being unreachable is neither a refusal nor a bug: it is a 503 with
+`Retry-After`, a small page that needs no database (or the API's JSON), whether the view
+raised it (`process_exception`) or something before or after the view did (a session or
+user lookup in another middleware: Django turns those into a call of `server_error`,
+handler500, which answers the 503 too).
 """
 
 from __future__ import annotations
 
+import logging
+import sys
 from collections.abc import Callable
 
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
@@ -39,6 +48,41 @@ def refusal_response(request: HttpRequest, refusal: Refusal) -> HttpResponse:
         return response
     context = {"refusal": refusal, "back": _back_url(request)}
     return render(request, "core/refusal.html", context, status=refusal.status)
+
+
+logger = logging.getLogger("ginclub")
+
+# Errors that mean "the database cannot be reached now", not "this request is wrong".
+UNAVAILABLE = (OperationalError, InterfaceError)
+RETRY_AFTER = 10
+UNAVAILABLE_MESSAGE = (
+    "The server cannot reach its database just now: nothing was saved. Try again in a moment."
+)
+
+
+def is_unavailable(error: BaseException | None) -> bool:
+    return isinstance(error, UNAVAILABLE)
+
+
+def log_unavailable(error: BaseException, request: HttpRequest) -> None:
+    logger.error("Database unavailable (503): %s %s: %s", request.method, request.path, error)
+
+
+def unavailable_response(request: HttpRequest) -> HttpResponse:
+    """503 with Retry-After: JSON under /api/, else a page that touches no database."""
+    if is_api(request):
+        response: HttpResponse = JsonResponse(
+            Refusal("unavailable", UNAVAILABLE_MESSAGE, 503).as_dict(), status=503
+        )
+    else:
+        context = {"code": "unavailable", "message": UNAVAILABLE_MESSAGE}
+        body = loader.render_to_string(
+            "core/unavailable.html", {**context, "retry_after": RETRY_AFTER}
+        )
+        response = HttpResponse(body, status=503)
+    response["Retry-After"] = str(RETRY_AFTER)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _back_url(request: HttpRequest) -> str:
@@ -68,6 +112,9 @@ class RefusalMiddleware:
         return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if is_unavailable(exception):
+            log_unavailable(exception, request)
+            return unavailable_response(request)
         refusal = refusal_of(exception)
         if refusal is None:
             return None
@@ -90,7 +137,11 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """handler500: a bug on our side; the request may not have been saved."""
+    """handler500: a bug on our side; the request may not have been saved. Called while
+    the error is being handled, so an unreachable database (raised in a middleware, before
+    or after the view) is told apart here and answered 503."""
+    if is_unavailable(sys.exc_info()[1]):
+        return unavailable_response(request)
     refusal = Refusal(
         "server_error",
         "Something went wrong on our side; it has been logged. Reload to see whether "

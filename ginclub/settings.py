@@ -173,6 +173,10 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_MANIFEST_STRICT = False
 
+# The largest body a request carries: a tournament archive sent to the API as JSON (the
+# import page takes archive files up to the same 20 MB). API bodies over it are a 413.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -198,6 +202,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "ginclub.api_errors.exception_handler",
+    # Bounded: a body over DATA_UPLOAD_MAX_MEMORY_SIZE is a 413, JSON nested too deep a 400.
+    "DEFAULT_PARSER_CLASSES": [
+        "ginclub.inputs.BoundedJSONParser",
+        "ginclub.inputs.BoundedFormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 
 SPECTACULAR_SETTINGS = {
@@ -211,6 +221,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    # <id:...> in an address (ginclub.inputs.IdConverter): an id from 1 to 2**31 - 1.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "ginclub.api_errors.document_unsupported_media_type",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from ginclub.inputs import INT_MAX, SMALL_MAX, id_field, whole_field
 from scoring.models import Game, Hand, Match, Seat
 
 
@@ -18,12 +19,13 @@ class StrictSerializer(serializers.Serializer):
 
 
 class HandFieldsSerializer(StrictSerializer):
-    game = serializers.IntegerField(min_value=1)
-    number = serializers.IntegerField(min_value=1)
+    game = whole_field(1, SMALL_MAX)
+    number = whole_field(1, SMALL_MAX)
     outcome = serializers.ChoiceField(choices=["knock", "gin", "big_gin", "dead"])
     knocker = serializers.ChoiceField(choices=["A", "B"], required=False, allow_blank=True)
-    knocker_deadwood = serializers.IntegerField(required=False, allow_null=True)
-    defender_deadwood = serializers.IntegerField(required=False, allow_null=True)
+    # The engine checks deadwood (and says what is wrong); the bound keeps it storable.
+    knocker_deadwood = whole_field(-SMALL_MAX, SMALL_MAX, required=False, allow_null=True)
+    defender_deadwood = whole_field(-SMALL_MAX, SMALL_MAX, required=False, allow_null=True)
     knocker_cards = serializers.ListField(
         child=serializers.CharField(max_length=4), max_length=11, required=False
     )
@@ -44,9 +46,7 @@ class HandFieldsSerializer(StrictSerializer):
 
 class SubmitHandSerializer(HandFieldsSerializer):
     idempotency_key = serializers.CharField(max_length=80)
-    player = serializers.IntegerField(
-        required=False, help_text="Act for this player, with their PIN."
-    )
+    player = id_field(required=False, help_text="Act for this player, with their PIN.")
     pin = serializers.CharField(max_length=8, required=False, write_only=True)
 
 
@@ -55,11 +55,9 @@ class PreviewHandSerializer(HandFieldsSerializer):
 
 
 class VersionedSerializer(StrictSerializer):
-    version = serializers.IntegerField(min_value=1)
+    version = whole_field(1, INT_MAX)
     idempotency_key = serializers.CharField(max_length=80)
-    player = serializers.IntegerField(
-        required=False, help_text="Act for this player, with their PIN."
-    )
+    player = id_field(required=False, help_text="Act for this player, with their PIN.")
     pin = serializers.CharField(max_length=8, required=False, write_only=True)
 
 
@@ -70,13 +68,13 @@ class DisputeSerializer(VersionedSerializer):
 class ReasonedSerializer(StrictSerializer):
     """An organiser's action on a hand: no `player`/`pin` (nobody acts for a seat)."""
 
-    version = serializers.IntegerField(min_value=1)
+    version = whole_field(1, INT_MAX)
     idempotency_key = serializers.CharField(max_length=80)
     reason = serializers.CharField(max_length=500)
 
 
 class CorrectSerializer(HandFieldsSerializer):
-    version = serializers.IntegerField(min_value=1)
+    version = whole_field(1, INT_MAX)
     reason = serializers.CharField(max_length=500)
     idempotency_key = serializers.CharField(max_length=80)
 
@@ -87,8 +85,8 @@ class ReasonSerializer(StrictSerializer):
 
 class StartMatchSerializer(StrictSerializer):
     club = serializers.SlugField()
-    player_a = serializers.IntegerField()
-    player_b = serializers.IntegerField()
+    player_a = id_field()
+    player_b = id_field()
     profile = serializers.CharField(max_length=20, default="standard")
     # Free-form on purpose: rule options (scoring.rules.profiles), the engine's and
     # documented in docs/rules.md, checked by the engine rather than shaped here.
@@ -110,7 +108,7 @@ class AddPlayerSerializer(StrictSerializer):
 
 class SeatSerializer(StrictSerializer):
     token = serializers.CharField(max_length=200, required=False)
-    player = serializers.IntegerField()
+    player = id_field()
     pin = serializers.CharField(max_length=8, write_only=True)
 
 

@@ -22,13 +22,13 @@ from rest_framework.decorators import (
     permission_classes,
     renderer_classes,
 )
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ginclub import permissions
+from ginclub import inputs, permissions
 from ginclub.api_errors import ERRORS, valid
 from ginclub.errors import Forbidden, NotFound, ServiceError
 from ginclub.permissions import actor_of
@@ -197,7 +197,7 @@ def registrations(request: Request, slug: str) -> Response:
 )
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
-@parser_classes([MultiPartParser, FormParser, JSONParser])
+@parser_classes([MultiPartParser, inputs.BoundedFormParser, inputs.BoundedJSONParser])
 def import_registrations(request: Request, slug: str) -> Response:
     """Register the players of a CSV file (header with a `name` column; optional
     `email`, `member_id`). Returns the row-by-row report."""
@@ -550,7 +550,7 @@ def archive(request: Request, slug: str) -> Response:
 )
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
-@parser_classes([JSONParser, MultiPartParser])
+@parser_classes([inputs.BoundedJSONParser, MultiPartParser])
 def import_archive(request: Request, slug: str) -> Response:
     """Create a tournament in this club from another instance's archive (JSON body, or
     a `file` upload)."""
@@ -561,7 +561,7 @@ def import_archive(request: Request, slug: str) -> Response:
     upload = request.FILES.get("file")
     if upload is not None:
         try:
-            data = json.loads(upload.read().decode("utf-8"))
+            data = inputs.loads(upload.read().decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
             raise ServiceError("bad_archive", "The file is not a JSON archive.") from None
     created = services.import_archive(club=club, actor=actor_of(request), archive=data)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from ginclub.inputs import id_field, whole_field
 from scoring.models import Match, Seat
 from scoring.serializers import (
     GAME_STATES,
@@ -35,17 +36,17 @@ class SettingsSerializer(StrictSerializer):
         required=False, help_text="Rule options overriding the profile."
     )
     format = serializers.ChoiceField(choices=Tournament.Format.choices, required=False)
-    rounds = serializers.IntegerField(required=False, help_text="Swiss rounds.")
-    cut_size = serializers.IntegerField(required=False, help_text="Top cut: 0, 4 or 8.")
-    round_minutes = serializers.IntegerField(required=False)
+    rounds = whole_field(required=False, help_text="Swiss rounds.")
+    cut_size = whole_field(required=False, help_text="Top cut: 0, 4 or 8.")
+    round_minutes = whole_field(required=False)
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS), required=False, max_length=len(TIEBREAKS)
     )
-    bye_games = serializers.IntegerField(required=False)
-    bye_points = serializers.IntegerField(required=False)
+    bye_games = whole_field(required=False)
+    bye_points = whole_field(required=False)
     agreement = serializers.ChoiceField(choices=Match.Agreement.values, required=False)
     hide_standings_during_round = serializers.BooleanField(required=False)
-    hide_last_rounds = serializers.IntegerField(required=False)
+    hide_last_rounds = whole_field(required=False)
     public = serializers.BooleanField(required=False)
     check_in_required = serializers.BooleanField(required=False)
 
@@ -86,10 +87,10 @@ class TournamentSerializer(serializers.Serializer):
 
 class AddRegistrationSerializer(StrictSerializer):
     name = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    player_id = serializers.IntegerField(required=False, help_text="An existing club player.")
+    player_id = id_field(required=False, help_text="An existing club player.")
     email = serializers.CharField(max_length=254, required=False, allow_blank=True)
     member_id = serializers.CharField(max_length=100, required=False, allow_blank=True)
-    seed = serializers.IntegerField(required=False, allow_null=True)
+    seed = whole_field(required=False, allow_null=True)
 
 
 class RegistrationSerializer(serializers.Serializer):
@@ -116,7 +117,7 @@ class CheckInSerializer(StrictSerializer):
 
 
 class SeedSerializer(StrictSerializer):
-    seed = serializers.IntegerField(allow_null=True)
+    seed = whole_field(allow_null=True)
 
 
 class OptionalReasonSerializer(StrictSerializer):
@@ -139,29 +140,28 @@ class ApplyRulesSerializer(RulesChangeSerializer):
 
 
 class SwapSerializer(StrictSerializer):
-    first = serializers.IntegerField(help_text="A registration id.")
-    second = serializers.IntegerField(help_text="A registration id.")
+    first = id_field(help_text="A registration id.")
+    second = id_field(help_text="A registration id.")
     reason = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
 
 
 class FixPairingSerializer(StrictSerializer):
-    player_a = serializers.IntegerField(help_text="A registration id.")
-    player_b = serializers.IntegerField(
-        allow_null=True, help_text="A registration id, or null for the bye."
-    )
+    player_a = id_field(help_text="A registration id.")
+    player_b = id_field(allow_null=True, help_text="A registration id, or null for the bye.")
     reason = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
 
 
 class TimerSerializer(StrictSerializer):
-    minutes = serializers.IntegerField(required=False, allow_null=True, default=None)
+    minutes = whole_field(required=False, allow_null=True, default=None)
 
 
 class TimePolicySerializer(StrictSerializer):
     pairing_ids = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=id_field(),
         required=False,
         allow_null=True,
         default=None,
+        max_length=1000,
         help_text="Only these tables (default: all).",
     )
 
@@ -169,10 +169,10 @@ class TimePolicySerializer(StrictSerializer):
 class ResultSerializer(StrictSerializer):
     winner = serializers.ChoiceField(choices=["A", "B"])
     reason = serializers.CharField(max_length=500)
-    games_a = serializers.IntegerField(required=False, allow_null=True, default=None)
-    games_b = serializers.IntegerField(required=False, allow_null=True, default=None)
-    points_a = serializers.IntegerField(required=False, allow_null=True, default=None)
-    points_b = serializers.IntegerField(required=False, allow_null=True, default=None)
+    games_a = whole_field(required=False, allow_null=True, default=None)
+    games_b = whole_field(required=False, allow_null=True, default=None)
+    points_a = whole_field(required=False, allow_null=True, default=None)
+    points_b = whole_field(required=False, allow_null=True, default=None)
 
 
 # ------------------------------------------------------------------ output shapes

@@ -13,8 +13,13 @@
   document.addEventListener("htmx:sendError", function () {
     show("No connection: nothing was saved. Check the Wi-Fi and tap again.");
   });
+  // 503 (the database is unreachable) and a proxy's 502/504 are a lost connection too.
+  var OFFLINE = { 502: true, 503: true, 504: true };
   document.addEventListener("htmx:responseError", function (e) {
-    if (e.detail.xhr && e.detail.xhr.status >= 500) {
+    var status = e.detail.xhr ? e.detail.xhr.status : 0;
+    if (OFFLINE[status]) {
+      show("Server busy or offline: nothing was saved. Tap again in a moment.");
+    } else if (status >= 500) {
       show("The server had a problem: nothing was saved. Tap again in a moment.");
     }
   });

@@ -11,6 +11,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from ginclub import inputs
 from ginclub.permissions import actor_of
 from tournaments import exports, selectors, services
 from tournaments.forms import ArchiveImportForm
@@ -117,7 +118,7 @@ def import_archive(request: HttpRequest) -> HttpResponse:
     form = ArchiveImportForm(request.POST or None, request.FILES or None, clubs=clubs)
     if request.method == "POST" and form.is_valid():
         try:
-            data = json.loads(form.cleaned_data["file"].read())
+            data = inputs.loads(form.cleaned_data["file"].read())
         except (UnicodeDecodeError, ValueError) as error:
             form.add_error("file", f"This is not a JSON archive: {error}.")
         else:

@@ -1,0 +1,148 @@
+"""Bounds on what a request may say, checked before anything reaches the database.
+
+Every whole number a client sends (an id in the address, a serializer field, a form
+field) is bounded here to what the database columns hold on both databases: SQLite
+raises OverflowError past 2**63 and PostgreSQL a DataError past a column's width, and
+neither is a refusal. JSON bodies are bounded too: nesting (Python's parser recurses)
+and size.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+from django.conf import settings
+from django.urls import register_converter
+from rest_framework import serializers
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import FormParser, JSONParser
+
+from ginclub.errors import ServiceError
+
+# Ids: the database's own, and no club gets near two thousand million rows.
+ID_MAX = 2**31 - 1
+# PostgreSQL's integer (IntegerField, PositiveIntegerField).
+INT_MAX = 2**31 - 1
+# PostgreSQL's smallint (PositiveSmallIntegerField): game and hand numbers, deadwood...
+SMALL_MAX = 2**15 - 1
+
+# How deep a JSON body may nest (an archive is 7 deep; a hand's melds 3).
+JSON_MAX_DEPTH = 32
+
+
+class IdConverter:
+    """`<id:name>` in an address: a whole number from 1 to ID_MAX. Anything larger does
+    not match, so the address answers 404 like any other that names nothing."""
+
+    regex = "[0-9]{1,10}"
+
+    def to_python(self, value: str) -> int:
+        number = int(value)
+        if not 1 <= number <= ID_MAX:
+            raise ValueError(f"{value} is not an id")
+        return number
+
+    def to_url(self, value: Any) -> str:
+        return str(int(value))
+
+
+register_converter(IdConverter, "id")
+
+
+def id_field(**options: Any) -> serializers.IntegerField:
+    """A serializer field for an id: 1 to ID_MAX."""
+    return serializers.IntegerField(min_value=1, max_value=ID_MAX, **options)
+
+
+def whole_field(
+    low: int = -INT_MAX, high: int = INT_MAX, **options: Any
+) -> serializers.IntegerField:
+    """A serializer field for a whole number from `low` to `high`; by default any number
+    an integer column holds, for settings whose range the service checks (and names)."""
+    return serializers.IntegerField(min_value=low, max_value=high, **options)
+
+
+class TooDeep(ServiceError):
+    def __init__(self) -> None:
+        super().__init__(
+            "too_deep",
+            f"The JSON nests more than {JSON_MAX_DEPTH} levels deep: no request needs that.",
+            status=400,
+        )
+
+
+class TooLarge(ServiceError):
+    status = 413
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            "too_large",
+            f"The request body is over {limit / 1024 / 1024:g} MB: send less at a time.",
+            status=413,
+        )
+
+
+def nesting_exceeds(value: Any, limit: int = JSON_MAX_DEPTH) -> bool:
+    """Whether parsed JSON nests deeper than `limit` (a walk that does not recurse)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        elif not isinstance(item, list):
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in item)
+    return False
+
+
+def read_bounded(stream) -> bytes:
+    """A request body, refused (TooLarge, 413) past DATA_UPLOAD_MAX_MEMORY_SIZE."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    if limit is None:
+        return stream.read()
+    raw = stream.read(limit + 1)
+    if len(raw) > limit:
+        raise TooLarge(limit)
+    return raw
+
+
+class BoundedFormParser(FormParser):
+    """DRF's form parser, refusing a body over DATA_UPLOAD_MAX_MEMORY_SIZE (413)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        return super().parse(io.BytesIO(read_bounded(stream)), media_type, parser_context)
+
+
+class BoundedJSONParser(JSONParser):
+    """DRF's JSON parser, refusing a body over DATA_UPLOAD_MAX_MEMORY_SIZE (413
+    `too_large`) or nested deeper than JSON_MAX_DEPTH (400 `too_deep`) before parsing."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        parser_context = parser_context or {}
+        encoding = parser_context.get("encoding", settings.DEFAULT_CHARSET)
+        raw = read_bounded(stream)
+        try:
+            return loads(raw.decode(encoding), strict=self.strict)
+        except ValueError as error:  # UnicodeDecodeError and JSONDecodeError included
+            raise ParseError(f"JSON parse error - {error}") from None
+
+
+def loads(text: str | bytes, *, strict: bool = True) -> Any:
+    """json.loads, refusing (TooDeep) what nests deeper than JSON_MAX_DEPTH; ValueError
+    for text that is not JSON. For every JSON a request brings (bodies, uploads)."""
+    try:
+        # The C scanner recurses: a body deeper than the interpreter allows stops here.
+        value = json.loads(text, parse_constant=_refuse_constant if strict else None)
+    except RecursionError:
+        raise TooDeep() from None
+    if nesting_exceeds(value):
+        raise TooDeep()
+    return value
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"Out of range float values are not JSON compliant: {name!r}")
