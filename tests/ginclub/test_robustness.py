@@ -390,3 +390,42 @@ def test_a_bug_is_still_a_500_not_a_503(organiser, match):
         api = client.get(f"/api/matches/{match.pk}/")
     assert page.status_code == 500 and "Retry-After" not in page
     assert api.status_code == 500 and api.json()["error"]["code"] == "server_error"
+
+
+# ---------------------------------------------------------------- archive import
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "message"),
+    [
+        ("seed", -1, "registrations[0].seed must be a whole number from 1 to 9999"),
+        ("seed", HUGE, "registrations[0].seed must be a whole number from 1 to 9999"),
+        ("table", -1, "rounds[0].pairings[0].table must be a whole number from 1 to 32767"),
+        ("first_dealer", "True", "rounds[0].pairings[0].match.first_dealer must be one of"),
+        ("date", "2026-13-45", "tournament.date must be a date (YYYY-MM-DD)"),
+    ],
+)
+def test_a_bad_archive_sent_to_the_api_is_a_400_naming_the_path(
+    organiser_api, event, where, value, message
+):
+    """Each was an IntegrityError, OverflowError or DataError (a 500), or stored as is on
+    SQLite."""
+    from tournaments.exports import tournament_archive
+    from tournaments.models import Tournament
+
+    archive = json.loads(json.dumps(tournament_archive(event)))
+    if where == "seed":
+        archive["registrations"][0]["seed"] = value
+    elif where == "date":
+        archive["tournament"]["date"] = value
+    else:
+        pairing = next(p for p in archive["rounds"][0]["pairings"] if p["match"])
+        archive["rounds"][0]["pairings"] = [pairing]
+        (pairing if where == "table" else pairing["match"])[where] = value
+    before = Tournament.objects.count()
+    response = organiser_api.post(
+        f"/api/clubs/{event.club.slug}/tournaments/import/", archive, format="json"
+    )
+    error = refusal(response, 400, "bad_archive")
+    assert message in error["message"]
+    assert Tournament.objects.count() == before

@@ -212,7 +212,7 @@ def tamper(archive, path, value):
     [
         (("format",), "zip", "This is not a ginclub tournament archive"),
         (("version",), 9, "Archive version 9 is not supported"),
-        (("rounds",), "many", "archive: 'rounds' has the wrong type (str)."),
+        (("rounds",), "many", "rounds must be a list."),
         (
             ("rounds", 0, "pairings", 0, "match", "games", 0, "hands", 1, "points"),
             99,
@@ -228,10 +228,63 @@ def tamper(archive, path, value):
         (
             ("rounds", 1, "pairings", 0, "a"),
             12345,
-            "malformed at rounds[1].pairings[0]: 12345 is missing",
+            "rounds[1].pairings[0].a names no registration (key 12345).",
         ),
-        (("tournament", "format"), "ladder", "tournament settings: format: must be one of"),
+        (("tournament", "format"), "ladder", "tournament.format must be one of"),
         (("tournament", "rules", "gin_bonus"), -1, "tournament rules: gin_bonus must be"),
+        # Issue 10: each of these was an IntegrityError, OverflowError or DataError (a 500),
+        # or stored as is on SQLite; now refused on both databases, naming the path.
+        (
+            ("registrations", 3, "seed"),
+            -1,
+            "registrations[3].seed must be a whole number from 1 to 9999 (or null).",
+        ),
+        (
+            ("registrations", 3, "seed"),
+            2**70,
+            "registrations[3].seed must be a whole number from 1 to 9999 (or null).",
+        ),
+        (("registrations", 0, "checked_in"), "yes", "registrations[0].checked_in must be true"),
+        (
+            ("rounds", 0, "pairings", 0, "table"),
+            -1,
+            "rounds[0].pairings[0].table must be a whole number from 1 to 32767 (or null).",
+        ),
+        (
+            ("rounds", 0, "pairings", 0, "position"),
+            2**70,
+            "rounds[0].pairings[0].position must be a whole number from 0 to 32767.",
+        ),
+        (
+            ("rounds", 0, "pairings", 0, "match", "first_dealer"),
+            "True",
+            "rounds[0].pairings[0].match.first_dealer must be one of 'A', 'B'.",
+        ),
+        (
+            ("rounds", 0, "pairings", 0, "match", "games", 0, "first_dealer"),
+            "True",
+            "rounds[0].pairings[0].match.games[0].first_dealer must be one of 'A', 'B'.",
+        ),
+        (
+            ("rounds", 0, "pairings", 0, "match", "games", 0, "hands", 0, "input", "upcard"),
+            "TOO-LONG",
+            "rounds[0].pairings[0].match.games[0].hands[0].input.upcard is wrong: ensure",
+        ),
+        (
+            ("rounds", 0, "pairings", 0, "match", "games", 0, "hands", 0, "number"),
+            2**70,
+            "rounds[0].pairings[0].match.games[0].hands[0].number must be a whole number from 1",
+        ),
+        (("tournament", "date"), "2026-13-45", "tournament.date must be a date (YYYY-MM-DD)."),
+        (("tournament", "rounds"), 2**70, "tournament.rounds must be a whole number from 1"),
+        (
+            ("rounds", 0, "started_at"),
+            "2026-13-45T10:00:00+00:00",
+            "rounds[0].started_at must be a date and time",
+        ),
+        (("rounds", 1, "number"), 1, "rounds[1].number repeats round 1."),
+        (("registrations", 1, "player"), "nobody", "registrations[1].player names no player"),
+        (("tournament", "roster"), [424242], "tournament.roster[0] names no registration."),
     ],
 )
 def test_a_bad_archive_is_refused_naming_the_problem_and_nothing_is_written(

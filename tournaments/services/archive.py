@@ -18,15 +18,318 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from ginclub import permissions
 from ginclub.errors import ServiceError
+from ginclub.inputs import INT_MAX, SMALL_MAX
 from ginclub.permissions import Actor
 from scoring import services as scoring
-from scoring.models import Club, Match, Player
+from scoring.models import Club, Hand, Match, Player
 from scoring.rules import RuleProfile, RulesError
+from scoring.serializers import HandFieldsSerializer
 from tournaments.exports import ARCHIVE_FORMAT, ARCHIVE_VERSION, ROUND_TIMES
 from tournaments.exports import ARCHIVE_SETTINGS as SETTINGS
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.services.base import log
 from tournaments.services.tournaments import check_settings, unique_slug, user_of
+
+# ------------------------------------------------------------------ the whole check
+# Every value the import reads is checked here, before anything is written, the same way
+# on both databases (SQLite would store a first dealer "True" or a date "2026-13-45" as
+# is; PostgreSQL refuses them with an error that is not a refusal). A refusal names the
+# value by its path in the archive, e.g. "registrations[3].seed".
+
+TEXT_MAX = 10_000
+
+
+def _bad(path: str, text: str) -> ServiceError:
+    return ServiceError("bad_archive", f"{path} {text}.", fields={"archive": path})
+
+
+def _dict(value: Any, path: str) -> dict:
+    if not isinstance(value, dict):
+        raise _bad(path, "must be an object")
+    return value
+
+
+def _list(value: Any, path: str, most: int = 100_000) -> list:
+    if not isinstance(value, list):
+        raise _bad(path, "must be a list")
+    if len(value) > most:
+        raise _bad(path, f"must hold at most {most} items")
+    return value
+
+
+def _get(data: dict, key: str, path: str) -> Any:
+    if key not in data:
+        raise _bad(f"{path}.{key}" if path else key, "is missing")
+    return data[key]
+
+
+def _whole(value: Any, path: str, low: int, high: int, *, null: bool = False) -> None:
+    if value is None and null:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _bad(path, f"must be a whole number from {low} to {high}" + (" (or null)" * null))
+
+
+def _text(value: Any, path: str, most: int = TEXT_MAX, *, null: bool = False) -> None:
+    if value is None and null:
+        return
+    if not isinstance(value, str) or len(value) > most:
+        raise _bad(path, f"must be text of at most {most} characters")
+
+
+def _bool(value: Any, path: str) -> None:
+    if not isinstance(value, bool):
+        raise _bad(path, "must be true or false")
+
+
+def _choice(value: Any, path: str, choices, *, null: bool = False) -> None:
+    if value is None and null:
+        return
+    if isinstance(value, bool) or not isinstance(value, str) or value not in choices:
+        shown = ", ".join(repr(c) for c in choices) + (" or null" if null else "")
+        raise _bad(path, f"must be one of {shown}")
+
+
+def _moment(value: Any, path: str) -> None:
+    """null, or an ISO date and time with its UTC offset."""
+    if value is None:
+        return
+    try:
+        moment = parse_datetime(value) if isinstance(value, str) and len(value) < 40 else None
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        raise _bad(path, "must be a date and time with its offset (ISO 8601), or null")
+
+
+def _key_of(value: Any, path: str) -> Any:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise _bad(path, "must be a key (a whole number or text)")
+    return value
+
+
+def _pair(value: Any, path: str, low: int, high: int) -> None:
+    if not isinstance(value, list) or len(value) != 2:
+        raise _bad(path, "must be a list of two whole numbers")
+    for index, item in enumerate(value):
+        _whole(item, f"{path}[{index}]", low, high)
+
+
+def _seats(value: Any, path: str, low: int, high: int) -> None:
+    data = _dict(value, path)
+    if set(data) != {"A", "B"}:
+        raise _bad(path, 'must be {"A": ..., "B": ...}')
+    for seat in ("A", "B"):
+        _whole(data[seat], f"{path}.{seat}", low, high)
+
+
+def _must(text: str) -> str:
+    """A check's own words after the path: "must be a whole number...", or "is wrong: ..."."""
+    text = text.rstrip(".")
+    if text.startswith("must "):
+        return text
+    if text.startswith(("a ", "an ", "text of")):
+        return f"must be {text}"
+    return f"is wrong: {text[:1].lower()}{text[1:]}"
+
+
+def check_archive(archive: Any) -> None:
+    """Refuse (ServiceError `bad_archive`, naming the path) anything the import could not
+    store as it is: types, ranges, choices, dates, and keys that refer to nothing."""
+    if not isinstance(archive, dict) or archive.get("format") != ARCHIVE_FORMAT:
+        raise ServiceError(
+            "bad_archive",
+            f"This is not a ginclub tournament archive (format {ARCHIVE_FORMAT!r} expected).",
+        )
+    if archive.get("version") != ARCHIVE_VERSION:
+        raise ServiceError(
+            "bad_archive",
+            f"Archive version {archive.get('version')!r} is not supported "
+            f"(version {ARCHIVE_VERSION} is).",
+        )
+    _text(archive.get("exported_at"), "exported_at", 64, null=True)
+    tournament = _dict(_get(archive, "tournament", ""), "tournament")
+    _check_tournament(tournament)
+    players = _check_players(_list(_get(archive, "players", ""), "players"))
+    registrations = _check_registrations(
+        _list(_get(archive, "registrations", ""), "registrations"), players
+    )
+    roster = _list(tournament.get("roster") or [], "tournament.roster")
+    for index, item in enumerate(roster):
+        if _key_of(item, f"tournament.roster[{index}]") not in registrations:
+            raise _bad(f"tournament.roster[{index}]", "names no registration")
+    numbers: set[int] = set()
+    for index, item in enumerate(_list(_get(archive, "rounds", ""), "rounds")):
+        path = f"rounds[{index}]"
+        number = _check_round(_dict(item, path), path, registrations)
+        if number in numbers:
+            raise _bad(f"{path}.number", f"repeats round {number}")
+        numbers.add(number)
+
+
+def _check_tournament(data: dict) -> None:
+    for key in SETTINGS:
+        _get(data, key, "tournament")
+    date = _get(data, "date", "tournament")
+    try:
+        valid = isinstance(date, str) and parse_date(date) is not None
+    except ValueError:
+        valid = False
+    if not valid:
+        raise _bad("tournament.date", "must be a date (YYYY-MM-DD)")
+    _text(data.get("slug"), "tournament.slug", 60, null=True)
+    _text(data.get("club"), "tournament.club", 120, null=True)
+    _choice(_get(data, "state", "tournament"), "tournament.state", Tournament.State.values)
+    rules = _get(data, "rules", "tournament")
+    if rules is not None:
+        _dict(rules, "tournament.rules")
+    _dict(data["overrides"], "tournament.overrides")
+    # The settings' own ranges and choices: the same check as creating a tournament.
+    try:
+        check_settings(
+            Tournament(
+                date=parse_date(date), **{key: data[key] for key in SETTINGS if key != "date"}
+            )
+        )
+    except ServiceError as error:
+        key, text = next(iter((error.fields or {"settings": error.message}).items()))
+        raise _bad(f"tournament.{key}", _must(str(text))) from None
+
+
+def _check_players(items: list) -> set:
+    keys: set = set()
+    for index, item in enumerate(items):
+        path = f"players[{index}]"
+        _dict(item, path)
+        key = _key_of(_get(item, "key", path), f"{path}.key")
+        if key in keys:
+            raise _bad(f"{path}.key", f"repeats player key {key!r}")
+        keys.add(key)
+        name = _get(item, "name", path)
+        _text(name, f"{path}.name", 120)
+        if not name.strip():
+            raise _bad(f"{path}.name", "must not be blank")
+        _text(item.get("email"), f"{path}.email", 254, null=True)
+        _text(item.get("member_id"), f"{path}.member_id", 40, null=True)
+    return keys
+
+
+def _check_registrations(items: list, players: set) -> set:
+    keys: set = set()
+    registered: set = set()
+    seeds: set = set()
+    for index, item in enumerate(items):
+        path = f"registrations[{index}]"
+        _dict(item, path)
+        key = _key_of(_get(item, "key", path), f"{path}.key")
+        if key in keys:
+            raise _bad(f"{path}.key", f"repeats registration key {key!r}")
+        keys.add(key)
+        player = _key_of(_get(item, "player", path), f"{path}.player")
+        if player not in players:
+            raise _bad(f"{path}.player", f"names no player (key {player!r})")
+        if player in registered:
+            raise _bad(f"{path}.player", "is registered twice")
+        registered.add(player)
+        seed = item.get("seed")
+        _whole(seed, f"{path}.seed", 1, 9999, null=True)
+        if seed is not None and seed in seeds:
+            raise _bad(f"{path}.seed", f"repeats seed {seed}")
+        seeds.add(seed)
+        for flag in ("checked_in", "late", "withdrawn"):
+            _bool(_get(item, flag, path), f"{path}.{flag}")
+    return keys
+
+
+def _check_round(data: dict, path: str, registrations: set) -> int:
+    number = _get(data, "number", path)
+    _whole(number, f"{path}.number", 1, SMALL_MAX)
+    _choice(_get(data, "stage", path), f"{path}.stage", Round.Stage.values)
+    _choice(_get(data, "state", path), f"{path}.state", Round.State.values)
+    _bool(_get(data, "time_called", path), f"{path}.time_called")
+    for key in ROUND_TIMES:
+        _moment(data.get(key), f"{path}.{key}")
+    tables: set[int] = set()
+    for index, item in enumerate(_list(_get(data, "pairings", path), f"{path}.pairings")):
+        where = f"{path}.pairings[{index}]"
+        _dict(item, where)
+        _whole(_get(item, "position", where), f"{where}.position", 0, SMALL_MAX)
+        table = _get(item, "table", where)
+        _whole(table, f"{where}.table", 1, SMALL_MAX, null=True)
+        if table is not None and table in tables:
+            raise _bad(f"{where}.table", f"repeats table {table}")
+        tables.add(table)
+        for seat in ("a", "b"):
+            key = _get(item, seat, where)
+            if key is None and seat == "b":
+                continue
+            if _key_of(key, f"{where}.{seat}") not in registrations:
+                raise _bad(f"{where}.{seat}", f"names no registration (key {key!r})")
+        _text(_get(item, "reason", where), f"{where}.reason", 200)
+        result = _get(item, "result", where)
+        if result is not None:
+            _check_result(_dict(result, f"{where}.result"), f"{where}.result")
+        match = _get(item, "match", where)
+        if match is not None:
+            if item["b"] is None:
+                raise _bad(f"{where}.match", "must be null for a bye")
+            _check_match(_dict(match, f"{where}.match"), f"{where}.match")
+    return number
+
+
+def _check_result(data: dict, path: str) -> None:
+    _choice(_get(data, "winner", path), f"{path}.winner", ("A", "B"))
+    _text(_get(data, "reason", path), f"{path}.reason")
+    _pair(_get(data, "games", path), f"{path}.games", 0, SMALL_MAX)
+    _pair(_get(data, "points", path), f"{path}.points", -INT_MAX, INT_MAX)
+    _moment(_get(data, "resolved_at", path), f"{path}.resolved_at")
+
+
+def _check_match(data: dict, path: str) -> None:
+    _dict(_get(data, "rules", path), f"{path}.rules")
+    _choice(_get(data, "agreement", path), f"{path}.agreement", Match.Agreement.values)
+    _choice(_get(data, "first_dealer", path), f"{path}.first_dealer", ("A", "B"))
+    _choice(_get(data, "state", path), f"{path}.state", Match.State.values)
+    _choice(_get(data, "winner", path), f"{path}.winner", ("A", "B"), null=True)
+    _seats(_get(data, "games_won", path), f"{path}.games_won", 0, SMALL_MAX)
+    _seats(_get(data, "points", path), f"{path}.points", -INT_MAX, INT_MAX)
+    numbers: set[int] = set()
+    for index, game in enumerate(_list(_get(data, "games", path), f"{path}.games")):
+        where = f"{path}.games[{index}]"
+        _dict(game, where)
+        number = _get(game, "number", where)
+        _whole(number, f"{where}.number", 1, SMALL_MAX)
+        if number in numbers:
+            raise _bad(f"{where}.number", f"repeats game {number}")
+        numbers.add(number)
+        _choice(_get(game, "first_dealer", where), f"{where}.first_dealer", ("A", "B"))
+        hands: set[int] = set()
+        for at, hand in enumerate(_list(_get(game, "hands", where), f"{where}.hands")):
+            _check_hand(_dict(hand, f"{where}.hands[{at}]"), f"{where}.hands[{at}]", number)
+            if hand["number"] in hands:
+                raise _bad(f"{where}.hands[{at}].number", f"repeats hand {hand['number']}")
+            hands.add(hand["number"])
+
+
+def _check_hand(data: dict, path: str, game: int) -> None:
+    number = _get(data, "number", path)
+    _whole(number, f"{path}.number", 1, SMALL_MAX)
+    _choice(_get(data, "dealer", path), f"{path}.dealer", ("A", "B"))
+    _choice(_get(data, "state", path), f"{path}.state", Hand.State.values)
+    _whole(data.get("version"), f"{path}.version", 1, INT_MAX, null=True)
+    _whole(_get(data, "points", path), f"{path}.points", 0, INT_MAX)
+    _choice(_get(data, "winner", path), f"{path}.winner", ("A", "B"), null=True)
+    entered = _dict(_get(data, "input", path), f"{path}.input")
+    # The input is what a phone sends: the API's own shape check, with its bounds.
+    shape = HandFieldsSerializer(data={**entered, "game": game, "number": number})
+    if not shape.is_valid():
+        field, problems = next(iter(shape.errors.items()))
+        problem = problems[0] if isinstance(problems, list) and problems else problems
+        if isinstance(problem, dict):
+            problem = next(iter(problem.values()))
+        problem = problem[0] if isinstance(problem, list) and problem else problem
+        raise _bad(f"{path}.input.{field}", _must(str(problem)))
+
 
 # -------------------------------------------------------------------------- import
 
@@ -38,6 +341,7 @@ def import_archive(*, club: Club, actor: Actor, archive: Any) -> Tournament:
     Raises Forbidden, ServiceError (`bad_archive`, naming the faulty part).
     """
     permissions.require_organiser(actor, club, "import tournaments")
+    check_archive(archive)
     reader = _Reader()
     try:
         with transaction.atomic():
