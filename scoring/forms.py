@@ -6,6 +6,7 @@ import uuid
 
 from django import forms
 
+from ginclub.inputs import ID_MAX, INT_MAX, SMALL_MAX
 from scoring.models import Match, Player
 
 RANKS = "A23456789TJQK"
@@ -18,8 +19,8 @@ def new_key() -> str:
 
 
 class HandForm(forms.Form):
-    game = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
-    number = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    game = forms.IntegerField(min_value=1, max_value=SMALL_MAX, widget=forms.HiddenInput)
+    number = forms.IntegerField(min_value=1, max_value=SMALL_MAX, widget=forms.HiddenInput)
     idempotency_key = forms.CharField(max_length=80, widget=forms.HiddenInput)
     mode = forms.ChoiceField(
         choices=[("quick", "Quick"), ("cards", "Cards")], initial="quick", widget=forms.HiddenInput
@@ -32,8 +33,8 @@ class HandForm(forms.Form):
     knocker = forms.ChoiceField(
         choices=[("A", "A"), ("B", "B")], required=False, widget=forms.RadioSelect
     )
-    knocker_deadwood = forms.IntegerField(required=False, initial=0)
-    defender_deadwood = forms.IntegerField(required=False, initial=0)
+    knocker_deadwood = forms.IntegerField(required=False, initial=0, max_value=SMALL_MAX)
+    defender_deadwood = forms.IntegerField(required=False, initial=0, max_value=SMALL_MAX)
     knocker_cards = forms.MultipleChoiceField(
         choices=CARD_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
     )
@@ -63,31 +64,31 @@ class HandForm(forms.Form):
 
 
 class VersionForm(forms.Form):
-    version = forms.IntegerField(min_value=1)
+    version = forms.IntegerField(min_value=1, max_value=INT_MAX)
     idempotency_key = forms.CharField(max_length=80)
     reason = forms.CharField(max_length=500, required=False)
-    player = forms.IntegerField(required=False)
+    player = forms.IntegerField(min_value=1, max_value=ID_MAX, required=False)
     pin = forms.CharField(max_length=8, required=False)
 
 
 class CorrectionForm(forms.Form):
     """An organiser's quick-entry correction of one hand."""
 
-    game = forms.IntegerField(min_value=1)
-    number = forms.IntegerField(min_value=1)
-    version = forms.IntegerField(min_value=1)
+    game = forms.IntegerField(min_value=1, max_value=SMALL_MAX)
+    number = forms.IntegerField(min_value=1, max_value=SMALL_MAX)
+    version = forms.IntegerField(min_value=1, max_value=INT_MAX)
     idempotency_key = forms.CharField(max_length=80)
     outcome = forms.ChoiceField(
         choices=[("knock", "Knock"), ("gin", "Gin"), ("big_gin", "Big gin"), ("dead", "Dead hand")]
     )
     knocker = forms.ChoiceField(choices=[("", "—"), ("A", "A"), ("B", "B")], required=False)
-    knocker_deadwood = forms.IntegerField(required=False)
-    defender_deadwood = forms.IntegerField(required=False)
+    knocker_deadwood = forms.IntegerField(required=False, max_value=SMALL_MAX)
+    defender_deadwood = forms.IntegerField(required=False, max_value=SMALL_MAX)
     reason = forms.CharField(max_length=500)
 
 
 class SeatForm(forms.Form):
-    player = forms.IntegerField()
+    player = forms.IntegerField(min_value=1, max_value=ID_MAX)
     pin = forms.CharField(
         max_length=8,
         widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),

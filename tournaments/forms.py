@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 
+from ginclub.inputs import INT_MAX
 from scoring.models import Match
 from scoring.rules.profiles import PROFILES, RuleProfile
 from tournaments.models import Tournament
@@ -259,8 +260,8 @@ class ResultForm(forms.Form):
     winner = forms.ChoiceField(widget=forms.RadioSelect)
     games_a = forms.IntegerField(min_value=0, max_value=99, required=False)
     games_b = forms.IntegerField(min_value=0, max_value=99, required=False)
-    points_a = forms.IntegerField(min_value=0, required=False)
-    points_b = forms.IntegerField(min_value=0, required=False)
+    points_a = forms.IntegerField(min_value=0, max_value=INT_MAX, required=False)
+    points_b = forms.IntegerField(min_value=0, max_value=INT_MAX, required=False)
     reason = forms.CharField(
         max_length=500,
         widget=forms.TextInput,

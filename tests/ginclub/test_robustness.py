@@ -429,3 +429,18 @@ def test_a_bad_archive_sent_to_the_api_is_a_400_naming_the_path(
     error = refusal(response, 400, "bad_archive")
     assert message in error["message"]
     assert Tournament.objects.count() == before
+
+
+def test_page_forms_bound_their_numbers(client, match):
+    """Page forms bound their whole numbers as the API does: the seat form refuses a
+    player id no column holds as bad input (400). (Before, it was a 403 only because the
+    service compared it with the match's players before any lookup.)"""
+    from ginclub.permissions import table_token
+
+    client.get(f"/t/{table_token(match)}/")
+    page = client.post(f"/matches/{match.pk}/seat/", {"player": HUGE, "pin": PIN})
+    assert page.status_code == 400, page.status_code
+    htmx = client.post(
+        f"/matches/{match.pk}/seat/", {"player": str(HUGE), "pin": PIN}, HTTP_HX_REQUEST="true"
+    )
+    assert htmx.status_code == 400, htmx.status_code
