@@ -14,7 +14,10 @@ Terms:
     seated       the browser chose "I am <player>" at a table and gave that player's
                  PIN, or the logged-in user is that player.
     table link   a signed, expiring link to one match (`table_token`): opening it lets
-                 that browser see the match, nothing more.
+                 that browser see the match, nothing more, until the link itself would
+                 have expired (the grant carries the link's expiry) or an organiser
+                 revokes the match's links (the match's `link_generation`, signed into
+                 the link and kept in the grant, moves on: old links and grants stop).
 
 This module is the shared core under both apps: it reads the objects it is given (a
 match's club and players, a tournament's club and public flag, a club's organisers)
@@ -23,6 +26,8 @@ and imports neither app.
 
 from __future__ import annotations
 
+import hashlib
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +51,10 @@ class Actor:
     ip: str | None = None
     tables: frozenset[int] = frozenset()
     seats: dict[int, int] = field(default_factory=dict, compare=False, hash=False)
+    # The link generation each table was granted at (missing: 0, the first links).
+    generations: dict[int, int] = field(default_factory=dict, compare=False, hash=False)
+    # This browser, for counting wrong PINs: a hash of its session key ("" without one).
+    browser: str = ""
 
     @property
     def label(self) -> str:
@@ -67,7 +76,16 @@ class Actor:
 
     def acting_as(self, player) -> Actor:
         """The same request acting for `player` (whose PIN the caller has checked)."""
-        return Actor(self.user, player, self.device, self.ip, self.tables, self.seats)
+        return Actor(
+            self.user,
+            player,
+            self.device,
+            self.ip,
+            self.tables,
+            self.seats,
+            self.generations,
+            self.browser,
+        )
 
 
 # ------------------------------------------------------------------ from a request
@@ -76,13 +94,19 @@ class Actor:
 def actor_of(request: HttpRequest, match=None) -> Actor:
     """The actor a request stands for; at `match`, with the seat this browser holds."""
     session = getattr(request, "session", None) or {}
-    seats = {int(m): int(p) for m, p in dict(session.get("seats", {})).items()}
+    grants = live_grants(session)
+    # A seat stands only at a table whose grant is still live (a logged-in player's own
+    # seat needs no grant: `seated_player`).
+    seats = {int(m): int(p) for m, p in dict(session.get("seats", {})).items() if int(m) in grants}
+    session_key = getattr(session, "session_key", None)
     actor = Actor(
         user=getattr(request, "user", None),
         device=request.headers.get("User-Agent", "")[:200],
         ip=request.META.get("REMOTE_ADDR"),
-        tables=frozenset(int(t) for t in session.get("tables", [])),
+        tables=frozenset(grants),
         seats=seats,
+        generations=grants,
+        browser=hashlib.sha256(session_key.encode()).hexdigest()[:32] if session_key else "",
     )
     if match is None:
         return actor
@@ -95,36 +119,97 @@ def actor_at_club(request: HttpRequest, club) -> Actor:
     return actor.acting_as(club_player(actor, club))
 
 
+@dataclass(frozen=True)
+class TableLink:
+    """What a valid table link says: the match, its link generation, when it expires."""
+
+    match_id: int
+    generation: int
+    expires_at: float  # seconds since the epoch
+
+
 def table_token(match) -> str:
-    return signing.TimestampSigner(salt=TABLE_SALT).sign(str(match.pk))
+    """The signed link to `match`'s table, valid TABLE_TOKEN_MAX_AGE from now and until
+    the match's links are revoked."""
+    value = f"{match.pk}.{match.link_generation}"
+    return signing.TimestampSigner(salt=TABLE_SALT).sign(value)
 
 
-def match_id_from_token(token: str, max_age: int = TABLE_TOKEN_MAX_AGE) -> int:
-    """Raises Forbidden (`bad_token`, `expired_token`)."""
+def read_table_token(token: str, max_age: int = TABLE_TOKEN_MAX_AGE) -> TableLink:
+    """Raises Forbidden (`bad_token`, `expired_token`). Whether the link was revoked
+    needs the match: `grant_table` checks it."""
     signer = signing.TimestampSigner(salt=TABLE_SALT)
     try:
-        return int(signer.unsign(token, max_age=max_age))
+        value = signer.unsign(token, max_age=max_age)
+        signed_at = signing.b62_decode(token.rsplit(signer.sep, 2)[1])
+        match_id, _, generation = value.partition(".")
+        # Links made before generations existed carry the match id alone: generation 0.
+        return TableLink(int(match_id), int(generation or 0), signed_at + max_age)
     except signing.SignatureExpired:
         raise Forbidden(
             "expired_token", "This table link has expired; ask the organiser for a new one."
         ) from None
-    except (signing.BadSignature, ValueError):
+    except (signing.BadSignature, ValueError, IndexError):
         raise Forbidden("bad_token", "This table link is not valid.") from None
 
 
-def grant_table(request: HttpRequest, match_id: int) -> None:
-    """This browser opened the match's table link: it may see the match."""
-    tables = set(request.session.get("tables", []))
-    tables.add(match_id)
-    request.session["tables"] = sorted(tables)
+def match_id_from_token(token: str, max_age: int = TABLE_TOKEN_MAX_AGE) -> int:
+    """Raises Forbidden (`bad_token`, `expired_token`)."""
+    return read_table_token(token, max_age).match_id
+
+
+def live_grants(session) -> dict[int, int]:
+    """The tables this session may see now: {match id: link generation}. Grants are
+    {match id: [expires at, generation]}; an expired one is ignored (and the seat there
+    with it). Grants kept before they expired (a bare list of ids) count for nothing."""
+    grants = session.get("table_grants", {}) if session else {}
+    now = time.time()
+    live = {}
+    if isinstance(grants, dict):
+        for match_id, grant in grants.items():
+            try:
+                expires_at, generation = float(grant[0]), int(grant[1])
+                if expires_at > now:
+                    live[int(match_id)] = generation
+            except (TypeError, ValueError, IndexError, KeyError):
+                continue
+    return live
+
+
+def grant_table(request: HttpRequest, match, link: TableLink | None = None) -> None:
+    """This browser opened the match's table link: it may see the match until the link
+    would have expired, or until the match's links are revoked. Without a link (a seat
+    taken by a logged-in player) the grant lasts TABLE_TOKEN_MAX_AGE from now, or keeps
+    the one this browser holds. Raises Forbidden (`revoked_token`)."""
+    if link is not None and link.generation != match.link_generation:
+        raise Forbidden(
+            "revoked_token",
+            "This table link was withdrawn by the organiser; ask them for the new one.",
+        )
+    grants = {
+        key: value
+        for key, value in dict(request.session.get("table_grants", {})).items()
+        if int(key) in live_grants(request.session)
+    }
+    held = grants.get(str(match.pk))
+    if link is not None:
+        expires_at = link.expires_at
+    elif held is not None and int(held[1]) == match.link_generation:
+        expires_at = float(held[0])
+    else:
+        expires_at = time.time() + TABLE_TOKEN_MAX_AGE
+    grants[str(match.pk)] = [expires_at, match.link_generation]
+    request.session["table_grants"] = grants
+    request.session.pop("tables", None)  # the old form, without expiry
 
 
 def claim_seat(request: HttpRequest, match, player) -> None:
-    """This browser acts for `player` at `match` from now on (the caller checked the PIN)."""
+    """This browser acts for `player` at `match` from now on (the caller checked the PIN),
+    for as long as its grant of the table lasts."""
     seats = dict(request.session.get("seats", {}))
     seats[str(match.pk)] = player.pk
     request.session["seats"] = seats
-    grant_table(request, match.pk)
+    grant_table(request, match)
 
 
 def release_seat(request: HttpRequest, match) -> None:
@@ -146,7 +231,7 @@ def seated_player(actor: Actor, match):
     """The player `actor` acts for at `match`: the seat this browser holds there, else
     the logged-in user's own seat; None for anyone else."""
     players = (match.player_a, match.player_b)
-    held = actor.seats.get(match.pk)
+    held = actor.seats.get(match.pk) if holds_table(actor, match) else None
     for player in players:
         if held == player.pk:
             return player
@@ -170,9 +255,16 @@ def plays_in(actor: Actor, match) -> bool:
     return player is not None and player.pk in (match.player_a_id, match.player_b_id)
 
 
+def holds_table(actor: Actor, match) -> bool:
+    """This browser opened a table link of `match` that is live and not revoked."""
+    return match.pk in actor.tables and actor.generations.get(match.pk, 0) == getattr(
+        match, "link_generation", 0
+    )
+
+
 def may_view_match(actor: Actor, match) -> bool:
     """Its table link, its players, the club's organisers and admins."""
-    if match.pk in actor.tables or plays_in(actor, match):
+    if holds_table(actor, match) or plays_in(actor, match):
         return True
     if not actor.is_authenticated:
         return False
@@ -195,6 +287,15 @@ def may_start_match(actor: Actor, club) -> bool:
     """Organisers start any match; at a club night, the club's own players theirs."""
     player = actor.player
     return organises(actor, club) or (player is not None and player.club_id == club.pk)
+
+
+def may_unlock_pin(actor: Actor, player) -> bool:
+    """Lift a player's wrong-PIN locks: the organisers of the player's club (and admins)."""
+    return organises(actor, player.club)
+
+
+def may_revoke_table_links(actor: Actor, match) -> bool:
+    return organises(actor, match.club)
 
 
 def may_set_pin(actor: Actor, player) -> bool:

@@ -227,9 +227,12 @@ def seat(request: Request, match_id: int) -> Response:
     # The body may carry the table link's token, for a browser that has not opened it.
     token = request.data.get("token") if hasattr(request.data, "get") else None
     if token:
-        if permissions.match_id_from_token(str(token)) != match_id:
+        link = permissions.read_table_token(str(token))
+        if link.match_id != match_id:
             raise Forbidden("bad_token", "This table link is for another match.")
-        permissions.grant_table(request, match_id)
+        linked = Match.objects.filter(pk=match_id).first()
+        if linked is not None:
+            permissions.grant_table(request, linked, link)
     match = _visible_match(request, match_id)
     data = valid(s.SeatSerializer, request)
     actor = services.acting_with_pin(

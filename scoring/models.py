@@ -12,8 +12,12 @@ from the hand rows by the services, never edited by hand.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
+
 from django.conf import settings
-from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.hashers import check_password
 from django.db import models
 from django.db.models import Q
 
@@ -62,11 +66,36 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    # A table PIN is 4 to 8 digits, mostly 4: 10^4 possibilities. No hash cost protects so
+    # small a secret from someone holding the database (Django's PBKDF2, ~0.3 s a guess
+    # here, gives up all 10^4 in under an hour on one core, far less on a GPU), so cost
+    # buys little there; it did make every guess at the table cost ~0.3 s of server CPU,
+    # a denial-of-service lever (64 phones seating at once took seconds). What protects
+    # a PIN is the rate limits in scoring.services.players, checked before any hash.
+    # So: a fast salted SHA-256 (microseconds), compared in constant time. Hashes made
+    # by Django's hashers before this still check, and are rewritten on their first match
+    # (`pin_is_legacy`).
+    PIN_HASH_PREFIX = "pin-sha256"
+
     def set_pin(self, pin: str) -> None:
-        self.pin_hash = make_password(pin)
+        salt = secrets.token_hex(12)
+        self.pin_hash = f"{self.PIN_HASH_PREFIX}${salt}${_pin_digest(salt, pin)}"
 
     def check_pin(self, pin: str) -> bool:
-        return bool(self.pin_hash) and check_password(pin, self.pin_hash)
+        if not self.pin_hash:
+            return False
+        if self.pin_is_legacy:
+            return check_password(pin, self.pin_hash)
+        _prefix, salt, digest = self.pin_hash.split("$", 2)
+        return hmac.compare_digest(digest, _pin_digest(salt, pin))
+
+    @property
+    def pin_is_legacy(self) -> bool:
+        return bool(self.pin_hash) and not self.pin_hash.startswith(self.PIN_HASH_PREFIX + "$")
+
+
+def _pin_digest(salt: str, pin: str) -> str:
+    return hashlib.sha256(f"{salt}${pin}".encode()).hexdigest()
 
 
 class Match(models.Model):
@@ -95,6 +124,10 @@ class Match(models.Model):
     points_b = models.IntegerField(default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    link_generation = models.PositiveIntegerField(
+        default=0,
+        help_text="Signed into every table link and grant; revoking the links bumps it.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -310,11 +343,21 @@ class LedgerRow(models.Model):
 
 
 class PinFailure(models.Model):
-    """A wrong PIN at a table. Throttling counts these per player and match, not per IP."""
+    """A wrong PIN at a table, from one device (browser session) and address. Throttling
+    (scoring.services.players) counts these per player and device, per player across
+    devices, and per address (generously: a venue shares one)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    device = models.CharField(max_length=64, blank=True, help_text="A hash of the session key.")
+    ip = models.GenericIPAddressField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["player", "created_at"], name="pinfailure_player_time"),
+            models.Index(fields=["ip", "created_at"], name="pinfailure_ip_time"),
+        ]
 
     def __str__(self) -> str:
         return f"wrong PIN for {self.player} at match {self.match_id}"

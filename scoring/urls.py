@@ -22,6 +22,12 @@ urlpatterns = [
     path("matches/<id:match_id>/reopen/", views.reopen, name="reopen"),
     path("matches/<id:match_id>/ledger/", views.match_ledger, name="ledger"),
     path("matches/<id:match_id>/qr.svg", views.table_qr, name="table-qr"),
+    path("matches/<id:match_id>/revoke-links/", views.revoke_links, name="revoke-links"),
+    path(
+        "clubs/<slug:slug>/players/<id:player_id>/unlock-pin/",
+        views.unlock_pin,
+        name="unlock-pin",
+    ),
 ]
 
 api_urlpatterns = [

@@ -18,6 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 from ginclub import permissions
@@ -35,7 +36,7 @@ from scoring.forms import (
     new_key,
 )
 from scoring.hand_input import hand_input_from
-from scoring.models import Hand, Match
+from scoring.models import Hand, Match, Player
 
 OUTCOME_CHOICES = [
     ("knock", "Knock"),
@@ -96,7 +97,24 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "organiser": permissions.organises(actor, club),
         "member": actor.player,
     }
+    if context["organiser"]:
+        context["pin_locks"] = services.pin_locks(context["players"])
+        context["back"] = request.path
     return render(request, "scoring/club.html", context)
+
+
+@login_required
+@require_POST
+def unlock_pin(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """Lift a player's wrong-PIN locks (organisers), then back to where the button was."""
+    club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
+    player = get_object_or_404(Player.objects.select_related("club"), pk=player_id, club=club)
+    services.unlock_pin(player=player, actor=permissions.actor_of(request))
+    messages.success(request, f"{player.name} may try their PIN again on every phone.")
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = reverse("scoring:club", args=[club.slug])
+    return redirect(back)
 
 
 @login_required
@@ -124,21 +142,25 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def table(request: HttpRequest, token: str) -> HttpResponse:
-    match_id = permissions.match_id_from_token(token)
-    permissions.grant_table(request, match_id)
-    return redirect("scoring:match", match_id=match_id)
+    link = permissions.read_table_token(token)
+    match = Match.objects.filter(pk=link.match_id).first()
+    if match is None:
+        raise NotFound("not_found", "This table's match no longer exists.")
+    permissions.grant_table(request, match, link)
+    return redirect("scoring:match", match_id=match.pk)
 
 
 def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
     view = selectors.match_view(match.pk)
     actor = permissions.actor_of(request, match)
     seated = actor.player
+    staff = permissions.may_manage_match(actor, match)
     return {
         "view": view,
         "match": view.match,
         "seated": seated,
         "seat": match.seat_of(seated) if seated else None,
-        "staff": permissions.may_manage_match(actor, match),
+        "staff": staff,
         "new_key": new_key(),
         "outcomes": OUTCOME_CHOICES,
         "round_clock": hooks.match_clock(match.pk),
@@ -151,6 +173,9 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _visible_match(request, match_id)
     context = _match_context(request, match)
     context["hand_form"] = _blank_hand_form(context["view"], request.GET.get("mode", "quick"))
+    if context["staff"]:
+        context["pin_locks"] = services.pin_locks([match.player_a, match.player_b])
+        context["back"] = request.path
     return render(request, "scoring/match.html", context)
 
 
@@ -348,6 +373,20 @@ def match_ledger(request: HttpRequest, match_id: int) -> HttpResponse:
     permissions.require_manage_match(permissions.actor_of(request), match)
     rows = selectors.ledger_of(match)
     return render(request, "scoring/ledger.html", {"match": match, "rows": rows})
+
+
+@login_required
+@require_POST
+def revoke_links(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Withdraw the match's table links and every phone's access through them."""
+    match = _visible_match(request, match_id)
+    services.revoke_table_links(match_id=match.pk, actor=permissions.actor_of(request))
+    messages.success(
+        request,
+        "The table links of this match are withdrawn: phones that opened them must scan "
+        "the new QR code and give their PIN again.",
+    )
+    return _back(match)
 
 
 @login_required

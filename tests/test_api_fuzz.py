@@ -15,6 +15,7 @@ never something to relax.
 from __future__ import annotations
 
 import itertools
+import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -146,7 +147,7 @@ def world(db, in_process) -> World:
 
     # A phone that opened the table link and took seat A (as ginclub.permissions keeps it).
     session = SessionStore()
-    session["tables"] = [match.pk]
+    session["table_grants"] = {str(match.pk): [time.time() + 3600, match.link_generation]}
     session["seats"] = {str(match.pk): match.player_a_id}
     session.create()
     csrf = _get_new_csrf_string()

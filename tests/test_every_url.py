@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from dataclasses import dataclass
 
 import pytest
@@ -73,6 +74,8 @@ PERMISSIONS: dict[str, set[str]] = {
     "scoring:reopen": MANAGERS,
     "scoring:ledger": MANAGERS,
     "scoring:table-qr": MANAGERS,
+    "scoring:revoke-links": MANAGERS,
+    "scoring:unlock-pin": MANAGERS,
     # scoring API
     "api-clubs": LOGGED_IN,
     "api-club-players": MANAGERS,
@@ -121,6 +124,7 @@ ACTIONS = {
         "timer",
         "call-time",
         "time-policy",
+        "revoke-links",
         "discard",
         "publish",
         "close",
@@ -180,6 +184,7 @@ def world():
     values = {
         "match_id": here.match.pk,
         "hand_id": here.match.games.get(number=1).hands.get().pk,
+        "player_id": here.match.player_a_id,
         "token": table_token(here.match),
         "pairing_id": here.pk,
         "registration_id": here.player_a.pk,
@@ -204,7 +209,7 @@ def client_for(visitor: str, users: dict, seats: dict) -> Client:
     elif visitor in seats:
         match = seats[visitor]
         session = client.session
-        session["tables"] = [match.pk]
+        session["table_grants"] = {str(match.pk): [time.time() + 3600, match.link_generation]}
         session["seats"] = {str(match.pk): match.player_a_id}
         session.save()
     return client

@@ -6,9 +6,10 @@ change in the same transaction. Each submission carries an idempotency key: a re
 the stored response and writes nothing; the same key with another payload is refused.
 
     base        Outcome and the plumbing the services share (Actor is ginclub.permissions')
-    matches     start, close, reopen, stop, resume
+    matches     start, close, reopen, stop, resume; revoke a match's table links
     hands       preview, submit, confirm, dispute, withdraw, correct, void
-    players     add players, set and check table PINs, act for a player by their PIN
+    players     add players, set and check table PINs (rate-limited), act for a player by
+                their PIN, see and lift wrong-PIN locks
     rescoring   re-score a match under new rules; re-create one from an archive
 """
 
@@ -27,41 +28,57 @@ from scoring.services.matches import (
     close_match,
     reopen_match,
     resume_match,
+    revoke_table_links,
     start_match,
     stop_match,
 )
 from scoring.services.players import (
+    NETWORK_FAILURE_LIMIT,
     PIN_FAILURE_LIMIT,
     PIN_LOCKOUT,
+    PLAYER_FAILURE_LIMIT,
+    PLAYER_WINDOW,
+    PinLock,
     acting_with_pin,
     add_player,
+    device_key,
+    pin_locks,
     set_pin,
+    unlock_pin,
     verify_pin,
 )
 from scoring.services.rescoring import import_match, rescore_match
 
 __all__ = [
+    "NETWORK_FAILURE_LIMIT",
     "PIN_FAILURE_LIMIT",
     "PIN_LOCKOUT",
+    "PLAYER_FAILURE_LIMIT",
+    "PLAYER_WINDOW",
+    "PinLock",
     "Actor",
     "Outcome",
     "acting_with_pin",
     "add_player",
     "chain_of",
+    "device_key",
     "close_match",
     "confirm_hand",
     "correct_hand",
     "dispute_hand",
     "import_match",
+    "pin_locks",
     "preview_hand",
     "rescore_match",
     "reopen_match",
     "resume_match",
+    "revoke_table_links",
     "set_pin",
     "snapshot",
     "start_match",
     "stop_match",
     "submit_hand",
+    "unlock_pin",
     "verify_pin",
     "void_hand",
     "withdraw_hand",

@@ -177,3 +177,29 @@ def resume_match(*, match_id: int, actor: Actor, reason: str) -> Match:
         refusal=Conflict("not_stopped", "Only a stopped, undecided match can be resumed."),
         state=lambda m: Match.State.IN_PROGRESS,
     )
+
+
+def revoke_table_links(*, match_id: int, actor: Actor) -> Match:
+    """Withdraw every table link of the match printed or shown so far, and every browser's
+    access and seat that came from one: the match's link generation moves on, and links
+    and grants carry the generation they were made at. New links work at once. The
+    players' own logins and the organisers are untouched. Raises Forbidden."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        if not permissions.may_revoke_table_links(actor, match):
+            raise Forbidden(
+                "not_allowed", f"Only the organisers of {match.club.name} withdraw table links."
+            )
+        before = match.link_generation
+        match.link_generation = before + 1
+        match.save(update_fields=["link_generation", "updated_at"])
+        ledger.append(
+            chain=chain_of(match),
+            action="table_links_revoked",
+            actor=actor.label,
+            user=actor.user,
+            match=match,
+            before={"link_generation": before},
+            after={"link_generation": match.link_generation},
+        )
+    return match

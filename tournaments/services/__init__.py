@@ -45,6 +45,7 @@ from tournaments.services.results import (
     clear_result,
     close_round,
     record_result,
+    revoke_round_links,
     start_round_timer,
 )
 from tournaments.services.rounds import (
@@ -83,6 +84,7 @@ __all__ = [
     "publish_round",
     "start_round_timer",
     "call_time",
+    "revoke_round_links",
     "apply_time_policy",
     "record_result",
     "clear_result",

@@ -79,6 +79,28 @@ def call_time(*, round_id: int, actor: Actor) -> Round:
     return rnd
 
 
+def revoke_round_links(*, round_id: int, actor: Actor) -> int:
+    """Withdraw every table link of the round's matches (a QR code photographed and
+    passed round, a phone left at a table): old links and the phones seated through them
+    stop working; new cards or codes work at once. Returns how many tables. Raises
+    Forbidden, Conflict (`not_published`)."""
+    with transaction.atomic():
+        tournament, rnd = lock_round(round_id, actor)
+        require_state(rnd, Round.State.PUBLISHED)
+        match_ids = list(
+            rnd.pairings.exclude(match=None).order_by("table").values_list("match_id", flat=True)
+        )
+        for match_id in match_ids:
+            scoring.revoke_table_links(match_id=match_id, actor=actor)
+        log(
+            tournament,
+            "table_links_revoked",
+            actor,
+            after={"round": rnd.number, "tables": len(match_ids)},
+        )
+    return len(match_ids)
+
+
 @dataclass
 class TimeReport:
     """What apply_time_policy did: pairings it decided, and tables it left (and why)."""

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 from ginclub.errors import NotFound, ServiceError
 from ginclub.http import answer_poll
 from ginclub.permissions import actor_of
+from scoring import services as scoring
 from scoring.models import Game
 from tournaments import selectors, services
 from tournaments.forms import ReasonForm, ResultForm, RoundPlayersForm, TimerForm
@@ -79,7 +80,7 @@ def round_action(
     request: HttpRequest, tournament: Tournament, number: int, action: str
 ) -> HttpResponse:
     """The one-button round actions: discard a draft, publish, start the timer, call
-    time, apply the time policy, close."""
+    time, apply the time policy, revoke the table links, close."""
     rnd = _round(tournament, number)
     actor = actor_of(request)
     if action == "publish":
@@ -112,6 +113,13 @@ def round_action(
             round_id=rnd.pk, actor=actor, pairing_ids=[table] if table is not None else None
         )
         _report_time_policy(request, report)
+    elif action == "revoke-links":
+        count = services.revoke_round_links(round_id=rnd.pk, actor=actor)
+        messages.success(
+            request,
+            f"The table links of round {number} are withdrawn ({count} tables): print new "
+            "table cards; phones must scan the new code and give their PIN again.",
+        )
     elif action == "close":
         services.close_round(round_id=rnd.pk, actor=actor)
         messages.success(request, f"Round {number} is closed.")
@@ -188,6 +196,10 @@ def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     }
     if rnd is not None:
         context["board"] = selectors.dashboard(rnd)
+    context["pin_locks"] = scoring.pin_locks(
+        [r.player for r in tournament.registrations.select_related("player__club")]
+    )
+    context["back"] = request.get_full_path()
     return render(request, "tournaments/dashboard.html", context)
 
 

@@ -1,0 +1,214 @@
+"""Wrong PINs are limited per device, per player across devices and per address, counted
+atomically, checked before any hashing, and an organiser sees and lifts the locks."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.hashers import make_password
+from django.test import Client
+from django.utils import timezone
+
+from ginclub.errors import Forbidden, Throttled
+from ginclub.permissions import table_token
+from scoring import services
+from scoring.models import LedgerRow, Match, PinFailure, Player
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.threads import run_together
+
+PHONE, THIEF = "phone-of-alice", "phone-of-a-stranger"
+
+
+def verify(match, player, pin, device=THIEF, ip="10.0.0.9"):
+    services.verify_pin(match=match, player=player, pin=pin, device=device, ip=ip)
+
+
+def fail(match, player, times, device=THIEF, ip="10.0.0.9"):
+    for _ in range(times):
+        with pytest.raises(Forbidden) as caught:
+            verify(match, player, "0000", device, ip)
+        assert caught.value.code == "wrong_pin"
+
+
+@pytest.mark.django_db
+def test_a_stranger_failing_does_not_lock_the_player_out_of_their_own_phone(match, alice):
+    fail(match, alice, services.PIN_FAILURE_LIMIT)
+    with pytest.raises(Throttled) as caught:
+        verify(match, alice, "1234")  # even the right PIN, from the failing phone
+    assert caught.value.code == "pin_locked"
+    assert caught.value.message == (
+        "Too many wrong PINs for Alice from this phone; try again in 5 minutes, "
+        "or ask an organiser."
+    )
+    verify(match, alice, "1234", device=PHONE)  # her own phone sits down
+
+
+@pytest.mark.django_db
+def test_the_player_ceiling_holds_across_devices_until_the_hour_moves_on(match, alice):
+    for n in range(services.PLAYER_FAILURE_LIMIT // services.PIN_FAILURE_LIMIT):
+        fail(match, alice, services.PIN_FAILURE_LIMIT, device=f"stranger-{n}", ip=f"10.0.1.{n}")
+    with pytest.raises(Throttled) as caught:
+        verify(match, alice, "1234", device=PHONE, ip="10.0.0.1")
+    assert "Too many wrong PINs for Alice in the last hour; try again in 60 minutes" in (
+        caught.value.message
+    )
+    an_hour_ago = timezone.now() - services.PLAYER_WINDOW - timedelta(seconds=1)
+    PinFailure.objects.update(created_at=an_hour_ago)
+    verify(match, alice, "1234", device=PHONE)
+
+
+@pytest.mark.django_db
+def test_the_network_limit_is_per_address(match, alice, bob, monkeypatch):
+    monkeypatch.setattr("scoring.services.players.NETWORK_FAILURE_LIMIT", 3)
+    fail(match, alice, 2, device="a", ip="203.0.113.7")
+    fail(match, bob, 1, device="b", ip="203.0.113.7")
+    with pytest.raises(Throttled) as caught:
+        verify(match, bob, "1234", device="c", ip="203.0.113.7")
+    assert caught.value.message.startswith("Too many wrong PINs from this network; try again in")
+    verify(match, bob, "1234", device="c", ip="198.51.100.1")
+
+
+@pytest.mark.django_db
+def test_the_lock_is_checked_before_the_pin_is_hashed(match, alice, monkeypatch):
+    fail(match, alice, services.PIN_FAILURE_LIMIT)
+    checked = []
+    monkeypatch.setattr(Player, "check_pin", lambda self, pin: checked.append(pin) or True)
+    with pytest.raises(Throttled):
+        verify(match, alice, "1234")
+    assert checked == []
+
+
+@pytest.mark.django_db
+def test_pins_are_stored_with_a_fast_salted_hash_and_old_slow_hashes_are_upgraded(match, alice):
+    alice.set_pin("1234")
+    assert alice.pin_hash.startswith("pin-sha256$") and "1234" not in alice.pin_hash
+    other = Player(pin_hash="")
+    other.set_pin("1234")
+    assert other.pin_hash != alice.pin_hash  # salted
+    assert alice.check_pin("1234") and not alice.check_pin("1235")
+
+    Player.objects.filter(pk=alice.pk).update(pin_hash=make_password("4321"))
+    alice.refresh_from_db()
+    assert alice.pin_is_legacy and alice.check_pin("4321")
+    verify(match, alice, "4321", device=PHONE)
+    alice.refresh_from_db()
+    assert not alice.pin_is_legacy and alice.check_pin("4321")
+
+
+@pytest.mark.django_db
+def test_organiser_sees_and_lifts_a_lock_with_a_ledger_row(match, alice, organiser):
+    fail(match, alice, services.PIN_FAILURE_LIMIT)
+    [lock] = services.pin_locks([alice, match.player_b])
+    assert (lock.player, lock.everywhere, lock.devices, lock.minutes_left) == (alice, False, 1, 5)
+
+    with pytest.raises(Forbidden):
+        services.unlock_pin(player=alice, actor=services.Actor(user=alice.user))
+    assert services.unlock_pin(player=alice, actor=services.Actor(user=organiser)) == 5
+    assert services.pin_locks([alice]) == []
+    verify(match, alice, "1234")
+    row = LedgerRow.objects.get(action="pin_unlocked")
+    assert row.chain == f"club:{alice.club_id}" and row.user == organiser
+
+
+@pytest.mark.django_db
+def test_lock_shows_on_the_match_and_club_pages_and_the_button_lifts_it(match, alice, organiser):
+    fail(match, alice, services.PIN_FAILURE_LIMIT)
+    client = Client()
+    client.force_login(organiser, backend="django.contrib.auth.backends.ModelBackend")
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "PIN locks" in page and "locked on 1 phone" in page
+    assert "locked on 1 phone" in client.get(f"/clubs/{match.club.slug}/").content.decode()
+
+    url = f"/clubs/{match.club.slug}/players/{alice.pk}/unlock-pin/"
+    answer = client.post(url, {"next": f"/matches/{match.pk}/"})
+    assert answer.status_code == 302 and answer["Location"] == f"/matches/{match.pk}/"
+    assert not PinFailure.objects.exists()
+    assert "PIN locks" not in client.get(f"/matches/{match.pk}/").content.decode()
+    # Never off-site.
+    answer = client.post(url, {"next": "https://evil.example/"})
+    assert answer["Location"] == f"/clubs/{match.club.slug}/"
+
+
+@pytest.mark.django_db
+def test_the_seat_form_counts_per_browser_session(match, alice):
+    thief, own = Client(), Client()
+    for client in (thief, own):
+        client.get(f"/t/{table_token(match)}/")
+    for _ in range(services.PIN_FAILURE_LIMIT):
+        thief.post(f"/matches/{match.pk}/seat/", {"player": alice.pk, "pin": "0000"})
+    locked = thief.post(f"/matches/{match.pk}/seat/", {"player": alice.pk, "pin": "1234"})
+    assert locked.status_code == 429
+    assert b"Too many wrong PINs for Alice from this phone; try again in 5 minutes" in (
+        locked.content
+    )
+    seated = own.post(f"/matches/{match.pk}/seat/", {"player": alice.pk, "pin": "1234"})
+    assert seated.status_code == 302
+
+
+# ---------------------------------------------------------------- at the same instant
+
+
+@pytest.fixture
+def table(transactional_db):
+    club = ClubFactory()
+    organiser = UserFactory()
+    club.organisers.add(organiser)
+    alice = PlayerFactory(club=club, name="Alice")
+    bob = PlayerFactory(club=club, name="Bob")
+    match = services.start_match(
+        club=club, player_a=alice, player_b=bob, actor=services.Actor(user=organiser)
+    )
+    return match, alice
+
+
+def _count_hashes(monkeypatch) -> list[str]:
+    checked: list[str] = []
+    lock = threading.Lock()
+    real = Player.check_pin
+
+    def counting(self, pin):
+        with lock:
+            checked.append(pin)
+        return real(self, pin)
+
+    monkeypatch.setattr(Player, "check_pin", counting)
+    return checked
+
+
+def _codes(results) -> dict[str, int]:
+    codes: dict[str, int] = {}
+    for result in results:
+        assert isinstance(result, (Forbidden, Throttled)), result
+        codes[result.code] = codes.get(result.code, 0) + 1
+    return codes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_thirty_wrong_pins_at_once_from_one_phone_check_exactly_the_limit(table, monkeypatch):
+    match, alice = table
+    checked = _count_hashes(monkeypatch)
+    results = run_together(
+        30,
+        lambda i: verify(Match.objects.get(pk=match.pk), alice, "0000"),
+    )
+    limit = services.PIN_FAILURE_LIMIT
+    assert _codes(results) == {"wrong_pin": limit, "pin_locked": 30 - limit}
+    assert len(checked) == limit
+    assert PinFailure.objects.filter(player=alice).count() == limit
+
+
+@pytest.mark.django_db(transaction=True)
+def test_thirty_wrong_pins_at_once_from_thirty_phones_check_exactly_the_ceiling(table, monkeypatch):
+    match, alice = table
+    checked = _count_hashes(monkeypatch)
+    results = run_together(
+        30,
+        lambda i: verify(
+            Match.objects.get(pk=match.pk), alice, "0000", device=f"phone-{i}", ip=f"10.0.2.{i}"
+        ),
+    )
+    limit = services.PLAYER_FAILURE_LIMIT
+    assert _codes(results) == {"wrong_pin": limit, "pin_locked": 30 - limit}
+    assert len(checked) == limit
