@@ -73,20 +73,50 @@ def test_service_refuses_to_start_with_debug_off_and_no_secret_key():
     assert "DJANGO_SECRET_KEY is not set" in result.stderr
 
 
-def test_deploy_check_passes_with_production_environment():
-    result = manage(
-        "check",
-        "--deploy",
-        "--fail-level",
-        "WARNING",
-        env={
-            "DJANGO_DEBUG": "0",
-            # not a real key
-            "DJANGO_SECRET_KEY": "k3#Vq9!zR2@wLp8$Nm5^Tb7&Yc1*Hd4(Jf6)Gs0-Xe_aU8+iO3=pE",
-            "DJANGO_ALLOWED_HOSTS": "club.example.org",
-        },
-    )
+PRODUCTION = {
+    "DJANGO_DEBUG": "0",
+    # not a real key
+    "DJANGO_SECRET_KEY": "k3#Vq9!zR2@wLp8$Nm5^Tb7&Yc1*Hd4(Jf6)Gs0-Xe_aU8+iO3=pE",
+    "DJANGO_ALLOWED_HOSTS": "club.example.org",
+}
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [{}, {"DJANGO_SECURE_SSL_REDIRECT": "0"}],
+    ids=["django-redirects", "proxy-redirects"],
+)
+def test_deploy_check_passes_in_every_documented_deployment_mode(mode):
+    result = manage("check", "--deploy", "--fail-level", "WARNING", env={**PRODUCTION, **mode})
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_w008_is_silenced_only_when_the_proxy_redirects():
+    probe = "from django.conf import settings; print(settings.SILENCED_SYSTEM_CHECKS)"
+    for mode, expected in (({}, "[]"), ({"DJANGO_SECURE_SSL_REDIRECT": "0"}, "['security.W008']")):
+        result = manage("shell", "-c", probe, env={**PRODUCTION, **mode})
+        assert result.stdout.strip().splitlines()[-1] == expected, result.stderr
+
+
+def test_axes_locks_a_username_from_one_address_only(settings):
+    assert settings.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"]]
+
+
+@pytest.mark.django_db
+def test_failed_logins_from_one_address_do_not_lock_the_organiser_out_from_another():
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    get_user_model().objects.create_user("organiser", password="the-right-password-42")
+    stranger = Client(REMOTE_ADDR="198.51.100.66")
+    for _ in range(10):
+        stranger.post("/accounts/login/", {"username": "organiser", "password": "guess"})
+    right = {"username": "organiser", "password": "the-right-password-42"}
+    stranger.post("/accounts/login/", right)
+    assert "_auth_user_id" not in stranger.session  # that address is locked
+    organiser = Client(REMOTE_ADDR="203.0.113.5")
+    answer = organiser.post("/accounts/login/", right)
+    assert answer.status_code == 302 and "_auth_user_id" in organiser.session
 
 
 def test_debug_off_turns_on_secure_cookies_and_hsts(settings):
