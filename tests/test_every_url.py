@@ -5,6 +5,8 @@ endpoint is walked the day it is added. Each visitor walks them all against one 
 club with a running tournament, sending empty bodies, and the test asserts that:
 
 - nothing answers 5xx, whatever was sent;
+- every HTML page carries a Content-Security-Policy without inline scripts, and no
+  inline script or on...= handler the policy would block;
 - every refusal (4xx) says what is wrong: the API as {"error": {"code", "message"}},
   pages as the refusal page or partial (or a form showing its errors);
 - who gets past the door (anything but 401/403/404, or a redirect to log in) matches
@@ -281,6 +283,25 @@ def says_what_is_wrong(url: str, response) -> bool:
     return any(mark in body for mark in ('class="refusal"', 'class="errorlist', "form-errors"))
 
 
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>", re.I)
+INLINE_HANDLER = re.compile(r"<[^>]+\son[a-z]+\s*=", re.I)
+
+
+def inline_code(response) -> list[str]:
+    """What the Content-Security-Policy would block: pages carry no inline script."""
+    policy = response.get("Content-Security-Policy", "")
+    script_src = next((d for d in policy.split(";") if d.strip().startswith("script-src")), "")
+    body = response.content.decode("utf-8", "replace")
+    found = []
+    if not policy or "unsafe-inline" in script_src or "script-src" not in policy:
+        found.append(f"a weak or missing Content-Security-Policy: {policy!r}")
+    if INLINE_SCRIPT.search(body):
+        found.append("an inline <script>")
+    if INLINE_HANDLER.search(body):
+        found.append("an inline on...= handler")
+    return found
+
+
 @pytest.mark.parametrize("visitor", VISITORS)
 def test_every_route_answers_each_visitor_as_the_permission_table_says(visitor, world):
     values, users, seats = world
@@ -298,6 +319,8 @@ def test_every_route_answers_each_visitor_as_the_permission_table_says(visitor, 
                 if status >= 500:
                     problems.append(f"{where} server error")
                     continue
+                if status == 200 and response.get("Content-Type", "").startswith("text/html"):
+                    problems += [f"{where} {p}" for p in inline_code(response)]
                 if 400 <= status < 500 and not says_what_is_wrong(url, response):
                     problems.append(f"{where} refusal without a code and message")
                 if "no-such-action" in url:
