@@ -102,7 +102,7 @@ def actor_of(request: HttpRequest, match=None) -> Actor:
     actor = Actor(
         user=getattr(request, "user", None),
         device=request.headers.get("User-Agent", "")[:200],
-        ip=request.META.get("REMOTE_ADDR"),
+        ip=client_ip(request),
         tables=frozenset(grants),
         seats=seats,
         generations=grants,
@@ -126,6 +126,19 @@ class TableLink:
     match_id: int
     generation: int
     expires_at: float  # seconds since the epoch
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The client's address: REMOTE_ADDR, or behind DJANGO_TRUSTED_PROXIES proxies the
+    address the outermost of ours saw, read from the right of X-Forwarded-For (what a
+    client writes on the left cannot forge it). PIN limits and django-axes both use it."""
+    remote = request.META.get("REMOTE_ADDR")
+    proxies = settings.TRUSTED_PROXIES
+    if not proxies:
+        return remote
+    hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    hops = [hop for hop in hops if hop]
+    return hops[-proxies] if len(hops) >= proxies else remote
 
 
 def table_token(match) -> str:

@@ -265,6 +265,12 @@ SPECTACULAR_SETTINGS = {
 
 # django-axes guards the login form. Table PINs are throttled by the scoring app itself
 # (scoring.services.players: per phone, per player, and generously per address).
+# How many reverse proxies of ours stand in front of the app servers (0: none). Behind
+# them the client's address is read from X-Forwarded-For (ginclub.permissions.client_ip),
+# for django-axes and the PIN limits alike; without it every client would share the
+# proxy's address.
+TRUSTED_PROXIES = int(os.environ.get("DJANGO_TRUSTED_PROXIES", "0") or 0)
+AXES_CLIENT_IP_CALLABLE = "ginclub.permissions.client_ip"
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = 0.25  # hours
 # Locked: a username from one address, together. A stranger guessing an organiser's

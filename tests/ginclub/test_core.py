@@ -82,3 +82,42 @@ def test_an_htmx_refusal_keeps_the_address_bar_where_it_was(client):
     assert response["X-Refusal"] == "duplicate_player"
     assert response["HX-Push-Url"] == "false"
     assert b"already has a player called ada" in response.content
+
+
+@pytest.mark.parametrize(
+    ("proxies", "forwarded", "expected"),
+    [
+        (0, "6.6.6.6", "10.0.0.1"),  # no proxy of ours: the header is the client's word
+        (1, "6.6.6.6, 203.0.113.9", "203.0.113.9"),  # what our proxy saw, not the forgery
+        (2, "203.0.113.9, 10.0.0.7", "203.0.113.9"),
+        (2, "", "10.0.0.1"),  # fewer hops than proxies: the direct address
+    ],
+)
+def test_the_client_address_is_read_from_our_proxies_only(
+    settings, rf, proxies, forwarded, expected
+):
+    from ginclub.permissions import client_ip
+
+    settings.TRUSTED_PROXIES = proxies
+    request = rf.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=forwarded)
+    assert client_ip(request) == expected
+
+
+@pytest.mark.django_db
+def test_behind_a_proxy_failed_logins_lock_the_guesser_not_the_organiser(settings, client):
+    settings.TRUSTED_PROXIES = 1
+    UserFactory(username="organiser")
+    for _ in range(6):
+        client.post(
+            "/accounts/login/",
+            {"username": "organiser", "password": "wrong"},
+            REMOTE_ADDR="10.0.0.1",
+            HTTP_X_FORWARDED_FOR="198.51.100.66",
+        )
+    response = client.post(
+        "/accounts/login/",
+        {"username": "organiser", "password": "correct-horse-battery"},
+        REMOTE_ADDR="10.0.0.1",
+        HTTP_X_FORWARDED_FOR="203.0.113.9",
+    )
+    assert response.status_code == 302 and "_auth_user_id" in client.session
