@@ -133,9 +133,7 @@ def _must(text: str) -> str:
     return f"is wrong: {text[:1].lower()}{text[1:]}"
 
 
-def check_archive(archive: Any) -> None:
-    """Refuse (ServiceError `bad_archive`, naming the path) anything the import could not
-    store as it is: types, ranges, choices, dates, and keys that refer to nothing."""
+def _require_format(archive: Any) -> None:
     if not isinstance(archive, dict) or archive.get("format") != ARCHIVE_FORMAT:
         raise ServiceError(
             "bad_archive",
@@ -147,6 +145,12 @@ def check_archive(archive: Any) -> None:
             f"Archive version {archive.get('version')!r} is not supported "
             f"(version {ARCHIVE_VERSION} is).",
         )
+
+
+def check_archive(archive: Any) -> None:
+    """Refuse (ServiceError `bad_archive`, naming the path) anything the import could not
+    store as it is: types, ranges, choices, dates, and keys that refer to nothing."""
+    _require_format(archive)
     _text(archive.get("exported_at"), "exported_at", 64, null=True)
     tournament = _dict(_get(archive, "tournament", ""), "tournament")
     _check_tournament(tournament)
@@ -380,18 +384,7 @@ class _Reader:
 
 
 def _import(club: Club, actor: Actor, archive: Any, reader: _Reader) -> Tournament:
-    need = reader.need
-    if not isinstance(archive, dict) or archive.get("format") != ARCHIVE_FORMAT:
-        raise ServiceError(
-            "bad_archive",
-            f"This is not a ginclub tournament archive (format {ARCHIVE_FORMAT!r} expected).",
-        )
-    if archive.get("version") != ARCHIVE_VERSION:
-        raise ServiceError(
-            "bad_archive",
-            f"Archive version {archive.get('version')!r} is not supported "
-            f"(version {ARCHIVE_VERSION} is).",
-        )
+    need = reader.need  # check_archive has vouched for the format and every value
     reader.at("tournament")
     tournament = _tournament(club, actor, need(archive, "tournament", dict, "tournament"))
     reader.at("players")
