@@ -251,3 +251,17 @@ def test_check_in_can_be_undone_and_a_withdrawn_player_cannot_check_in(organiser
     services.withdraw_registration(registration_id=registration.pk, actor=actor(organiser))
     with pytest.raises(Conflict, match="has withdrawn"):
         services.check_in(registration_id=registration.pk, actor=actor(organiser))
+
+
+def test_a_long_csv_is_registered_in_chunks_that_each_hold_the_lock_briefly(event, organiser):
+    from tournaments.services import registration
+
+    names = [f"Player {n:03d}" for n in range(450)] + ["player 007"]  # a late duplicate
+    report = services.import_registrations(
+        tournament_id=event.pk, actor=actor(organiser), content="name\n" + "\n".join(names)
+    )
+    assert (len(report.accepted), len(report.refused)) == (450, 1)
+    assert report.rows[-1].reason == "duplicate of line 9"
+    rows = LedgerRow.objects.filter(chain=event.chain, action="registrations_imported")
+    chunks = [row.after["accepted"] + row.after["refused"] for row in rows.order_by("position")]
+    assert chunks == [200, 200, 51] and registration.IMPORT_CHUNK == 200

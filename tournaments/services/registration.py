@@ -236,31 +236,40 @@ class ImportReport:
         }
 
 
+# Rows registered per transaction. Each transaction holds the tournament's lock (and on
+# SQLite every writer's): a 2,000-row file taken whole held it for seconds while the
+# tables' hands waited; in chunks, the longest wait is a fraction of a second.
+IMPORT_CHUNK = 200
+
+
 def import_registrations(*, tournament_id: int, actor: Actor, content: bytes | str) -> ImportReport:
     """Register every row of a CSV file (module docstring); accepted rows stay even when
-    others are refused. Returns the row-by-row report.
+    others are refused. Rows are taken IMPORT_CHUNK at a time, each chunk in a transaction
+    of its own with its own ledger row. Returns the row-by-row report.
 
     Raises Forbidden, Conflict (`finished`, `late_entry_closed`), ServiceError for a file
     refused whole (`not_csv`, `empty_file`, `no_name_column`, `too_large`).
     """
     header, rows, ignored = parse_csv(content)
     report = ImportReport(ignored_columns=ignored)
-    with transaction.atomic():
-        tournament = lock_tournament(tournament_id, actor)
-        _check_open(tournament)
-        seen: dict[str, int] = {}
-        for line, values in rows:
-            report.rows.append(_import_row(tournament, actor, line, values, seen))
-        log(
-            tournament,
-            "registrations_imported",
-            actor,
-            after={
-                "accepted": len(report.accepted),
-                "refused": len(report.refused),
-                "rows": [[row.line, row.name, row.code or "ok"] for row in report.rows],
-            },
-        )
+    seen: dict[str, int] = {}
+    for start in range(0, max(len(rows), 1), IMPORT_CHUNK):
+        chunk = rows[start : start + IMPORT_CHUNK]
+        with transaction.atomic():
+            tournament = lock_tournament(tournament_id, actor)
+            _check_open(tournament)
+            done = [_import_row(tournament, actor, line, values, seen) for line, values in chunk]
+            report.rows.extend(done)
+            log(
+                tournament,
+                "registrations_imported",
+                actor,
+                after={
+                    "accepted": sum(row.accepted for row in done),
+                    "refused": sum(not row.accepted for row in done),
+                    "rows": [[row.line, row.name, row.code or "ok"] for row in done],
+                },
+            )
     return report
 
 
