@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 
 from ginclub.errors import Conflict, ServiceError
 from ginclub.permissions import Actor
+from scoring import ledger
 from scoring.models import Entry, Hand, Match
 
 
@@ -31,6 +32,19 @@ class Outcome:
 
 def chain_of(match: Match) -> str:
     return f"match:{match.pk}"
+
+
+def log(match: Match, action: str, actor: Actor, **change: Any) -> None:
+    """One row on the match's ledger chain, inside the caller's transaction; `change`
+    is the rest of ledger.append's keywords (hand, entry, reason, before, after)."""
+    ledger.append(
+        chain=chain_of(match),
+        action=action,
+        actor=actor.label,
+        user=actor.user,
+        match=match,
+        **change,
+    )
 
 
 def snapshot(hand: Hand) -> dict[str, Any]:

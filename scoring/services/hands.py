@@ -11,7 +11,6 @@ from django.db import transaction
 
 from ginclub import permissions
 from ginclub.errors import Conflict, Forbidden, require_reason
-from scoring import ledger
 from scoring.hand_input import HandInput, differences, evaluate, winner_seat
 from scoring.models import Entry, Game, Hand, Match
 from scoring.progress import dealer_after, game_result, recompute_match
@@ -19,11 +18,11 @@ from scoring.rules import RuleProfile, parse_cards
 from scoring.services.base import (
     Actor,
     Outcome,
-    chain_of,
     finish,
     link_entry,
     lock_hand,
     lock_match,
+    log,
     record_entry,
     replayed_outcome,
     request_hash,
@@ -126,12 +125,10 @@ def _new_hand(
         **hand_fields(values),
     )
     link_entry(entry, row)
-    ledger.append(
-        chain=chain_of(match),
-        action="hand_entered",
-        actor=actor.label,
-        user=actor.user,
-        match=match,
+    log(
+        match,
+        "hand_entered",
+        actor,
         hand=row,
         entry=entry,
         after=snapshot(row),
@@ -179,31 +176,17 @@ def _second_entry(match, hand: Hand, seat: str, entry: Entry, values, actor) -> 
         hand.state = Hand.State.DISPUTED
         hand.save(update_fields=["state", "updated_at"])
         entry.response_extra = {"differences": diff}
-        ledger.append(
-            chain=chain_of(match),
-            action="hand_disputed",
-            actor=actor.label,
-            user=actor.user,
-            match=match,
+        log(
+            match,
+            "hand_disputed",
+            actor,
             hand=hand,
             entry=entry,
             before=before,
             after={**snapshot(hand), "differences": diff},
         )
         return hand
-    _accept(hand, first)
-    ledger.append(
-        chain=chain_of(match),
-        action="hand_confirmed",
-        actor=actor.label,
-        user=actor.user,
-        match=match,
-        hand=hand,
-        entry=entry,
-        before=before,
-        after=snapshot(hand),
-    )
-    recompute_match(match)
+    _accept(match, hand, first, actor, entry, before)
     return hand
 
 
@@ -250,19 +233,7 @@ def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: s
             hand=hand,
         )
         before = snapshot(hand)
-        _accept(hand, first)
-        ledger.append(
-            chain=chain_of(match),
-            action="hand_confirmed",
-            actor=actor.label,
-            user=actor.user,
-            match=match,
-            hand=hand,
-            entry=entry,
-            before=before,
-            after=snapshot(hand),
-        )
-        recompute_match(match)
+        _accept(match, hand, first, actor, entry, before)
         return finish(entry, hand)
 
 
@@ -289,12 +260,10 @@ def dispute_hand(
         before = snapshot(hand)
         hand.state = Hand.State.DISPUTED
         hand.save(update_fields=["state", "updated_at"])
-        ledger.append(
-            chain=chain_of(match),
-            action="hand_disputed",
-            actor=actor.label,
-            user=actor.user,
-            match=match,
+        log(
+            match,
+            "hand_disputed",
+            actor,
             hand=hand,
             entry=entry,
             reason=reason,
@@ -377,12 +346,10 @@ def correct_hand(
         hand.state, hand.accepted_entry = Hand.State.CONFIRMED, entry
         hand.version += 1
         hand.save()
-        ledger.append(
-            chain=chain_of(match),
-            action="hand_corrected",
-            actor=actor.label,
-            user=actor.user,
-            match=match,
+        log(
+            match,
+            "hand_corrected",
+            actor,
             hand=hand,
             entry=entry,
             reason=reason,
@@ -429,12 +396,10 @@ def _void(match, hand: Hand, actor: Actor, entry: Entry, action: str, reason: st
     hand.state = Hand.State.VOIDED
     hand.version += 1
     hand.save(update_fields=["state", "version", "updated_at"])
-    ledger.append(
-        chain=chain_of(match),
-        action=action,
-        actor=actor.label,
-        user=actor.user,
-        match=match,
+    log(
+        match,
+        action,
+        actor,
         hand=hand,
         entry=entry,
         reason=reason,
@@ -444,10 +409,16 @@ def _void(match, hand: Hand, actor: Actor, entry: Entry, action: str, reason: st
     recompute_match(match)
 
 
-def _accept(hand: Hand, entry: Entry | None) -> None:
+def _accept(
+    match: Match, hand: Hand, first: Entry | None, actor: Actor, entry: Entry, before: dict
+) -> None:
+    """The hand is agreed (on `first`, the entry it stands on): confirmed, logged by
+    `entry`'s actor, and the match's totals recomputed."""
     hand.state = Hand.State.CONFIRMED
-    hand.accepted_entry = entry
+    hand.accepted_entry = first
     hand.save(update_fields=["state", "accepted_entry", "updated_at"])
+    log(match, "hand_confirmed", actor, hand=hand, entry=entry, before=before, after=snapshot(hand))
+    recompute_match(match)
 
 
 def _current_game(match: Match, number: int) -> Game:

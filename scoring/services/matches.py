@@ -9,13 +9,12 @@ from django.db import transaction
 
 from ginclub import permissions
 from ginclub.errors import Conflict, Forbidden, ServiceError, require_reason
-from scoring import ledger
 from scoring.models import Club, Game, Match, Player
 from scoring.rules import make_profile
 from scoring.services.base import (
     Actor,
-    chain_of,
     lock_match,
+    log,
     user_of,
 )
 
@@ -58,12 +57,10 @@ def start_match(
             created_by=user_of(actor),
         )
         Game.objects.create(match=match, number=1, first_dealer=first_dealer)
-        ledger.append(
-            chain=chain_of(match),
-            action="match_started",
-            actor=actor.label,
-            user=actor.user,
-            match=match,
+        log(
+            match,
+            "match_started",
+            actor,
             after={
                 "player_a": player_a.name,
                 "player_b": player_b.name,
@@ -134,12 +131,10 @@ def _set_match_state(match: Match, state: str, actor: Actor, action: str, reason
     before = {"state": match.state}
     match.state = state
     match.save(update_fields=["state", "updated_at"])
-    ledger.append(
-        chain=chain_of(match),
-        action=action,
-        actor=actor.label,
-        user=actor.user,
-        match=match,
+    log(
+        match,
+        action,
+        actor,
         reason=reason,
         before=before,
         after={"state": state},
@@ -193,12 +188,10 @@ def revoke_table_links(*, match_id: int, actor: Actor) -> Match:
         before = match.link_generation
         match.link_generation = before + 1
         match.save(update_fields=["link_generation", "updated_at"])
-        ledger.append(
-            chain=chain_of(match),
-            action="table_links_revoked",
-            actor=actor.label,
-            user=actor.user,
-            match=match,
+        log(
+            match,
+            "table_links_revoked",
+            actor,
             before={"link_generation": before},
             after={"link_generation": match.link_generation},
         )

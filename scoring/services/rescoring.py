@@ -20,16 +20,15 @@ from django.db.models import Prefetch
 
 from ginclub import permissions
 from ginclub.errors import Conflict, ServiceError
-from scoring import ledger
 from scoring.hand_input import HandInput, evaluate, hand_input_from
 from scoring.models import Club, Entry, Game, Hand, Match, Player
 from scoring.progress import recompute_match
 from scoring.rules import RuleProfile, RulesError
 from scoring.services.base import (
     Actor,
-    chain_of,
     link_entry,
     lock_match,
+    log,
     request_hash,
     user_of,
 )
@@ -172,12 +171,10 @@ def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor, reason:
             if before != after:
                 report.games.append({"game": number, "before": before, "after": after})
         report.after = match_summary(match)
-        ledger.append(
-            chain=chain_of(match),
-            action="match_rescored",
-            actor=actor.label,
-            user=actor.user,
-            match=match,
+        log(
+            match,
+            "match_rescored",
+            actor,
             reason=reason,
             before={"rules": old_rules, **report.before},
             after={"rules": match.rules, **report.after, "hands_changed": len(report.hands)},
@@ -285,12 +282,10 @@ def import_match(
             if state == Match.State.CLOSED:
                 match.state = Match.State.CLOSED
                 match.save(update_fields=["state", "updated_at"])
-            ledger.append(
-                chain=chain_of(match),
-                action="match_imported",
-                actor=actor.label,
-                user=actor.user,
-                match=match,
+            log(
+                match,
+                "match_imported",
+                actor,
                 after={"rules": match.rules, **summary},
             )
     except (RulesError, Conflict) as error:
