@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ginclub.errors import Conflict
+from scoring import ledger
 from scoring.models import Game, Hand, Match
 from scoring.rules import RuleProfile, next_dealer, score_game, score_match
 
@@ -40,32 +41,77 @@ def dealer_after(first_dealer: str, last: Hand | None, profile: RuleProfile) -> 
     return next_dealer(dealer=last.dealer, hand_winner=last.winner or None, profile=profile)
 
 
-def recompute_match(match: Match) -> None:
+def recompute_match(match: Match, actor=None) -> None:
+    """Re-score every game of `match` from its confirmed hands. `actor` (who made the
+    change) signs the ledger row of a game this removes."""
     profile = profile_of(match)
     games = list(match.games.order_by("number").prefetch_related("hands"))
     finished_results = []
     for index, game in enumerate(games):
-        result = _recompute_game(match, game, profile, is_last=index == len(games) - 1)
-        if result is not None:
+        if index and not any(h.state != Hand.State.VOIDED for h in game.hands.all()):
+            # not started yet (or dormant): dealt by whoever follows the last game's end
+            game.first_dealer = next_dealer_for(match, games[index - 1])
+        result, finished = _recompute_game(match, game, profile)
+        if finished:
             finished_results.append(result)
+            continue
+        later = games[index + 1 :]
+        if later:
+            games = games[: index + 1] + _moot_games_after(match, game, later, actor)
+            for dormant in games[index + 1 :]:
+                _recompute_game(match, dormant, profile)
+        break
     _update_match(match, games, finished_results, profile)
 
 
-def _recompute_game(match: Match, game: Game, profile: RuleProfile, *, is_last: bool):
+def _recompute_game(match: Match, game: Game, profile: RuleProfile):
     hands = [h for h in game.hands.all() if h.state != Hand.State.VOIDED]
     confirmed = [h for h in hands if h.state == Hand.State.CONFIRMED]
     _refuse_hands_after_the_end(match, game, confirmed, profile)
     result = game_result(match, confirmed, profile)
     unsettled = len(confirmed) != len(hands)
     finished = result.finished and not unsettled
-    if not finished and not is_last:
-        raise Conflict(
-            "game_reopened",
-            f"This change would leave game {game.number} "
-            "unfinished while a later game has started.",
-        )
     _store_game(game, result, finished)
-    return result if finished else None
+    return result, finished
+
+
+def _moot_games_after(match: Match, game: Game, later: list[Game], actor) -> list[Game]:
+    """A correction (or void) that un-ends `game` makes the games after it moot. A later
+    game with live hands refuses the change, naming them (they must be voided first). One
+    started automatically that holds no hand goes, with a ledger row. One that holds only
+    voided hands stays on record, dormant: it is the game that follows once `game` ends
+    again (voided hand numbers are never reused). Returns the games that stay."""
+    for moot in later:
+        live = sorted(h.number for h in moot.hands.all() if h.state != Hand.State.VOIDED)
+        if live:
+            raise Conflict(
+                "game_reopened",
+                f"This change would leave game {game.number} unfinished, but game "
+                f"{moot.number} already has {_hands(live)}: void "
+                f"{'them (last first)' if len(live) > 1 else 'it'}, then make this change.",
+            )
+    stay = [moot for moot in later if moot.hands.all()]
+    for moot in reversed(later):
+        if moot in stay:
+            continue
+        ledger.append(
+            chain=f"match:{match.pk}",
+            action="game_removed",
+            actor=getattr(actor, "label", "system"),
+            user=getattr(actor, "user", None),
+            match=match,
+            reason=f"Game {game.number} no longer ends, so game {moot.number} "
+            "(no hands yet) is removed.",
+            before={"game": moot.number, "first_dealer": moot.first_dealer},
+        )
+        moot.delete()
+    return stay
+
+
+def _hands(numbers: list[int]) -> str:
+    if len(numbers) == 1:
+        return f"hand {numbers[0]}"
+    return f"hands {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
 
 
 def _refuse_hands_after_the_end(match, game, confirmed, profile) -> None:
@@ -118,12 +164,15 @@ def _update_match(match: Match, games: list[Game], results: list, profile: RuleP
 
 def _drop_games_after_the_end(games: list[Game], decided: int) -> None:
     """A correction that decides the match earlier makes later games moot: an empty one
-    (started automatically) goes; one with hands must be voided by the organiser first."""
+    (started automatically) goes; one with live hands must be voided by the organiser
+    first; one with only voided hands stays on record."""
     for game in games[decided:]:
-        if game.hands.exists():
+        live = sorted(h.number for h in game.hands.all() if h.state != Hand.State.VOIDED)
+        if live:
             raise Conflict(
                 "hands_after_match_end",
-                f"This change would decide the match "
-                f"before game {game.number}, which has hands; void them first.",
+                f"This change would decide the match before game {game.number}, "
+                f"which has {_hands(live)}; void them first.",
             )
-        game.delete()
+        if not game.hands.all():
+            game.delete()

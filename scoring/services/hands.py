@@ -134,7 +134,7 @@ def _new_hand(
         after=snapshot(row),
     )
     if by_organiser:
-        recompute_match(match)
+        recompute_match(match, actor)
     return row
 
 
@@ -356,7 +356,7 @@ def correct_hand(
             before=before,
             after=snapshot(hand),
         )
-        recompute_match(match)
+        recompute_match(match, actor)
         return finish(entry, hand)
 
 
@@ -406,7 +406,7 @@ def _void(match, hand: Hand, actor: Actor, entry: Entry, action: str, reason: st
         before=before,
         after=snapshot(hand),
     )
-    recompute_match(match)
+    recompute_match(match, actor)
 
 
 def _accept(
@@ -418,7 +418,7 @@ def _accept(
     hand.accepted_entry = first
     hand.save(update_fields=["state", "accepted_entry", "updated_at"])
     log(match, "hand_confirmed", actor, hand=hand, entry=entry, before=before, after=snapshot(hand))
-    recompute_match(match)
+    recompute_match(match, actor)
 
 
 def _current_game(match: Match, number: int) -> Game:

@@ -161,7 +161,7 @@ def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor, reason:
         old_rules, state = match.rules, match.state
         match.rules = profile.as_dict()
         match.save(update_fields=["rules", "updated_at"])
-        recompute_match(match)
+        recompute_match(match, actor)
         if state == Match.State.CLOSED and match.state != Match.State.CLOSED:
             match.state = Match.State.CLOSED
             match.save(update_fields=["state", "updated_at"])

@@ -156,8 +156,8 @@ def test_a_changed_hand_gets_a_new_version(running, organiser):
         (
             {"game_target": 40},
             "game_reopened",
-            "Round 1, table 1 (P01 v P02): This change would leave game 1 unfinished while a later "
-            "game has started.",
+            "Round 1, table 1 (P01 v P02): This change would leave game 1 unfinished, but game 2 "
+            "already has hand 1: void it, then make this change.",
         ),
         (
             {"games_to_win": 3},
