@@ -63,7 +63,7 @@ def event(club, organiser):
         play_hand(t1.match, organiser, game=game, number=2 if game == 1 else 1, winner="B")
     play_hand(t2.match, organiser, game=1, number=1, winner="A", kd=3, dd=30)
     services.record_result(
-        pairing_id=t2.pk, actor=actor(organiser), winner="B", reason="A had to leave"
+        pairing_id=t2.pk, actor=actor(organiser), winner="B", games_b=1, reason="A had to leave"
     )
     services.close_round(round_id=first.pk, actor=actor(organiser))
     play_round(event, organiser, {"P05": "2-1"})

@@ -262,6 +262,7 @@ def record_result(
             _or(points_b, m.points_b + current["B"]),
         )
         _check_result(games, points)
+        _check_games(pairing, winner, games)
         before = _result_of(pairing)
         _decide(pairing, winner, reason.strip(), actor, timezone.now(), current, games, points)
         log(
@@ -314,6 +315,37 @@ def _check_result(games: tuple[int, int], points: tuple[int, int]) -> None:
                 f"{name.replace('_', ' ')} must be a whole number from 0 to {high}",
                 fields={name: f"0 to {high}"},
             )
+
+
+def _check_games(pairing: Pairing, winner: str, games: tuple[int, int]) -> None:
+    """A result by hand must agree with itself: the winner has at least as many games as
+    the loser (time may be called level, or with the winner ahead), the loser has not
+    already won the match, and nobody has more games than the match is played to."""
+    names = {"A": pairing.player_a.player.name, "B": pairing.player_b.player.name}
+    won = {"A": games[0], "B": games[1]}
+    loser = "B" if winner == "A" else "A"
+    to_win = pairing.match.rules.get("games_to_win", 1)
+    for seat in ("A", "B"):
+        if won[seat] > to_win:
+            raise ServiceError(
+                "invalid",
+                f"{names[seat]} cannot have won {won[seat]} games: the match is won with {to_win}.",
+                fields={f"games_{seat.lower()}": f"0 to {to_win}"},
+            )
+    if won[loser] > won[winner]:
+        raise ServiceError(
+            "invalid",
+            f"{names[winner]} cannot win the match with fewer games "
+            f"({won[winner]}) than {names[loser]} ({won[loser]}).",
+            fields={f"games_{winner.lower()}": f"at least {won[loser]}"},
+        )
+    if won[loser] >= to_win:
+        raise ServiceError(
+            "invalid",
+            f"{names[loser]} has won {won[loser]} games, which wins the match, "
+            f"so {names[winner]} cannot be the winner.",
+            fields={f"games_{loser.lower()}": f"0 to {to_win - 1}"},
+        )
 
 
 def _current_points(match: Match) -> dict[str, int]:
