@@ -1,17 +1,35 @@
 """Changing the rules of a running tournament: preview, then apply (services).
 
-The rule profile is frozen when round 1 is published. Changing it afterwards re-scores
-every hand of every match of the event with the engine under the new profile (card-entry
-hands from their stored cards, quick-entry hands from their outcome and deadwoods, see
-scoring.services.rescoring), then recomputes games, matches and standings. The preview runs
-exactly the same code inside a transaction that is rolled back, so it shows what apply
-would do, or the error apply would give. A change is refused when it would leave a
-match of a closed round unfinished, or change an elimination winner after the next
-round was drafted.
+The rule profile is frozen when round 1 is published. Each match keeps the rules it is
+played under (`Match.rules`); `Tournament.rules` is what the tables of rounds not yet
+published will get. A change applies to the whole event or *from round N on*:
+
+    re-scored rounds   the published or closed rounds from N on: every hand of their
+                       matches is scored again by the engine under the new rules
+                       (card-entry hands from their stored cards, quick-entry hands
+                       from their outcome and deadwoods, see scoring.services.rescoring),
+                       then games, matches and standings are recomputed;
+    kept rounds        the rounds before N: their matches keep the rules they were
+                       played under, untouched;
+    future rounds      N may also be the next round to be published (drafted or not
+                       yet drafted): nothing is re-scored and its tables start under
+                       the new rules.
+
+Follow-on settings are checked against what was played: a bye counts `bye_games` games
+won, never more than the games a match plays to. A bye already given in a re-scored
+round that would count more is refused, naming it; byes of kept rounds stay as given,
+and `bye_games` is lowered to the new `games_to_win` for the byes still to come.
+
+The preview runs exactly the same code inside a transaction that is rolled back, so it
+shows what apply would do, or the error apply would give. A change is refused when it
+would leave a match of a closed round unfinished, or change an elimination winner after
+the next round was drafted. Apply is one transaction: nothing is saved unless all of it
+is (a background worker may call it with a `progress` callback).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,10 +38,12 @@ from django.db import transaction
 from ginclub.errors import Conflict, ServiceError, require_reason
 from ginclub.permissions import Actor
 from scoring import services as scoring
-from scoring.rules import RulesError, make_profile
+from scoring.rules import RuleProfile, RulesError, make_profile
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.selectors import standings
 from tournaments.services.base import lock_tournament, log
+
+Progress = Callable[[int, int], None]
 
 COMPARED = (
     "rank",
@@ -39,11 +59,16 @@ COMPARED = (
 
 @dataclass
 class RulesChange:
-    """What a rules change changes: options, and per match its hands, games, result;
-    and every standings line that moves."""
+    """What a rules change changes: options, the rounds it re-scores (from `from_round`
+    on) and keeps, follow-on settings, and per match its hands, games, result; and
+    every standings line that moves."""
 
     rules_before: dict[str, Any]
     rules_after: dict[str, Any]
+    from_round: int = 1
+    rounds_rescored: list[int] = field(default_factory=list)
+    rounds_kept: list[int] = field(default_factory=list)
+    settings: dict[str, list] = field(default_factory=dict)
     matches: list[dict[str, Any]] = field(default_factory=list)
     standings: list[dict[str, Any]] = field(default_factory=list)
     applied: bool = False
@@ -55,6 +80,10 @@ class RulesChange:
             for key, value in self.rules_after.items()
             if key != "name" and self.rules_before.get(key) != value
         }
+
+    @property
+    def whole_event(self) -> bool:
+        return self.from_round == 1
 
     @property
     def hands_changed(self) -> int:
@@ -71,7 +100,11 @@ class RulesChange:
     def as_dict(self) -> dict[str, Any]:
         return {
             "applied": self.applied,
+            "from_round": self.from_round,
+            "rounds_rescored": self.rounds_rescored,
+            "rounds_kept": self.rounds_kept,
             "options": self.options,
+            "settings": self.settings,
             "rules_before": self.rules_before,
             "rules_after": self.rules_after,
             "hands_changed": self.hands_changed,
@@ -89,19 +122,26 @@ class _Rollback(Exception):
 
 
 def preview_rules_change(
-    *, tournament_id: int, actor: Actor, profile: str, overrides: dict[str, Any] | None = None
+    *,
+    tournament_id: int,
+    actor: Actor,
+    profile: str,
+    overrides: dict[str, Any] | None = None,
+    from_round: int | None = None,
+    progress: Progress | None = None,
 ) -> RulesChange:
-    """What changing the rules to `profile` + `overrides` would change; writes nothing.
+    """What changing the rules to `profile` + `overrides` from round `from_round` on
+    (None: the whole event) would change; writes nothing.
 
-    Raises Forbidden, ServiceError (`bad_option`, `no_change`), Conflict (`not_frozen`,
-    `rescore_impossible`, `would_reopen`, `bracket_changed`, and the recompute
-    conflicts `hands_after_game_end`, `game_reopened`, `hands_after_match_end`).
+    Raises Forbidden, ServiceError (`bad_option`, `no_change`, `invalid`: not a round
+    number), Conflict (`not_frozen`, `bad_round`: after the next round to be published,
+    `bye_over_games`, `rescore_impossible`, `would_reopen`, `bracket_changed`, and the
+    recompute conflicts `hands_after_game_end`, `game_reopened`, `hands_after_match_end`).
     """
+    asked = _Asked(profile, overrides or {}, from_round, "preview of a rules change")
     try:
         with transaction.atomic():
-            raise _Rollback(
-                _change(tournament_id, actor, profile, overrides or {}, "preview of a rules change")
-            )
+            raise _Rollback(_change(tournament_id, actor, asked, progress))
     except _Rollback as done:
         return done.change
 
@@ -112,37 +152,51 @@ def apply_rules_change(
     actor: Actor,
     profile: str,
     overrides: dict[str, Any] | None = None,
+    from_round: int | None = None,
     reason: str,
+    progress: Progress | None = None,
 ) -> RulesChange:
-    """Change the rules and recompute every hand, game, match and standing, in one
+    """Change the rules from round `from_round` on (None: the whole event) and recompute
+    the hands, games and matches of the rounds re-scored, and the standings, in one
     transaction, with one ledger row for the tournament (and one per match re-scored).
+    `progress(done, total)` is called before the first match and after each one.
 
-    Raises what preview_rules_change raises, and ServiceError (`reason_required`).
+    Raises what preview_rules_change raises, ServiceError (`reason_required`), and
+    whatever `progress` raises (then nothing is saved).
     """
     require_reason(reason, "Say why the rules change.")
+    asked = _Asked(profile, overrides or {}, from_round, reason)
     with transaction.atomic():
-        change = _change(tournament_id, actor, profile, overrides or {}, reason)
+        change = _change(tournament_id, actor, asked, progress)
         change.applied = True
-        tournament = Tournament.objects.get(pk=tournament_id)
-        log(
-            tournament,
-            "rules_changed",
-            actor,
-            reason=reason,
-            before={"rules": change.rules_before},
-            after={
-                "rules": change.rules_after,
-                "profile": profile,
-                "overrides": overrides or {},
-                "hands_changed": change.hands_changed,
-                "results_changed": change.results_changed,
-            },
-        )
+        event = Tournament.objects.get(pk=tournament_id)
+        before = {"rules": change.rules_before}
+        after = {
+            "rules": change.rules_after,
+            "profile": profile,
+            "overrides": asked.overrides,
+            "from_round": change.from_round,
+            "rounds_rescored": change.rounds_rescored,
+            "rounds_kept": change.rounds_kept,
+            "hands_changed": change.hands_changed,
+            "results_changed": change.results_changed,
+        }
+        for key, (old, new) in change.settings.items():
+            before[key], after[key] = old, new
+        log(event, "rules_changed", actor, reason=reason, before=before, after=after)
     return change
 
 
+@dataclass(frozen=True)
+class _Asked:
+    profile: str
+    overrides: dict[str, Any]
+    from_round: int | None
+    reason: str
+
+
 def _change(
-    tournament_id: int, actor: Actor, profile: str, overrides: dict[str, Any], reason: str
+    tournament_id: int, actor: Actor, asked: _Asked, progress: Progress | None
 ) -> RulesChange:
     tournament = lock_tournament(tournament_id, actor)
     if not tournament.frozen:
@@ -151,67 +205,163 @@ def _change(
             "The rules are not frozen yet: change the profile and "
             "options in the tournament's settings.",
         )
-    new_rules = _new_rules(tournament, profile, overrides)
-    change = RulesChange(rules_before=tournament.rules, rules_after=new_rules)
+    first, played = _first_round(tournament, asked.from_round)
+    rules = _new_rules(asked.profile, asked.overrides)
+    pairings = _rescored_pairings(tournament, first)
+    _check_byes(pairings, rules, first)
+    change = RulesChange(
+        rules_before=tournament.rules,
+        rules_after=rules.as_dict(),
+        from_round=first,
+        rounds_rescored=sorted({p.round.number for p in pairings if p.match_id}),
+        rounds_kept=[n for n in played if n < first],
+        settings=_follow_on(tournament, rules),
+    )
+    matches = [p for p in pairings if p.match_id]
+    if change.rules_after == tournament.rules and all(
+        p.match.rules == change.rules_after for p in matches
+    ):
+        raise ServiceError("no_change", "These are the rules already in force.")
     before = standings(tournament)
     last_round = tournament.round_set.order_by("-number").values_list("number", flat=True)[0]
-    pairings = (
-        Pairing.objects.filter(round__tournament=tournament, match__isnull=False)
-        .select_related("round", "player_a__player", "player_b__player")
+    _rescore(change, matches, actor, asked.reason, last_round, progress)
+    tournament.profile, tournament.overrides = asked.profile, asked.overrides
+    tournament.rules = change.rules_after
+    tournament.bye_games = min(tournament.bye_games, rules.games_to_win)
+    tournament.save(update_fields=["profile", "overrides", "rules", "bye_games"])
+    change.standings = _standings_diff(before, standings(tournament))
+    return change
+
+
+def _first_round(tournament: Tournament, from_round: int | None) -> tuple[int, list[int]]:
+    """The first round the change applies to, and the rounds published so far.
+
+    The latest possible first round is the next one to be published: a later one would
+    leave that round's tables starting under rules the change is meant to replace.
+    """
+    played = list(
+        tournament.round_set.exclude(state=Round.State.DRAFT)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    if from_round is None:
+        return 1, played
+    upcoming = played[-1] + 1
+    if isinstance(from_round, bool) or not isinstance(from_round, int) or from_round < 1:
+        raise ServiceError(
+            "invalid",
+            f"Round {from_round} is not a round: rounds are numbered from 1.",
+            fields={"from_round": "a round number from 1"},
+        )
+    if from_round > upcoming:
+        raise Conflict(
+            "bad_round",
+            f"The change cannot start at round {from_round}: round {upcoming} is the next "
+            "round to be published and would be played under the new rules too. "
+            f"Choose a round from 1 to {upcoming}.",
+            fields={"from_round": f"from 1 to {upcoming}"},
+        )
+    if from_round == upcoming and tournament.state == Tournament.State.FINISHED:
+        raise Conflict(
+            "bad_round",
+            f"The tournament is finished: there is no round {upcoming} to play. "
+            f"Choose a round from 1 to {upcoming - 1}.",
+            fields={"from_round": f"from 1 to {upcoming - 1}"},
+        )
+    return from_round, played
+
+
+def _new_rules(profile: str, overrides: dict[str, Any]) -> RuleProfile:
+    try:
+        return make_profile(profile, overrides)
+    except RulesError as error:
+        raise ServiceError(
+            "bad_option", error.message, fields={error.field or "overrides": error.message}
+        ) from None
+
+
+def _rescored_pairings(tournament: Tournament, first: int) -> list[Pairing]:
+    """The pairings of the published rounds from `first` on: tables and byes."""
+    return list(
+        Pairing.objects.filter(round__tournament=tournament, round__number__gte=first)
+        .exclude(round__state=Round.State.DRAFT)
+        .select_related("round", "match", "player_a__player", "player_b__player")
         .order_by("round__number", "position")
     )
-    for pairing in pairings:
+
+
+def _check_byes(pairings: list[Pairing], rules: RuleProfile, first: int) -> None:
+    """A bye given in a re-scored round must not count more games than a match is now
+    played to (docs/rules.md, byes); byes of kept rounds stay as they were given."""
+    over = [
+        p for p in pairings if p.is_bye and p.resolved and p.result_games_a > rules.games_to_win
+    ]
+    if not over:
+        return
+    named = ", ".join(
+        f"{p.player_a.player.name}'s bye in round {p.round.number} ({p.result_games_a} games won)"
+        for p in over
+    )
+    after = max(p.round.number for p in over) + 1
+    raise Conflict(
+        "bye_over_games",
+        f"Under these rules a match is won with {rules.games_to_win} game(s), but byes "
+        f"already given would count more: {named}. Change the rules from round {after} "
+        f"on (those byes stay as given), or keep games_to_win at "
+        f"{max(p.result_games_a for p in over)} or more.",
+        fields={"from_round": f"from round {after}", "games_to_win": "below a bye's games"},
+    )
+
+
+def _follow_on(tournament: Tournament, rules: RuleProfile) -> dict[str, list]:
+    """Settings that follow the rules: a bye never counts more games than a match's."""
+    bye_games = min(tournament.bye_games, rules.games_to_win)
+    if bye_games == tournament.bye_games:
+        return {}
+    return {"bye_games": [tournament.bye_games, bye_games]}
+
+
+def _rescore(
+    change: RulesChange,
+    matches: list[Pairing],
+    actor: Actor,
+    reason: str,
+    last_round: int,
+    progress: Progress | None,
+) -> None:
+    total = len(matches)
+    if progress is not None:
+        progress(0, total)
+    for done, pairing in enumerate(matches, start=1):
         where = (
             f"Round {pairing.round.number}, table {pairing.table} "
             f"({pairing.player_a.player.name} v {pairing.player_b.player.name})"
         )
         try:
             result = scoring.rescore_match(
-                match_id=pairing.match_id, rules=new_rules, actor=actor, reason=reason
+                match_id=pairing.match_id, rules=change.rules_after, actor=actor, reason=reason
             )
         except Conflict as error:
             raise Conflict(error.code, f"{where}: {error.message}") from None
         _check_still_decided(pairing, result, where, last_round)
         if result.changed:
-            change.matches.append(
-                {
-                    "pairing": pairing.pk,
-                    "round": pairing.round.number,
-                    "table": pairing.table,
-                    "match": pairing.match_id,
-                    "players": {
-                        "A": pairing.player_a.player.name,
-                        "B": pairing.player_b.player.name,
-                    },
-                    "hands": result.hands,
-                    "games": result.games,
-                    "before": result.before,
-                    "after": result.after,
-                }
-            )
-    tournament.profile, tournament.overrides, tournament.rules = profile, overrides, new_rules
-    tournament.save(update_fields=["profile", "overrides", "rules"])
-    change.standings = _standings_diff(before, standings(tournament))
-    return change
+            change.matches.append(_match_change(pairing, result))
+        if progress is not None:
+            progress(done, total)
 
 
-def _new_rules(tournament: Tournament, profile: str, overrides: dict[str, Any]) -> dict:
-    try:
-        rules = make_profile(profile, overrides)
-    except RulesError as error:
-        raise ServiceError(
-            "bad_option", error.message, fields={error.field or "overrides": error.message}
-        ) from None
-    if tournament.bye_games > rules.games_to_win:
-        raise ServiceError(
-            "bad_option",
-            f"A bye counts as {tournament.bye_games} games won, "
-            f"more than the {rules.games_to_win} these rules play to.",
-            fields={"games_to_win": "below the bye's games"},
-        )
-    if rules.as_dict() == tournament.rules:
-        raise ServiceError("no_change", "These are the rules already in force.")
-    return rules.as_dict()
+def _match_change(pairing: Pairing, result) -> dict[str, Any]:
+    return {
+        "pairing": pairing.pk,
+        "round": pairing.round.number,
+        "table": pairing.table,
+        "match": pairing.match_id,
+        "players": {"A": pairing.player_a.player.name, "B": pairing.player_b.player.name},
+        "hands": result.hands,
+        "games": result.games,
+        "before": result.before,
+        "after": result.after,
+    }
 
 
 def _check_still_decided(pairing: Pairing, result, where: str, last_round: int) -> None:
