@@ -12,6 +12,7 @@ from tournaments.urls import api_urlpatterns as tournament_api_urlpatterns
 urlpatterns = [
     path("", scoring_views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

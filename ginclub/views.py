@@ -9,7 +9,8 @@ from axes.models import AccessAttempt
 from django.contrib.auth import views as auth_views
 from django.db import connection
 from django.db.models import Sum
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponsePermanentRedirect, JsonResponse
+from django.templatetags.static import static
 from django.utils import timezone
 
 from ginclub.errors import Throttled
@@ -28,6 +29,11 @@ def healthz(request: HttpRequest) -> JsonResponse:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return JsonResponse({"status": "ok"})
+
+
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """Browsers ask for /favicon.ico whatever the page says; the icon is a static file."""
+    return HttpResponsePermanentRedirect(static("favicon.ico"))
 
 
 def recent_login_failures(ip: str | None) -> int:

@@ -55,6 +55,7 @@ STAFF = {"staff"}
 PERMISSIONS: dict[str, set[str]] = {
     "home": EVERYONE,
     "healthz": EVERYONE,
+    "favicon": EVERYONE,
     "login": EVERYONE,
     "logout": EVERYONE,
     "api-schema": EVERYONE,

@@ -145,3 +145,12 @@ def test_an_address_guessing_new_names_is_refused_before_any_password_is_hashed(
         REMOTE_ADDR="203.0.113.9",
     )
     assert response.status_code == 302
+
+
+def test_the_browsers_favicon_request_finds_the_icon(client):
+    """Browsers ask for /favicon.ico whatever the page links (issue 9: it was a 404)."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].startswith("/static/favicon")
+    page = client.get("/accounts/login/").content.decode()
+    assert 'rel="icon"' in page and 'rel="apple-touch-icon"' in page

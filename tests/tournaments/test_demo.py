@@ -43,3 +43,15 @@ def test_load_demo_adds_the_tournament_to_a_demo_club_loaded_before_it():
     call_command("load_demo", stdout=out)
     assert "Demo club already loaded." in out.getvalue()
     assert Tournament.objects.get(club=club).round_set.count() == 1
+
+
+def test_load_demo_links_point_where_make_run_serves(monkeypatch):
+    """`make run PORT=9000` serves on 9000, so the printed links say 9000 (issue 9)."""
+    monkeypatch.setenv("PORT", "9000")
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    assert "http://127.0.0.1:9000/tournaments/" in out.getvalue()
+    assert ":8000" not in out.getvalue()
+    again = StringIO()
+    call_command("load_demo", "--base-url", "https://club.example.org", stdout=again)
+    assert "Projector: https://club.example.org/tournaments/" in again.getvalue()

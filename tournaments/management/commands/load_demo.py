@@ -4,6 +4,8 @@ once: when it exists it is left alone, so `make run` can call this every time.""
 
 from __future__ import annotations
 
+import os
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
@@ -15,7 +17,6 @@ from scoring import services
 from scoring.models import Club
 from tournaments import services as tournament_services
 
-HOST = "http://127.0.0.1:8000"
 DEMO_TOURNAMENT = "Demo Open"
 DEMO_PLAYERS = [
     ("Ada", "1111"),
@@ -32,7 +33,18 @@ DEMO_PLAYERS = [
 class Command(BaseCommand):
     help = "Load a small demo club once (idempotent)."
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--base-url",
+            default=None,
+            help="where the printed links point (default: http://$HOST:$PORT as `make run` "
+            "serves, 127.0.0.1 and 8000 unless set)",
+        )
+
     def handle(self, *args, **options):
+        host = options["base_url"] or (
+            f"http://{os.environ.get('HOST') or '127.0.0.1'}:{os.environ.get('PORT') or '8000'}"
+        )
         club = Club.objects.filter(slug="demo").first()
         if club is not None:
             self.stdout.write("Demo club already loaded.")
@@ -46,7 +58,7 @@ class Command(BaseCommand):
                     "Demo loaded. Log in as organiser / organiser-demo "
                     "(admin: admin / admin-demo).\n"
                     f"Players' PINs: {', '.join(f'{n} {p}' for n, p in DEMO_PLAYERS)}.\n"
-                    f"Table link for {match}: {HOST}{link}"
+                    f"Table link for {match}: {host}{link}"
                 )
             )
         tournament = club.tournaments.filter(name=DEMO_TOURNAMENT).first()
@@ -60,11 +72,11 @@ class Command(BaseCommand):
             )
         slug = tournament.slug
         self.stdout.write(
-            f"Tournament dashboard (log in as organiser): {HOST}"
+            f"Tournament dashboard (log in as organiser): {host}"
             f"{reverse('tournaments:dashboard', args=[slug])}\n"
-            f"Public pairings: {HOST}{reverse('tournaments:public', args=[slug])}\n"
-            f"Projector: {HOST}{reverse('tournaments:projector', args=[slug])}\n"
-            f"Table cards with QR codes: {HOST}{reverse('tournaments:print-cards', args=[slug])}"
+            f"Public pairings: {host}{reverse('tournaments:public', args=[slug])}\n"
+            f"Projector: {host}{reverse('tournaments:projector', args=[slug])}\n"
+            f"Table cards with QR codes: {host}{reverse('tournaments:print-cards', args=[slug])}"
         )
 
     def _tournament(self, club: Club):
