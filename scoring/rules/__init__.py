@@ -10,9 +10,11 @@ from scoring.rules.errors import RulesError
 from scoring.rules.games import (
     GameResult,
     HandScore,
+    HollywoodResult,
     MatchResult,
     next_dealer,
     score_game,
+    score_hollywood,
     score_match,
 )
 from scoring.rules.hands import HandResult, Outcome, dead_hand, score_cards, score_quick
@@ -37,6 +39,7 @@ __all__ = [
     "GameResult",
     "HandResult",
     "HandScore",
+    "HollywoodResult",
     "MatchResult",
     "Outcome",
     "RuleProfile",
@@ -56,6 +59,7 @@ __all__ = [
     "parse_cards",
     "score_cards",
     "score_game",
+    "score_hollywood",
     "score_match",
     "score_quick",
     "valid_layoffs",

@@ -1,7 +1,8 @@
 """`python -m scoring.rules COMMAND [--profile NAME] [--set OPTION=VALUE ...]`.
 
 Commands: `deadwood CARD ...` (or JSON lines {"cards": [...]} on stdin), `hand` and
-`game` (JSON lines on stdin). One JSON object out per input; a bad line gives
+`game` (JSON lines on stdin; under a `hollywood` profile the hands are scored into
+the three Hollywood games). One JSON object out per input; a bad line gives
 {"error": {"code", "message"}} and the next lines are still processed. A bad
 --profile/--set prints an error object and exits with status 2.
 """
@@ -16,7 +17,7 @@ from typing import Any, TextIO
 
 from scoring.rules.cards import format_cards, parse_card, parse_cards
 from scoring.rules.errors import RulesError
-from scoring.rules.games import score_game
+from scoring.rules.games import score_game, score_hollywood
 from scoring.rules.hands import hand_limit, score_cards, score_quick
 from scoring.rules.melds import analyse_eleven, best_arrangement
 from scoring.rules.profiles import RuleProfile, make_profile
@@ -107,6 +108,8 @@ def game(data: dict, profile: RuleProfile) -> dict:
     hands = data.get("hands")
     if not isinstance(hands, list):
         raise RulesError("bad_hand", 'a game needs "hands": a list of {winner, points}')
+    if profile.hollywood:
+        return score_hollywood(hands, profile).as_dict()
     return score_game(hands, profile).as_dict()
 
 

@@ -9,6 +9,9 @@ Terms:
                `double_points` doubles the winner's hand points before bonuses, `bonus`
                adds `shutout_bonus`, `none` does nothing.
     margin     winner's total − loser's total.
+    game_bonus_min  with it set, the winner gets the game bonus only if their hand points
+               reached it.
+    Hollywood  three games from one sequence of hands (`score_hollywood`).
 Players are "A" and "B". Bonuses never count toward the target.
 """
 
@@ -83,6 +86,8 @@ def score_game(hands: Sequence, profile: RuleProfile) -> GameResult:
     """The game after these hands, in order; bonuses once it is finished."""
     points = {"A": 0, "B": 0}
     won = {"A": 0, "B": 0}
+    counted = 0
+    last_winner = None
     finished_at = None
     for number, entry in enumerate(hands, start=1):
         if finished_at is not None:
@@ -93,67 +98,104 @@ def score_game(hands: Sequence, profile: RuleProfile) -> GameResult:
         if hand.winner:
             points[hand.winner] += hand.points
             won[hand.winner] += 1
-        if _over(points, number, profile):
+            last_winner = hand.winner
+        if hand.winner or profile.dead_hands_count:
+            counted += 1
+        if _over(points, counted, profile):
             finished_at = number
     if finished_at is None:
-        text = f"Game in progress: A {points['A']}, B {points['B']}"
-        return GameResult(
-            None,
-            False,
-            dict(points),
-            dict(points),
-            won,
-            0,
-            {"A": 0, "B": 0},
-            False,
-            abs(points["A"] - points["B"]),
-            text,
-        )
-    return _final(points, won, profile)
+        return _in_progress(points, won)
+    return _final(points, won, last_winner, profile)
 
 
-def _over(points: dict[str, int], hands_played: int, profile: RuleProfile) -> bool:
+def _in_progress(points: dict[str, int], won: dict[str, int]) -> GameResult:
+    text = f"Game in progress: A {points['A']}, B {points['B']}"
+    return GameResult(
+        None,
+        False,
+        dict(points),
+        dict(points),
+        dict(won),
+        0,
+        {"A": 0, "B": 0},
+        False,
+        abs(points["A"] - points["B"]),
+        text,
+    )
+
+
+def _over(points: dict[str, int], hands_counted: int, profile: RuleProfile) -> bool:
     if profile.game_hands is not None:
-        return hands_played >= profile.game_hands
+        return hands_counted >= profile.game_hands
     return max(points.values()) >= profile.game_target
 
 
-def _final(points: dict[str, int], won: dict[str, int], profile: RuleProfile) -> GameResult:
-    if points["A"] == points["B"]:  # only possible in a fixed number of hands
-        boxes = {s: won[s] * profile.box_bonus for s in SIDES}
+def _game_winner(
+    points: dict[str, int], won: dict[str, int], last_winner: str | None, profile: RuleProfile
+) -> tuple[str | None, str]:
+    """Who won a finished game, and why (for the explanation).
+
+    To a target: the player who reached it (only the scorer of a hand can reach it, so
+    it is the higher hand-point total). A fixed number of hands: the higher total of hand
+    points plus boxes, which is the higher final total, since the game bonus and the
+    shutout only ever go to the winner; level: more hands won; still level: the winner of
+    the last hand anybody won; nobody won a hand: drawn."""
+    if profile.game_hands is None:
+        return ("A" if points["A"] > points["B"] else "B"), ""
+    before = {s: points[s] + won[s] * profile.box_bonus for s in SIDES}
+    if before["A"] != before["B"]:
+        side = "A" if before["A"] > before["B"] else "B"
+        why = f"higher total with boxes, {before[side]} to {before[other(side)]}"
+        return side, why
+    if won["A"] != won["B"]:
+        side = "A" if won["A"] > won["B"] else "B"
+        return side, f"level at {before['A']} with boxes, more hands won"
+    if last_winner is not None:
+        return last_winner, f"level at {before['A']} with boxes and hands won, won the last hand"
+    return None, ""
+
+
+def _final(
+    points: dict[str, int], won: dict[str, int], last_winner: str | None, profile: RuleProfile
+) -> GameResult:
+    boxes = {s: won[s] * profile.box_bonus for s in SIDES}
+    winner, why = _game_winner(points, won, last_winner, profile)
+    if winner is None:  # only a fixed number of hands, all of them dead
         totals = {s: points[s] + boxes[s] for s in SIDES}
-        text = f"Game drawn at {points['A']} each"
         return GameResult(
             None,
             True,
             totals,
             dict(points),
-            won,
+            dict(won),
             0,
             boxes,
             False,
-            abs(totals["A"] - totals["B"]),
-            text,
+            0,
+            "Game drawn: nobody won a hand",
         )
-    winner = "A" if points["A"] > points["B"] else "B"
     loser = other(winner)
-    boxes = {s: won[s] * profile.box_bonus for s in SIDES}
     shutout = won[loser] == 0 and profile.shutout != "none"
+    bonus = profile.game_bonus
+    if profile.game_bonus_min is not None and points[winner] < profile.game_bonus_min:
+        bonus = 0
     totals = {loser: points[loser] + boxes[loser]}
-    totals[winner], text = _winner_total(points[winner], won[winner], shutout, profile)
+    totals[winner], text = _winner_total(points[winner], won[winner], bonus, shutout, profile)
     totals = {side: totals[side] for side in SIDES}
+    if bonus != profile.game_bonus:
+        text += f" (no game bonus: {points[winner]} points, under {profile.game_bonus_min})"
     text += f"; {loser}: {_plain_total(points[loser], won[loser], profile)}"
     return GameResult(
         winner,
         True,
         totals,
         dict(points),
-        won,
-        profile.game_bonus,
+        dict(won),
+        bonus,
         boxes,
         shutout,
         totals[winner] - totals[loser],
-        f"Game to {winner}: {text}",
+        f"Game to {winner}{f' ({why})' if why else ''}: {text}",
     )
 
 
@@ -165,20 +207,123 @@ def _plain_total(points: int, won: int, profile: RuleProfile) -> str:
     return f"{points} points + {_boxes(won, profile)} = {points + won * profile.box_bonus}"
 
 
-def _winner_total(points: int, won: int, shutout: bool, profile: RuleProfile) -> tuple[int, str]:
+def _winner_total(
+    points: int, won: int, bonus: int, shutout: bool, profile: RuleProfile
+) -> tuple[int, str]:
     boxes = won * profile.box_bonus
-    parts = f"{profile.game_bonus} game bonus + {_boxes(won, profile)}"
+    parts = f"{bonus} game bonus + {_boxes(won, profile)}"
     if shutout and profile.shutout == "double":
-        total = (points + profile.game_bonus + boxes) * 2
+        total = (points + bonus + boxes) * 2
         return total, f"({points} points + {parts}) × 2 shutout = {total}"
     if shutout and profile.shutout == "double_points":
-        total = points * 2 + profile.game_bonus + boxes
+        total = points * 2 + bonus + boxes
         return total, f"{points} points × 2 shutout + {parts} = {total}"
     if shutout and profile.shutout == "bonus":
-        total = points + profile.game_bonus + boxes + profile.shutout_bonus
+        total = points + bonus + boxes + profile.shutout_bonus
         return total, f"{points} points + {parts} + {profile.shutout_bonus} shutout = {total}"
-    total = points + profile.game_bonus + boxes
+    total = points + bonus + boxes
     return total, f"{points} points + {parts} = {total}"
+
+
+# -------------------------------------------------------------------------- Hollywood
+
+HOLLYWOOD_GAMES = 3
+
+
+@dataclass(frozen=True)
+class HollywoodResult:
+    """Three games scored from one sequence of hands (docs/rules.md §9a).
+
+    `games`: each game's GameResult; `ended_at`: the hand (1-based position in the
+    sequence) that ended each game, or None; `scored_in`: for each hand, the games
+    (1-3) it scored in. The match: finished once all three games are; won by the player
+    who won more of them; totals are the sums of the three games' totals."""
+
+    games: tuple[GameResult, ...]
+    ended_at: tuple[int | None, ...]
+    scored_in: tuple[tuple[int, ...], ...]
+    match: MatchResult
+
+    @property
+    def finished(self) -> bool:
+        return self.match.finished
+
+    @property
+    def explanation(self) -> str:
+        return "; ".join(f"game {n}: {g.explanation}" for n, g in enumerate(self.games, 1))
+
+    def as_dict(self) -> dict:
+        return {
+            "games": [game.as_dict() for game in self.games],
+            "ended_at": list(self.ended_at),
+            "scored_in": [list(games) for games in self.scored_in],
+            "match": self.match.as_dict(),
+            "explanation": self.explanation,
+        }
+
+
+def score_hollywood(hands: Sequence, profile: RuleProfile) -> HollywoodResult:
+    """Hollywood scoring: every hand is scored, in order, into the games still open.
+
+    A hand a player wins scores in every open game in which that player has already won
+    a hand, and in the lowest-numbered open game in which they have not (if any). So
+    their first win scores in game 1 only, the second in games 1 and 2, the third and
+    later ones in all three still open; and a player shut out of a game that has ended
+    starts in the next open game. Each game ends at `game_target` and is finished like
+    any game (boxes for the hands it counted, game bonus, shutout). Dead hands score in
+    no game. Raises `game_over` for a hand after all three games ended."""
+    if profile.game_hands is not None:
+        raise RulesError("bad_option", "hollywood games are played to a target, not game_hands")
+    count = HOLLYWOOD_GAMES
+    points = [{"A": 0, "B": 0} for _ in range(count)]
+    won = [{"A": 0, "B": 0} for _ in range(count)]
+    ended: list[int | None] = [None] * count
+    scored_in: list[tuple[int, ...]] = []
+    for number, entry in enumerate(hands, start=1):
+        open_games = [g for g in range(count) if ended[g] is None]
+        if not open_games:
+            raise RulesError(
+                "game_over",
+                f"hand {number} comes after all three games ended at hand {ended[-1]}",
+            )
+        hand = _hand(entry)
+        games: list[int] = []
+        if hand.winner:
+            side = hand.winner
+            games = [g for g in open_games if won[g][side]]
+            fresh = next((g for g in open_games if not won[g][side]), None)
+            if fresh is not None:
+                games.append(fresh)
+            for g in games:
+                points[g][side] += hand.points
+                won[g][side] += 1
+                if points[g][side] >= profile.game_target:
+                    ended[g] = number
+        scored_in.append(tuple(g + 1 for g in sorted(games)))
+    results = tuple(
+        _final(points[g], won[g], None, profile)
+        if ended[g] is not None
+        else _in_progress(points[g], won[g])
+        for g in range(count)
+    )
+    return HollywoodResult(results, tuple(ended), tuple(scored_in), hollywood_match(results))
+
+
+def hollywood_match(games: Sequence[GameResult]) -> MatchResult:
+    """The match of three Hollywood games: over when all are; won by whoever won more."""
+    won = {"A": 0, "B": 0}
+    totals = {"A": 0, "B": 0}
+    for game in games:
+        if game.finished:
+            for side in SIDES:
+                totals[side] += game.totals[side]
+            if game.winner:
+                won[game.winner] += 1
+    finished = all(game.finished for game in games)
+    winner = None
+    if finished and won["A"] != won["B"]:
+        winner = "A" if won["A"] > won["B"] else "B"
+    return MatchResult(winner, finished, won, totals, abs(totals["A"] - totals["B"]))
 
 
 # -------------------------------------------------------------------------- match

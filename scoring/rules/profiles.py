@@ -29,12 +29,15 @@ class RuleProfile:
     layoffs: bool = True
     game_target: int = 100
     game_hands: int | None = None
+    dead_hands_count: bool = True
     game_bonus: int = 100
+    game_bonus_min: int | None = None
     box_bonus: int = 25
     shutout: str = "double"
     shutout_bonus: int = 100
     games_to_win: int = 1
     next_dealer: str = "alternate"
+    hollywood: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -63,6 +66,19 @@ PROFILES: dict[str, RuleProfile] = {
     ),
     "oklahoma": RuleProfile(name="oklahoma", oklahoma=True, game_target=150),
     "straight": RuleProfile(name="straight", knock_limit=0, layoffs=False),
+    # The school rules in the seeds (docs/rules.md §10): ten hands, no lay-offs, gin 25,
+    # big gin 31, undercut 25, box 25, and the 100-point game bonus only for a winner
+    # who "has reached 100 points"; the seed knows no shutout.
+    "school": RuleProfile(
+        name="school",
+        layoffs=False,
+        game_hands=10,
+        game_bonus_min=100,
+        shutout="none",
+    ),
+    # Three games scored at once (docs/rules.md §9a). games_to_win is not used: the match
+    # is the three games; 3 lets a tournament's bye count as all three won.
+    "hollywood": RuleProfile(name="hollywood", hollywood=True, games_to_win=3),
 }
 
 _INT_OPTIONS = {
@@ -75,8 +91,19 @@ _INT_OPTIONS = {
     "shutout_bonus": (0, 10_000),
     "games_to_win": (1, 99),
 }
-_OPTIONAL_INT_OPTIONS = {"big_gin_bonus": (0, 10_000), "game_hands": (1, 1_000)}
-_BOOL_OPTIONS = {"oklahoma", "oklahoma_spade_double", "undercut_on_tie", "layoffs"}
+_OPTIONAL_INT_OPTIONS = {
+    "big_gin_bonus": (0, 10_000),
+    "game_hands": (1, 1_000),
+    "game_bonus_min": (1, 1_000_000),
+}
+_BOOL_OPTIONS = {
+    "oklahoma",
+    "oklahoma_spade_double",
+    "undercut_on_tie",
+    "layoffs",
+    "dead_hands_count",
+    "hollywood",
+}
 _CHOICE_OPTIONS = {"shutout": SHUTOUT_MODES, "next_dealer": DEALER_MODES}
 
 
@@ -101,7 +128,19 @@ def _apply(profile: RuleProfile, overrides: Mapping[str, Any]) -> RuleProfile:
         if option not in known:
             raise RulesError("bad_option", f"unknown rule option {option!r}", field=option)
         changes[option] = _checked(option, value)
-    return replace(profile, **changes)
+    return _consistent(replace(profile, **changes))
+
+
+def _consistent(profile: RuleProfile) -> RuleProfile:
+    """Options that cannot go together."""
+    if profile.hollywood and profile.game_hands is not None:
+        raise RulesError(
+            "bad_option",
+            "hollywood games are played to game_target, so game_hands must be none "
+            f"(not {profile.game_hands}) when hollywood is on",
+            field="game_hands",
+        )
+    return profile
 
 
 def _checked(option: str, value: Any) -> Any:

@@ -630,13 +630,16 @@ def test_a_hand_won_for_0_points_still_wins_a_box():
 @pytest.mark.parametrize(
     ("hands", "winner", "totals", "finished"),
     [
-        (hands_of(("A", 10), ("B", 20), ("A", 5)), "B", {"A": 15 + 50, "B": 20 + 100 + 25}, True),
+        # decided on hand points plus boxes: A 15 + 2 x 25 = 65 beats B 20 + 25 = 45
+        (hands_of(("A", 10), ("B", 20), ("A", 5)), "A", {"A": 15 + 100 + 50, "B": 20 + 25}, True),
         (hands_of(("A", 10), ("B", 20)), None, {"A": 10, "B": 20}, False),
-        (hands_of(("A", 10), ("B", 10), (None, 0)), None, {"A": 35, "B": 35}, True),  # drawn
+        # level at 35 with boxes, one hand each: B won the last hand anybody won
+        (hands_of(("A", 10), ("B", 10), (None, 0)), "B", {"A": 35, "B": 10 + 100 + 25}, True),
+        (hands_of((None, 0), (None, 0), (None, 0)), None, {"A": 0, "B": 0}, True),  # drawn
         (hands_of(("A", 150), ("B", 1), ("B", 1)), "A", {"A": 150 + 100 + 25, "B": 52}, True),
     ],
 )
-def test_a_game_of_a_fixed_number_of_hands_goes_to_the_highest_total(
+def test_a_game_of_a_fixed_number_of_hands_goes_to_the_highest_total_with_boxes(
     hands, winner, totals, finished
 ):
     result = score_game(hands, make_profile("standard", {"game_hands": 3}))
@@ -785,6 +788,41 @@ SECTION_8 = {  # the profiles of docs/rules.md §10, column by column
         shutout="double",
         games_to_win=1,
     ),
+    "school": dict(  # the seeds' school rules: ten hands, no lay-offs
+        knock_limit=10,
+        oklahoma=False,
+        gin_bonus=25,
+        big_gin_bonus=31,
+        undercut_bonus=25,
+        undercut_on_tie=True,
+        layoffs=False,
+        game_target=100,
+        game_hands=10,
+        dead_hands_count=True,
+        game_bonus=100,
+        game_bonus_min=100,
+        box_bonus=25,
+        shutout="none",
+        games_to_win=1,
+        hollywood=False,
+    ),
+    "hollywood": dict(
+        knock_limit=10,
+        oklahoma=False,
+        gin_bonus=25,
+        big_gin_bonus=31,
+        undercut_bonus=25,
+        undercut_on_tie=True,
+        layoffs=True,
+        game_target=100,
+        game_hands=None,
+        game_bonus=100,
+        game_bonus_min=None,
+        box_bonus=25,
+        shutout="double",
+        games_to_win=3,
+        hollywood=True,
+    ),
 }
 
 
@@ -816,7 +854,23 @@ def test_options_override_a_profile_one_by_one_and_keep_its_name():
             "blitz",
             {},
             "unknown profile 'blitz': choose one of standard, tournament, classic, "
-            "oklahoma, straight",
+            "oklahoma, straight, school, hollywood",
+        ),
+        (
+            "hollywood",
+            {"game_hands": 10},
+            "hollywood games are played to game_target, so game_hands must be none "
+            "(not 10) when hollywood is on",
+        ),
+        (
+            "standard",
+            {"game_bonus_min": 0},
+            "game_bonus_min must be a whole number from 1 to 1000000, not 0",
+        ),
+        (
+            "standard",
+            {"dead_hands_count": "no"},
+            "dead_hands_count must be true or false, not 'no'",
         ),
         ("standard", {"knock_limt": 5}, "unknown rule option 'knock_limt'"),
         (
