@@ -265,7 +265,8 @@ def remove_registration(request: Request, registration_id: int) -> Response:
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def rules_preview(request: Request, slug: str) -> Response:
-    """What changing the frozen rules would change (hands, games, matches, standings)."""
+    """What changing the frozen rules would change (hands, games, matches, standings),
+    for the whole event or from round `from_round` on (earlier rounds keep their rules)."""
     found = _tournament(request, slug)
     data = valid(s.RulesChangeSerializer, request)
     change = services.preview_rules_change(tournament_id=found.pk, actor=actor_of(request), **data)
@@ -278,6 +279,8 @@ def rules_preview(request: Request, slug: str) -> Response:
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def rules_apply(request: Request, slug: str) -> Response:
+    """Change the frozen rules, for the whole event or from round `from_round` on, and
+    re-score the rounds concerned (one transaction, ledger rows)."""
     found = _tournament(request, slug)
     data = valid(s.ApplyRulesSerializer, request)
     change = services.apply_rules_change(tournament_id=found.pk, actor=actor_of(request), **data)

@@ -133,6 +133,15 @@ class RulesChangeSerializer(StrictSerializer):
     # Free-form on purpose: rule options (scoring.rules.profiles), the engine's and
     # documented in docs/rules.md, checked by the engine rather than shaped here.
     overrides = serializers.DictField(required=False, default=dict)
+    from_round = whole_field(
+        1,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Apply the new rules from this round on: earlier rounds keep the rules "
+        "they were played under. Null or absent: the whole event is re-scored. May be "
+        "the next round to be published (then nothing is re-scored).",
+    )
 
 
 class ApplyRulesSerializer(RulesChangeSerializer):
@@ -267,6 +276,20 @@ class StandingChangeOutputSerializer(serializers.Serializer):
 
 class RulesChangeOutputSerializer(serializers.Serializer):
     applied = serializers.BooleanField(help_text="False for a preview (nothing was saved).")
+    from_round = serializers.IntegerField(help_text="The first round the rules apply to (1: all).")
+    rounds_rescored = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Published rounds from from_round on, whose matches are re-scored.",
+    )
+    rounds_kept = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Published rounds before from_round: they keep the rules they were played under.",
+    )
+    settings = serializers.DictField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        help_text="Tournament settings that follow the rules and change: [before, after] "
+        "(bye_games, never more than games_to_win).",
+    )
     options = serializers.DictField(
         child=serializers.ListField(child=serializers.JSONField(), min_length=2, max_length=2),
         help_text="Each rule option that changes: [before, after].",

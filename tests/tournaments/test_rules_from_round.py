@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from rest_framework.test import APIClient
 
 from ginclub.errors import ServiceError
 from scoring import ledger
@@ -283,3 +284,34 @@ def test_an_apply_stopped_halfway_writes_nothing(gins, organiser):
     event.refresh_from_db()
     assert event.rules["box_bonus"] == 25
     assert not LedgerRow.objects.filter(action__in=["rules_changed", "match_rescored"]).exists()
+
+
+# ------------------------------------------------------------------------- the API
+
+
+def test_the_api_changes_the_rules_from_a_round(gins, organiser):
+    event, first, second = gins
+    client = APIClient()
+    client.force_authenticate(organiser)
+    url = f"/api/tournaments/{event.slug}/rules/"
+    body = {"profile": "tournament", "overrides": {**QUICK, "gin_bonus": 20}, "from_round": 2}
+    preview = client.post(url + "preview/", body, format="json")
+    assert preview.status_code == 200, preview.content
+    shown = preview.json()
+    assert (shown["from_round"], shown["rounds_rescored"], shown["rounds_kept"]) == (2, [2], [1])
+    assert shown["settings"] == {} and not shown["applied"]
+
+    whole = client.post(url + "preview/", {**body, "from_round": None}, format="json")
+    assert whole.status_code == 409
+    assert whole.json()["error"]["message"].startswith("Round 1, table 1 (P01 v P02)")
+    late = client.post(url + "preview/", {**body, "from_round": 9}, format="json")
+    assert late.status_code == 409 and late.json()["error"]["code"] == "bad_round"
+    assert late.json()["error"]["fields"] == {"from_round": "from 1 to 3"}
+    for bad in (0, "two", 2**31):
+        refused = client.post(url + "preview/", {**body, "from_round": bad}, format="json")
+        assert refused.status_code == 400 and "from_round" in refused.json()["error"]["fields"]
+
+    applied = client.post(url + "apply/", {**body, "reason": "club vote"}, format="json")
+    assert applied.status_code == 200 and applied.json()["applied"]
+    assert [m.rules["gin_bonus"] for m in matches_of(first)] == [25, 25]
+    assert [m.rules["gin_bonus"] for m in matches_of(second)] == [20, 20]
