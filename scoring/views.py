@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from ginclub import permissions
 from ginclub.errors import NotFound, ServiceError
 from ginclub.http import answer_poll
-from scoring import hooks, selectors, services
+from scoring import hooks, ledger, selectors, services
 from scoring.forms import (
     CARD_CHOICES,
     AddPlayerForm,
@@ -371,8 +371,11 @@ def _match_state(request: HttpRequest, match_id: int, service) -> HttpResponse:
 def match_ledger(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _visible_match(request, match_id)
     permissions.require_manage_match(permissions.actor_of(request), match)
-    rows = selectors.ledger_of(match)
-    return render(request, "scoring/ledger.html", {"match": match, "rows": rows})
+    rows = list(selectors.ledger_of(match).select_related("entry", "hand"))
+    breaks = ledger.verify(services.chain_of(match))
+    return render(
+        request, "scoring/ledger.html", {"match": match, "rows": rows, "breaks": breaks}
+    )
 
 
 @login_required

@@ -149,7 +149,7 @@ def test_match_page_is_light_and_loads_nothing_from_other_hosts(table_client, ma
 def test_organiser_sees_the_ledger_page(client, organiser, match):
     client.force_login(organiser)
     page = client.get(f"/matches/{match.pk}/ledger/")
-    assert page.status_code == 200 and b"match_started" in page.content
+    assert page.status_code == 200 and b"Match started" in page.content
 
 
 def test_table_qr_code_is_an_svg_for_organisers(client, organiser, match):
