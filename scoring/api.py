@@ -195,6 +195,51 @@ correct = _hand_action(s.CorrectSerializer, services.correct_hand, organiser_onl
 void = _hand_action(s.ReasonedSerializer, services.void_hand, organiser_only=True)
 
 
+def _organised_hand(request: Request, hand_id: int) -> Hand:
+    hand = get_object_or_404(Hand.objects.select_related("game"), pk=hand_id)
+    match = _visible_match(request, hand.game.match_id)
+    permissions.require_manage_match(permissions.actor_of(request), match)
+    return hand
+
+
+@extend_schema(
+    request=s.CorrectPreviewSerializer,
+    responses={200: s.CorrectionPreviewOutputSerializer, **ERRORS},
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def correct_preview(request: Request, hand_id: int) -> Response:
+    """What this correction would change (the hand, the match's result and, in a closed
+    tournament round, the standings and later rounds), or the refusal applying would
+    give. Writes nothing."""
+    hand = _organised_hand(request, hand_id)
+    data = valid(s.CorrectPreviewSerializer, request)
+    version, reason = data.pop("version"), data.pop("reason")
+    preview = services.preview_correction(
+        hand_id=hand.pk,
+        actor=permissions.actor_of(request),
+        hand_input=hand_input_from(data),
+        version=version,
+        reason=reason,
+    )
+    return Response(preview.as_dict())
+
+
+@extend_schema(
+    request=s.VoidPreviewSerializer,
+    responses={200: s.CorrectionPreviewOutputSerializer, **ERRORS},
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def void_preview(request: Request, hand_id: int) -> Response:
+    """What voiding this hand would change, or the refusal voiding would give. Writes
+    nothing."""
+    hand = _organised_hand(request, hand_id)
+    data = valid(s.VoidPreviewSerializer, request)
+    preview = services.preview_void(hand_id=hand.pk, actor=permissions.actor_of(request), **data)
+    return Response(preview.as_dict())
+
+
 @extend_schema(request=s.ReasonSerializer, responses={200: s.MatchOutputSerializer, **ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])

@@ -1,14 +1,28 @@
-"""Hooks through which apps built on scoring add to its pages, so scoring imports none
-of them (dependencies run one way: tournaments → scoring → ginclub).
+"""Hooks through which apps built on scoring add to its pages and services, so scoring
+imports none of them (dependencies run one way: tournaments → scoring → ginclub).
 
-    match clock   a match played in a tournament round shows the round's clock on the
-                  table's scoreboard. The tournaments app registers a function that
-                  answers, for a match id, the clock of its round (or None).
+    match clock     a match played in a tournament round shows the round's clock on the
+                    table's scoreboard. The tournaments app registers a function that
+                    answers, for a match id, the clock of its round (or None).
+    result guard    a change to a match's result (a correction, a void, any hand action
+                    that moves the games won, points or winner) may matter beyond the
+                    match: in a closed tournament round it moves standings other rounds
+                    were paired from. After the services recompute a match, and before
+                    they commit, they hand the result before and after to every guard;
+                    a guard refuses (raises a ginclub.errors refusal, and the whole change
+                    is rolled back) or returns a plain, JSON-ready description of what the
+                    change does where it looks (None: nothing). The services write each
+                    description to the match's ledger and return it to the caller, so a
+                    preview shows it too.
+    result lock     organisers' corrections and voids first take whatever lock the app
+                    above needs to read its own state steadily (the tournament's row),
+                    before scoring locks the match, in the order its own services lock.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 MatchClock = Callable[[int], Any]
@@ -28,3 +42,48 @@ def match_clock(match_id: int) -> Any:
         if found is not None:
             return found
     return None
+
+
+@dataclass(frozen=True)
+class ResultChange:
+    """A match's result before and after one hand action, inside its transaction.
+
+    `before` and `after` are scoring.services.results.result_of() dicts: state, winner
+    ("A", "B" or None), games_won and points per seat. `action` is the ledger action of
+    the change (hand_corrected, hand_voided, hand_confirmed...), `hand` says which hand
+    ("hand 3 of game 2")."""
+
+    match_id: int
+    action: str
+    hand: str
+    before: dict[str, Any]
+    after: dict[str, Any]
+
+
+ResultGuard = Callable[[ResultChange], "dict[str, Any] | None"]
+ResultLock = Callable[[int], None]
+_result_guards: list[ResultGuard] = []
+_result_locks: list[ResultLock] = []
+
+
+def register_result_guard(guard: ResultGuard) -> None:
+    """`guard(change)` raises a refusal, or returns a description (or None)."""
+    if guard not in _result_guards:
+        _result_guards.append(guard)
+
+
+def register_result_lock(lock: ResultLock) -> None:
+    """`lock(match_id)` takes, inside the caller's transaction, the locks the app needs
+    before a correction or void of that match."""
+    if lock not in _result_locks:
+        _result_locks.append(lock)
+
+
+def guard_result_change(change: ResultChange) -> list[dict[str, Any]]:
+    """Every guard's description of `change`; a guard's refusal propagates."""
+    return [found for guard in _result_guards if (found := guard(change)) is not None]
+
+
+def lock_for_result_change(match_id: int) -> None:
+    for lock in _result_locks:
+        lock(match_id)

@@ -345,3 +345,121 @@ class LedgerBreakOutputSerializer(serializers.Serializer):
 class LedgerVerifyOutputSerializer(serializers.Serializer):
     ok = serializers.BooleanField()
     breaks = LedgerBreakOutputSerializer(many=True)
+
+
+# ------------------------------------------------------- correction and void previews
+
+
+class CorrectPreviewSerializer(HandFieldsSerializer):
+    """A correction to preview: the new values, the version seen; the reason may wait."""
+
+    version = whole_field(1, INT_MAX)
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+class VoidPreviewSerializer(StrictSerializer):
+    version = whole_field(1, INT_MAX)
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+class HandSnapshotOutputSerializer(serializers.Serializer):
+    """A hand's values as the ledger records them."""
+
+    number = serializers.IntegerField()
+    game = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=HAND_STATES)
+    version = serializers.IntegerField()
+    outcome = serializers.ChoiceField(choices=HAND_OUTCOMES)
+    knocker = _seat(allow_blank=True, help_text="Blank for a dead hand.")
+    knocker_deadwood = serializers.IntegerField(allow_null=True)
+    defender_deadwood = serializers.IntegerField(allow_null=True)
+    points = serializers.IntegerField()
+    winner = _seat(allow_blank=True, help_text="Blank when nobody won the hand.")
+
+
+class HandChangeOutputSerializer(serializers.Serializer):
+    before = HandSnapshotOutputSerializer()
+    after = HandSnapshotOutputSerializer()
+
+
+class MatchResultOutputSerializer(serializers.Serializer):
+    """A match's result as the standings read it."""
+
+    state = serializers.ChoiceField(choices=MATCH_STATES)
+    winner = _seat(allow_null=True, help_text="Null while the match is undecided.")
+    games_won = SeatNumbersSerializer()
+    points = SeatNumbersSerializer()
+
+
+class ResultChangeOutputSerializer(serializers.Serializer):
+    before = MatchResultOutputSerializer()
+    after = MatchResultOutputSerializer()
+    changed = serializers.BooleanField()
+
+
+class StandingLineOutputSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    matches = serializers.IntegerField()
+    match_wins = serializers.IntegerField()
+    games_won = serializers.IntegerField()
+    games_played = serializers.IntegerField()
+    game_win_pct = serializers.FloatField()
+    opponents_match_win_pct = serializers.FloatField()
+    margin = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class StandingMoveOutputSerializer(serializers.Serializer):
+    registration = serializers.IntegerField()
+    name = serializers.CharField()
+    before = StandingLineOutputSerializer(allow_null=True)
+    after = StandingLineOutputSerializer()
+
+
+class LaterRoundOutputSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    state = serializers.CharField(help_text="draft, published or closed.")
+    paired_from_standings = serializers.BooleanField(
+        help_text="True when this round was (or will be) paired from the standings the "
+        "change moves (Swiss rounds, and a top cut after them)."
+    )
+
+
+class ConsequenceTournamentOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    finished = serializers.BooleanField()
+
+
+class TournamentConsequenceOutputSerializer(serializers.Serializer):
+    """What the change does to the tournament, for a match of a closed round (reported
+    by the tournaments app through scoring.hooks' result guard)."""
+
+    kind = serializers.ChoiceField(choices=["tournament"])
+    tournament = ConsequenceTournamentOutputSerializer()
+    round = serializers.IntegerField()
+    round_closed_at = serializers.DateTimeField(allow_null=True)
+    table = serializers.IntegerField(allow_null=True)
+    pairing = serializers.IntegerField()
+    players = SeatNamesSerializer()
+    hand = serializers.CharField(help_text='Which hand, e.g. "hand 3 of game 2".')
+    resolved = serializers.BooleanField(
+        help_text="The table's result was recorded by hand; it stands whatever the hands."
+    )
+    standings = StandingMoveOutputSerializer(many=True, help_text="Only the lines that move.")
+    later_rounds = LaterRoundOutputSerializer(many=True)
+    notes = serializers.ListField(child=serializers.CharField(), help_text="In words.")
+
+
+class CorrectionPreviewOutputSerializer(serializers.Serializer):
+    """What a correction or void would do; nothing is written."""
+
+    action = serializers.ChoiceField(choices=["correct", "void"])
+    hand = HandChangeOutputSerializer()
+    result = ResultChangeOutputSerializer()
+    tournament = TournamentConsequenceOutputSerializer(
+        allow_null=True,
+        help_text="Null unless the match is played in a closed round of a tournament and "
+        "its result changes.",
+    )

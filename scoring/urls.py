@@ -45,6 +45,12 @@ api_urlpatterns = [
     path("hands/<id:hand_id>/dispute/", api.dispute, name="api-dispute"),
     path("hands/<id:hand_id>/withdraw/", api.withdraw, name="api-withdraw"),
     path("hands/<id:hand_id>/correct/", api.correct, name="api-correct"),
+    path(
+        "hands/<id:hand_id>/correct/preview/",
+        api.correct_preview,
+        name="api-correct-preview",
+    ),
     path("hands/<id:hand_id>/void/", api.void, name="api-void"),
+    path("hands/<id:hand_id>/void/preview/", api.void_preview, name="api-void-preview"),
     path("ledger/verify/", api.verify_ledger, name="api-verify-ledger"),
 ]

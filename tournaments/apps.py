@@ -7,12 +7,18 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from ginclub.errors import register_user_error
-        from scoring.hooks import register_match_clock
+        from scoring.hooks import register_match_clock, register_result_guard, register_result_lock
         from tournaments.pairing import PairingError
         from tournaments.selectors import clock_for_match
+        from tournaments.services.corrections import judge_result_change, lock_tournament_of
 
         # Pairing is pure like the rules engine: its errors are refusals too.
         register_user_error(PairingError)
         # A match played in a round shows the round's clock on its scoreboard; scoring
         # asks through its hook and imports nothing of tournaments.
         register_match_clock(clock_for_match)
+        # Closed means closed: a change to a result of a closed round is judged (refused
+        # or described) by tournaments, asked through scoring's result guard; an
+        # organiser's correction takes the tournament's lock first.
+        register_result_guard(judge_result_change)
+        register_result_lock(lock_tournament_of)

@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from ginclub.permissions import Actor, table_token
 from scoring.models import Game, Hand, LedgerRow, Match
+from scoring.services.results import RESULT_CHANGED
 from tournaments.formats import planned_rounds
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.pairing import DEFAULT_TIEBREAKS, MatchRecord, Standing, compute_standings
@@ -76,6 +77,7 @@ def rounds_planned(tournament: Tournament) -> int:
 
 PAIRING_FIELDS = (
     "id",
+    "match_id",
     "round__number",
     "round__stage",
     "player_a_id",
@@ -199,11 +201,16 @@ def tiebreaks_of(tournament: Tournament) -> tuple[str, ...]:
 
 
 def standings(
-    tournament: Tournament, *, public: bool = False, through_round: int | None = None
+    tournament: Tournament,
+    *,
+    public: bool = False,
+    through_round: int | None = None,
+    replace: dict[int, dict[str, Any]] | None = None,
 ) -> StandingsView:
     """The standings, in 3 queries. `public` applies the hiding options; `through_round`
     asks for the standings after that round (a public request never sees past what the
-    hiding options allow)."""
+    hiding options allow). `replace` maps a match id to a result (scoring's result_of)
+    to count instead of the stored one: the standings as they were before a change."""
     registrations = list(
         tournament.registrations.values(
             "id", "player_id", "player__name", "withdrawn", "late", "checked_in"
@@ -226,7 +233,7 @@ def standings(
     records = [
         r
         for row in pairing_rows(tournament, through_round=limit)
-        if (r := record_of(row)) is not None
+        if (r := record_of(_replaced(row, replace))) is not None
     ]
     return StandingsView(
         tournament,
@@ -237,6 +244,21 @@ def standings(
         bool(note),
         note,
     )
+
+
+def _replaced(row: dict, replace: dict[int, dict[str, Any]] | None) -> dict:
+    result = replace.get(row["match_id"]) if replace else None
+    if result is None:
+        return row
+    return {
+        **row,
+        "match__state": result["state"],
+        "match__winner": result["winner"] or "",
+        "match__games_won_a": result["games_won"]["A"],
+        "match__games_won_b": result["games_won"]["B"],
+        "match__points_a": result["points"]["A"],
+        "match__points_b": result["points"]["B"],
+    }
 
 
 def _rows(
@@ -299,6 +321,91 @@ def public_limit(
                 f"standings after round {shown_until}."
             )
     return limit, note
+
+
+# ------------------------------------------------- results changed after a round closed
+
+
+@dataclass(frozen=True)
+class ResultChangeNotice:
+    """One applied change to a result of a closed round (from the match's ledger row
+    written by tournaments.services.corrections' guard)."""
+
+    round: int
+    table: int | None
+    players: dict[str, str]
+    hand: str
+    action: str
+    before: dict[str, Any]
+    after: dict[str, Any]
+    resolved: bool
+    at: datetime
+    match_id: int | None
+
+    @property
+    def what(self) -> str:
+        return {
+            "hand_corrected": "corrected",
+            "hand_voided": "voided",
+            "hand_confirmed": "confirmed",
+            "hand_withdrawn": "withdrawn",
+        }.get(self.action, "changed")
+
+    def result_text(self, result: dict[str, Any]) -> str:
+        if not result:
+            return "?"
+        a, b = self.players["A"], self.players["B"]
+        games = f"{a} {result['games_won']['A']}–{result['games_won']['B']} {b}"
+        points = f"{result['points']['A']}–{result['points']['B']} points"
+        if result["winner"]:
+            return f"{self.players[result['winner']]} won, {games} ({points})"
+        return f"undecided, {games} ({points})"
+
+    @property
+    def before_text(self) -> str:
+        return self.result_text(self.before)
+
+    @property
+    def after_text(self) -> str:
+        return self.result_text(self.after)
+
+    @property
+    def title(self) -> str:
+        return f"{self.players['A']} v {self.players['B']}"
+
+
+def results_changed(
+    tournament: Tournament, *, through_round: int | None = None, limit: int = 20
+) -> list[ResultChangeNotice]:
+    """The latest changes to results of closed rounds, newest first, in one query.
+    `through_round` leaves out rounds after it (what the public may not see yet)."""
+    rows = (
+        LedgerRow.objects.filter(
+            action=RESULT_CHANGED, match__pairing__round__tournament=tournament
+        )
+        .order_by("-id")
+        .values("match_id", "created_at", "before", "after")[:limit]
+    )
+    notices = []
+    for row in rows:
+        after = row["after"] or {}
+        if through_round is not None and after.get("round", 0) > through_round:
+            continue
+        notices.append(
+            ResultChangeNotice(
+                round=after.get("round", 0),
+                table=after.get("table"),
+                players=after.get("players", {"A": "?", "B": "?"}),
+                hand=after.get("hand", ""),
+                action=after.get("action", ""),
+                before=(row["before"] or {}).get("result", {}),
+                after=after.get("result", {}),
+                resolved=bool(after.get("resolved")),
+                at=row["created_at"],
+                match_id=row["match_id"],
+            )
+        )
+    return notices
 
 
 # ------------------------------------------------------------------- round tables

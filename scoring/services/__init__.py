@@ -8,6 +8,8 @@ the stored response and writes nothing; the same key with another payload is ref
     base        Outcome and the plumbing the services share (Actor is ginclub.permissions')
     matches     start, close, reopen, stop, resume; revoke a match's table links
     hands       preview, submit, confirm, dispute, withdraw, correct, void
+    results     a match's result; recompute it and ask the result guards (scoring.hooks)
+    corrections preview an organiser's correction or void (run, then rolled back)
     players     add players, set and check table PINs (rate-limited), act for a player by
                 their PIN, see and lift wrong-PIN locks
     rescoring   re-score a match under new rules; re-create one from an archive
@@ -15,6 +17,7 @@ the stored response and writes nothing; the same key with another payload is ref
 
 from ginclub.permissions import Actor
 from scoring.services.base import Outcome, chain_of, snapshot
+from scoring.services.corrections import CorrectionPreview, preview_correction, preview_void
 from scoring.services.hands import (
     confirm_hand,
     correct_hand,
@@ -48,6 +51,7 @@ from scoring.services.players import (
     verify_pin,
 )
 from scoring.services.rescoring import import_match, rescore_match
+from scoring.services.results import RESULT_CHANGED, result_of
 
 __all__ = [
     "NETWORK_FAILURE_LIMIT",
@@ -55,8 +59,10 @@ __all__ = [
     "PIN_LOCKOUT",
     "PLAYER_FAILURE_LIMIT",
     "PLAYER_WINDOW",
+    "RESULT_CHANGED",
     "PinLock",
     "Actor",
+    "CorrectionPreview",
     "Outcome",
     "acting_with_pin",
     "add_player",
@@ -68,9 +74,12 @@ __all__ = [
     "dispute_hand",
     "import_match",
     "pin_locks",
+    "preview_correction",
     "preview_hand",
+    "preview_void",
     "rescore_match",
     "reopen_match",
+    "result_of",
     "resume_match",
     "revoke_table_links",
     "set_pin",

@@ -11,9 +11,10 @@ from django.db import transaction
 
 from ginclub import permissions
 from ginclub.errors import Conflict, Forbidden, require_reason
+from scoring import hooks
 from scoring.hand_input import HandInput, differences, evaluate, winner_seat
 from scoring.models import Entry, Game, Hand, Match
-from scoring.progress import dealer_after, game_result, recompute_match
+from scoring.progress import dealer_after, entry_game, game_result
 from scoring.rules import RuleProfile, parse_cards
 from scoring.services.base import (
     Actor,
@@ -30,6 +31,7 @@ from scoring.services.base import (
     require_version,
     snapshot,
 )
+from scoring.services.results import ResultReport, recompute
 
 
 def preview_hand(*, match: Match, hand: HandInput):
@@ -134,7 +136,7 @@ def _new_hand(
         after=snapshot(row),
     )
     if by_organiser:
-        recompute_match(match, actor)
+        recompute(match, actor, action="hand_entered", hand=row)
     return row
 
 
@@ -316,8 +318,12 @@ def correct_hand(
     idempotency_key: str,
 ) -> Outcome:
     """An organiser's correction: a new version of the hand, everything after recomputed.
+    When the match's result moves, the result guards (scoring.hooks) judge it: in a
+    closed tournament round the match must stay decided. `preview_correction` shows
+    first what this would do.
 
-    Raises Forbidden, ServiceError (`reason_required`), RulesError, Conflict.
+    Raises Forbidden, ServiceError (`reason_required`), RulesError, Conflict (the
+    recompute's, and the guards': `would_reopen`, `bracket_changed`).
     """
     require_reason(reason, "A correction needs a reason.")
     with transaction.atomic():
@@ -327,7 +333,9 @@ def correct_hand(
             "reason": reason,
             "values": hand_input.as_payload(),
         }
-        hand, match, key_hash, replay = _begin(hand_id, "correct", payload, idempotency_key)
+        hand, match, key_hash, replay = _begin(
+            hand_id, "correct", payload, idempotency_key, organiser=True
+        )
         if replay is not None:
             return replay
         permissions.require_manage_match(actor, match)
@@ -356,18 +364,22 @@ def correct_hand(
             before=before,
             after=snapshot(hand),
         )
-        recompute_match(match, actor)
-        return finish(entry, hand)
+        report = recompute(match, actor, action="hand_corrected", hand=hand, reason=reason)
+        return _finished(entry, hand, before, report)
 
 
 def void_hand(
     *, hand_id: int, actor: Actor, version: int, reason: str, idempotency_key: str
 ) -> Outcome:
-    """An organiser strikes a hand out (it stays on record). Raises Forbidden, Conflict."""
+    """An organiser strikes a hand out (it stays on record); judged like a correction
+    (`preview_void` shows it first). Raises Forbidden, ServiceError, Conflict (the
+    recompute's, and the result guards': `would_reopen`, `bracket_changed`)."""
     require_reason(reason, "Voiding a hand needs a reason.")
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version, "reason": reason}
-        hand, match, key_hash, replay = _begin(hand_id, "void", payload, idempotency_key)
+        hand, match, key_hash, replay = _begin(
+            hand_id, "void", payload, idempotency_key, organiser=True
+        )
         if replay is not None:
             return replay
         permissions.require_manage_match(actor, match)
@@ -378,20 +390,36 @@ def void_hand(
         entry = record_entry(
             match, actor, "", Entry.Kind.VOID, payload, idempotency_key, key_hash, hand=hand
         )
-        _void(match, hand, actor, entry, "hand_voided", reason)
-        return finish(entry, hand)
+        before = snapshot(hand)
+        report = _void(match, hand, actor, entry, "hand_voided", reason)
+        return _finished(entry, hand, before, report)
 
 
-def _begin(hand_id: int, kind: str, payload: dict[str, Any], idempotency_key: str):
+def _begin(hand_id: int, kind: str, payload: dict[str, Any], idempotency_key: str, organiser=False):
     """Every hand action starts alike: lock the hand's match, then answer a retry of this
     very request with its stored response (a replay), before any check that could now
-    refuse it. Returns (hand, match, key_hash, replay or None)."""
+    refuse it. Returns (hand, match, key_hash, replay or None).
+
+    An organiser's correction or void first takes the locks the apps above need to judge
+    a result change (scoring.hooks' result lock: the tournament row), in their order."""
+    if organiser:
+        match_id = Hand.objects.filter(pk=hand_id).values_list("game__match_id", flat=True)
+        if match_id:
+            hooks.lock_for_result_change(match_id[0])
     hand, match = lock_hand(hand_id)
     key_hash = request_hash(kind, payload)
     return hand, match, key_hash, replayed_outcome(match, idempotency_key, key_hash)
 
 
-def _void(match, hand: Hand, actor: Actor, entry: Entry, action: str, reason: str) -> None:
+def _finished(entry: Entry, hand: Hand, before: dict, report: ResultReport) -> Outcome:
+    """An organiser's change is done: its outcome also carries the hand as it was and
+    what the change did to the match's result and beyond (for previews)."""
+    outcome = finish(entry, hand)
+    outcome.extra.update(before=before, result=report)
+    return outcome
+
+
+def _void(match, hand: Hand, actor: Actor, entry: Entry, action: str, reason: str) -> ResultReport:
     before = snapshot(hand)
     hand.state = Hand.State.VOIDED
     hand.version += 1
@@ -406,7 +434,7 @@ def _void(match, hand: Hand, actor: Actor, entry: Entry, action: str, reason: st
         before=before,
         after=snapshot(hand),
     )
-    recompute_match(match, actor)
+    return recompute(match, actor, action=action, hand=hand, reason=reason)
 
 
 def _accept(
@@ -418,14 +446,14 @@ def _accept(
     hand.accepted_entry = first
     hand.save(update_fields=["state", "accepted_entry", "updated_at"])
     log(match, "hand_confirmed", actor, hand=hand, entry=entry, before=before, after=snapshot(hand))
-    recompute_match(match, actor)
+    recompute(match, actor, action="hand_confirmed", hand=hand)
 
 
 def _current_game(match: Match, number: int) -> Game:
     if match.state != Match.State.IN_PROGRESS:
         raise Conflict("match_finished", "The match is over; no more hands can be entered.")
-    game = match.games.filter(state=Game.State.IN_PROGRESS).order_by("number").first()
-    assert game is not None, "an unfinished match always has a game in progress"
+    game = entry_game(match)  # under Hollywood, game 1: it holds the whole hand sequence
+    assert game is not None, "an unfinished match always has a game to enter hands in"
     if number != game.number:
         raise Conflict(
             "game_finished" if number < game.number else "wrong_game",

@@ -8,7 +8,7 @@ from django.core.management.base import CommandError
 
 from scoring import ledger, services
 from scoring.models import Entry, Hand, LedgerRow
-from scoring.services import hands as service_hands
+from scoring.services import results as service_results
 from tests.scoring.helpers import as_player, confirm, key, play_hand, quick, start, submit
 
 pytestmark = pytest.mark.django_db
@@ -100,7 +100,7 @@ def test_failure_after_the_ledger_row_rolls_both_back(match, alice, bob, monkeyp
     def explode(*args, **kwargs):
         raise RuntimeError("crash while recomputing")
 
-    monkeypatch.setattr(service_hands, "recompute_match", explode)
+    monkeypatch.setattr(service_results, "recompute_match", explode)
     with pytest.raises(RuntimeError):
         confirm(hand, bob)
     hand.refresh_from_db()

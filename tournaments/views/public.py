@@ -74,10 +74,15 @@ def pairings_table(request: HttpRequest, tournament: Tournament) -> HttpResponse
 
 
 def _standings_context(tournament: Tournament) -> dict:
+    view = selectors.standings(tournament, public=True)
     return {
         "tournament": tournament,
-        "standings": selectors.standings(tournament, public=True),
+        "standings": view,
         "public": True,
+        # Changes to results of closed rounds the public may see (none while hidden).
+        "changes": []
+        if view.hidden and not view.rows
+        else selectors.results_changed(tournament, through_round=view.through_round),
     }
 
 

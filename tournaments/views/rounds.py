@@ -302,6 +302,7 @@ def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         {
             "tournament": tournament,
             "standings": view,
+            "changes": selectors.results_changed(tournament, through_round=view.through_round),
             "tab": "standings",
             "rounds": selectors.rounds_of(tournament).exclude(state=Round.State.DRAFT),
         },

@@ -1,0 +1,120 @@
+"""Previews of an organiser's correction or void: what it would change, before it does.
+
+A preview runs the real service (correct_hand, void_hand) inside a transaction that is
+then rolled back, so it shows exactly what applying would do (the hand, the match's
+result, and what the result guards of the apps above say, e.g. the tournament standings
+rows that move and the later rounds paired from the old ones), or raises the very
+refusal applying would give. Nothing of it is kept: no entry, no ledger row.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+
+from ginclub.permissions import Actor
+from scoring.hand_input import HandInput
+from scoring.models import Hand
+from scoring.services.base import Outcome, snapshot
+from scoring.services.hands import correct_hand, void_hand
+
+# A preview may be asked before the reason is typed; the service wants one.
+PREVIEW_REASON = "(preview)"
+
+
+@dataclass
+class CorrectionPreview:
+    """What a correction or void would do; `as_dict` is the API's shape."""
+
+    action: str
+    hand_before: dict[str, Any]
+    hand_after: dict[str, Any]
+    result_before: dict[str, Any]
+    result_after: dict[str, Any]
+    consequences: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def result_changed(self) -> bool:
+        return self.result_before != self.result_after
+
+    @property
+    def tournament(self) -> dict[str, Any] | None:
+        return next((c for c in self.consequences if c.get("kind") == "tournament"), None)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "hand": {"before": self.hand_before, "after": self.hand_after},
+            "result": {
+                "before": self.result_before,
+                "after": self.result_after,
+                "changed": self.result_changed,
+            },
+            "tournament": self.tournament,
+        }
+
+
+class _Rollback(Exception):
+    def __init__(self, preview: CorrectionPreview) -> None:
+        super().__init__("preview")
+        self.preview = preview
+
+
+def preview_correction(
+    *, hand_id: int, actor: Actor, hand_input: HandInput, version: int, reason: str = ""
+) -> CorrectionPreview:
+    """What correct_hand would do with these values; writes nothing.
+    Raises what correct_hand raises (but never `reason_required`)."""
+    return _rolled_back(
+        "correct",
+        lambda key: correct_hand(
+            hand_id=hand_id,
+            actor=actor,
+            hand_input=hand_input,
+            version=version,
+            reason=reason.strip() or PREVIEW_REASON,
+            idempotency_key=key,
+        ),
+    )
+
+
+def preview_void(
+    *, hand_id: int, actor: Actor, version: int, reason: str = ""
+) -> CorrectionPreview:
+    """What void_hand would do; writes nothing. Raises what void_hand raises (but never
+    `reason_required`)."""
+    return _rolled_back(
+        "void",
+        lambda key: void_hand(
+            hand_id=hand_id,
+            actor=actor,
+            version=version,
+            reason=reason.strip() or PREVIEW_REASON,
+            idempotency_key=key,
+        ),
+    )
+
+
+def _rolled_back(action: str, run) -> CorrectionPreview:
+    try:
+        with transaction.atomic():
+            outcome: Outcome = run(f"preview-{uuid.uuid4().hex}")
+            raise _Rollback(_preview_of(action, outcome))
+    except _Rollback as done:
+        return done.preview
+
+
+def _preview_of(action: str, outcome: Outcome) -> CorrectionPreview:
+    hand: Hand = outcome.hand
+    report = outcome.extra["result"]
+    return CorrectionPreview(
+        action=action,
+        hand_before=outcome.extra["before"],
+        hand_after=snapshot(hand),
+        result_before=report.before,
+        result_after=report.after,
+        consequences=report.consequences,
+    )
