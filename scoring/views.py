@@ -373,9 +373,7 @@ def match_ledger(request: HttpRequest, match_id: int) -> HttpResponse:
     permissions.require_manage_match(permissions.actor_of(request), match)
     rows = list(selectors.ledger_of(match).select_related("entry", "hand"))
     breaks = ledger.verify(services.chain_of(match))
-    return render(
-        request, "scoring/ledger.html", {"match": match, "rows": rows, "breaks": breaks}
-    )
+    return render(request, "scoring/ledger.html", {"match": match, "rows": rows, "breaks": breaks})
 
 
 @login_required

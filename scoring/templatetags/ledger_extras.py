@@ -57,10 +57,14 @@ def _text(value: Any, field: str, names: dict[str, str]) -> str:
             return " – ".join(_text(v, "", names) for v in value)
         return ", ".join(_text(v, field, names) for v in value)
     if isinstance(value, dict):
-        return "; ".join(f"{LABELS.get(k, k.replace('_', ' '))} {_text(v, k, names)}" for k, v in value.items())
+        return "; ".join(f"{_label(k)} {_text(v, k, names)}" for k, v in value.items())
     if field == "outcome":
         return str(value).replace("_", " ")
     return str(value)
+
+
+def _label(key: str) -> str:
+    return LABELS.get(key, key.replace("_", " "))
 
 
 @register.filter
@@ -85,7 +89,7 @@ def ledger_changes(row, match=None) -> list[dict[str, str]]:
             continue
         lines.append(
             {
-                "field": LABELS.get(key, key.replace("_", " ")),
+                "field": _label(key),
                 "before": _text(old, key, names) if key in before else "",
                 "after": _text(new, key, names) if key in after else "",
             }

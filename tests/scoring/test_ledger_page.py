@@ -67,8 +67,8 @@ def test_a_correction_reads_field_by_field_with_names(client, organiser, audited
     assert "Bob&#x27;s hand was read wrong" in text or "Bob's hand was read wrong" in text
     # only what changed, before and after: 8 → 30 deadwood, 6 → 28 points
     assert (
-        "<th scope=\"row\">defender&#x27;s deadwood</th><td>8</td><td>30</td>" in text
-        or "<th scope=\"row\">defender's deadwood</th><td>8</td><td>30</td>" in text
+        '<th scope="row">defender&#x27;s deadwood</th><td>8</td><td>30</td>' in text
+        or '<th scope="row">defender\'s deadwood</th><td>8</td><td>30</td>' in text
     )
     assert '<th scope="row">points</th><td>6</td><td>28</td>' in text
     assert '<th scope="row">knocked</th>' not in text  # unchanged: not listed
