@@ -188,6 +188,9 @@ class CreateTournamentForm(TournamentForm):
 
 
 class RulesChangeForm(forms.Form):
+    """A rules change, for the whole event or from a round on. `rounds` is what
+    services.rescoring.change_rounds answers: the published rounds and the next one."""
+
     profile = forms.ChoiceField(label="Rule profile", choices=[(p, p) for p in PROFILES])
     overrides = forms.CharField(
         label="Rule overrides",
@@ -195,9 +198,27 @@ class RulesChangeForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="One option a line, e.g. game_target = 150.",
     )
+    from_round = forms.TypedChoiceField(
+        label="Apply to",
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text="From a round on, the rounds before it keep the rules they were played under.",
+    )
     reason = forms.CharField(
         max_length=500, required=False, help_text="Required to apply: it goes in the ledger."
     )
+
+    def __init__(
+        self, *args: Any, rounds: tuple[list[int], int | None] = ([], None), **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        played, upcoming = rounds
+        choices = [("", "The whole event (re-score every round)")]
+        choices += [(n, f"Round {n} on (rounds before it keep their rules)") for n in played[1:]]
+        if upcoming is not None:
+            choices.append((upcoming, f"Round {upcoming} on (not yet played: re-scores nothing)"))
+        self.fields["from_round"].choices = choices
 
     def clean_overrides(self) -> dict[str, Any]:
         return parse_overrides(self.cleaned_data.get("overrides") or "")

@@ -315,3 +315,33 @@ def test_the_api_changes_the_rules_from_a_round(gins, organiser):
     assert applied.status_code == 200 and applied.json()["applied"]
     assert [m.rules["gin_bonus"] for m in matches_of(first)] == [25, 25]
     assert [m.rules["gin_bonus"] for m in matches_of(second)] == [20, 20]
+
+
+# ----------------------------------------------------------------------- the pages
+
+
+def test_the_settings_page_previews_and_applies_a_change_from_a_round(client, gins, organiser):
+    event, first, second = gins
+    client.force_login(organiser)
+    page = client.get(f"/tournaments/{event.slug}/manage/").content.decode()
+    assert '<option value="2">Round 2 on' in page
+    assert '<option value="3">Round 3 on (not yet played' in page
+    body = {
+        "profile": "tournament",
+        "overrides": "game_target = 25\ngames_to_win = 2\ngin_bonus = 20",
+        "from_round": "2",
+        "preview": "1",
+    }
+    rules_url = f"/tournaments/{event.slug}/manage/rules/"
+    preview = client.post(rules_url, body).content.decode()
+    assert "From round 2 on." in preview and "Re-scored: round 2." in preview
+    assert "Round 1 keeps the rules it was played under." in preview
+    assert '<input type="hidden" name="from_round" value="2">' in preview
+    applied = client.post(
+        rules_url, {**body, "apply": "1", "reason": "club vote"}, follow=True
+    ).content.decode()
+    assert "Rules changed: from round 2 on (round 2 re-scored): 1 hand(s)" in applied
+    assert "Round 1 played under other rules: <strong>gin_bonus</strong> 25." in applied
+    assert [m.rules["gin_bonus"] for m in matches_of(first)] == [25, 25]
+    refused = client.post(rules_url, {**body, "from_round": "9"})
+    assert refused.status_code == 400 and "Select a valid choice" in refused.content.decode()

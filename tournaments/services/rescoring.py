@@ -86,6 +86,14 @@ class RulesChange:
         return self.from_round == 1
 
     @property
+    def rescored_text(self) -> str:
+        return spell_rounds(self.rounds_rescored)
+
+    @property
+    def kept_text(self) -> str:
+        return spell_rounds(self.rounds_kept)
+
+    @property
     def hands_changed(self) -> int:
         return sum(len(m["hands"]) for m in self.matches)
 
@@ -239,11 +247,7 @@ def _first_round(tournament: Tournament, from_round: int | None) -> tuple[int, l
     The latest possible first round is the next one to be published: a later one would
     leave that round's tables starting under rules the change is meant to replace.
     """
-    played = list(
-        tournament.round_set.exclude(state=Round.State.DRAFT)
-        .order_by("number")
-        .values_list("number", flat=True)
-    )
+    played, _ = change_rounds(tournament)
     if from_round is None:
         return 1, played
     upcoming = played[-1] + 1
@@ -383,6 +387,60 @@ def _check_still_decided(pairing: Pairing, result, where: str, last_round: int) 
             f"{where}: the winner would change, but the next "
             "round of the bracket is already drafted.",
         )
+
+
+# ------------------------------------------------------------------------- reads
+
+
+def change_rounds(tournament: Tournament) -> tuple[list[int], int | None]:
+    """The published rounds, and the next round to be published (None once the event is
+    finished): a rules change may start at any of them (see _first_round)."""
+    played = list(
+        tournament.round_set.exclude(state=Round.State.DRAFT)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    if tournament.state == Tournament.State.FINISHED:
+        return played, None
+    return played, (played[-1] + 1 if played else 1)
+
+
+def rules_by_round(tournament: Tournament) -> list[dict[str, Any]]:
+    """Rounds whose tables play other rules than the tournament's (a change from a later
+    round on): [{"rounds": "rounds 1–2", "options": {option: value}}], derived from the
+    rules each match stores."""
+    rules = tournament.rules or {}
+    other: dict[str, list[int]] = {}
+    options: dict[str, dict[str, Any]] = {}
+    rows = (
+        Pairing.objects.filter(round__tournament=tournament, match__isnull=False)
+        .order_by("round__number")
+        .values_list("round__number", "match__rules")
+    )
+    for number, played in rows:
+        if played == rules:
+            continue
+        differ = {k: v for k, v in played.items() if k != "name" and rules.get(k) != v}
+        key = repr(sorted(differ.items()))
+        options[key] = differ
+        if number not in other.setdefault(key, []):
+            other[key].append(number)
+    return [{"rounds": spell_rounds(other[key]), "options": options[key]} for key in other]
+
+
+def spell_rounds(numbers: list[int]) -> str:
+    """[1, 2, 3, 5] -> "rounds 1–3 and 5"; [] -> "no round"."""
+    if not numbers:
+        return "no round"
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    parts = [f"{r[0]}–{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs]
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return ("round " if len(numbers) == 1 else "rounds ") + text
 
 
 def _standings_diff(before, after) -> list[dict[str, Any]]:

@@ -25,6 +25,7 @@ from tournaments.forms import (
     format_overrides,
 )
 from tournaments.models import Registration, Tournament
+from tournaments.services.rescoring import change_rounds, rules_by_round
 from tournaments.views.common import back, organiser_page, whole_number
 
 
@@ -93,8 +94,10 @@ def _settings_page(request, tournament, form, rules_form=None, status=200) -> Ht
                 initial={
                     "profile": tournament.profile,
                     "overrides": format_overrides(tournament.overrides),
-                }
+                },
+                rounds=change_rounds(tournament),
             ),
+            "rules_by_round": rules_by_round(tournament) if tournament.frozen else [],
             "tab": "settings",
         },
         status=status,
@@ -117,9 +120,10 @@ def settings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @organiser_page
 @require_POST
 def rules_change(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Step 1 previews what the new rules would change; step 2 (`apply` in the post,
-    with a reason) applies them. Nothing changes until step 2."""
-    rules_form = RulesChangeForm(request.POST)
+    """Step 1 previews what the new rules would change, for the whole event or from a
+    round on; step 2 (`apply` in the post, with a reason) applies them. Nothing changes
+    until step 2."""
+    rules_form = RulesChangeForm(request.POST, rounds=change_rounds(tournament))
     settings_form = TournamentForm(
         initial=TournamentForm.initial_from(services.settings_of(tournament)),
         frozen=tournament.frozen,
@@ -132,6 +136,7 @@ def rules_change(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "actor": actor_of(request),
         "profile": data["profile"],
         "overrides": data["overrides"],
+        "from_round": data["from_round"],
     }
     if "apply" in request.POST:
         result = services.apply_rules_change(**change, reason=data["reason"])
@@ -147,10 +152,17 @@ def rules_change(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 def _summary(change) -> str:
     return (
+        f"{_scope(change)}: "
         f"{change.hands_changed} hand(s), {change.games_changed} game(s) and "
         f"{change.results_changed} match result(s) changed; "
         f"{len(change.standings)} standings line(s) moved."
     )
+
+
+def _scope(change) -> str:
+    if change.whole_event:
+        return "the whole event"
+    return f"from round {change.from_round} on ({change.rescored_text} re-scored)"
 
 
 # ------------------------------------------------------------------- registration
