@@ -706,3 +706,18 @@ def registration_dict(registration: Registration) -> dict[str, Any]:
         "late": r.late,
         "withdrawn": r.withdrawn,
     }
+
+
+def results_by_hand(tournament: Tournament) -> QuerySet[Pairing]:
+    """Tables whose result an organiser (or the time policy) set, newest first."""
+    return (
+        Pairing.objects.filter(round__tournament=tournament, resolved_at__isnull=False)
+        .exclude(player_b__isnull=True)
+        .select_related("round", "player_a__player", "player_b__player")
+        .order_by("-resolved_at")
+    )
+
+
+def event_ledger(tournament: Tournament) -> QuerySet[LedgerRow]:
+    """The tournament's own ledger chain (settings, rounds, results, rules changes)."""
+    return LedgerRow.objects.filter(chain=tournament.chain).order_by("-position")

@@ -27,7 +27,7 @@ LABELS = {
 }
 SEAT_FIELDS = {"knocker", "winner", "dealer", "first_dealer"}
 # Fields that identify the row rather than change (shown in the row's heading instead).
-QUIET = {"number", "game", "version"}
+QUIET = {"number", "game", "version", "players", "table"}
 
 
 def card_text(code: Any) -> str:
@@ -39,10 +39,15 @@ def card_text(code: Any) -> str:
     return f"{'10' if rank == 'T' else rank}{SUITS[text[-1].upper()]}"
 
 
-def _names(match) -> dict[str, str]:
-    if match is None:
-        return {}
-    return {"A": match.player_a.name, "B": match.player_b.name}
+def _names(match, row=None) -> dict[str, str]:
+    """Seat letter → name: the match's players, or those a row names (a tournament's
+    result rows carry their table's players)."""
+    if match is not None:
+        return {"A": match.player_a.name, "B": match.player_b.name}
+    for side in (getattr(row, "after", None), getattr(row, "before", None)):
+        if isinstance(side, dict) and isinstance(side.get("players"), dict):
+            return side["players"]
+    return {}
 
 
 def _text(value: Any, field: str, names: dict[str, str]) -> str:
@@ -77,7 +82,7 @@ def action_label(action: str) -> str:
 def ledger_changes(row, match=None) -> list[dict[str, str]]:
     """What the row changed, field by field: [{"field", "before", "after"}]. A row that
     only creates (or only removes) lists the values it holds."""
-    names = _names(match or getattr(row, "match", None))
+    names = _names(match or getattr(row, "match", None), row)
     before = row.before if isinstance(row.before, dict) else {}
     after = row.after if isinstance(row.after, dict) else {}
     lines = []
@@ -99,7 +104,11 @@ def ledger_changes(row, match=None) -> list[dict[str, str]]:
 
 @register.filter
 def ledger_subject(row) -> str:
-    """`hand 3 of game 1 (version 2)` for a hand's row, else ""."""
+    """`hand 3 of game 1, version 2` for a hand's row, `table 2: Ada v Ben` for a
+    tournament's result row, else ""."""
+    for side in (row.after, row.before):
+        if isinstance(side, dict) and "table" in side and isinstance(side.get("players"), dict):
+            return f"table {side['table']}: {side['players']['A']} v {side['players']['B']}"
     snap = row.after if isinstance(row.after, dict) and "number" in row.after else row.before
     if not isinstance(snap, dict) or "number" not in snap or "game" not in snap:
         return ""

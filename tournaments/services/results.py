@@ -358,6 +358,7 @@ def _current_points(match: Match) -> dict[str, int]:
 def _result_of(pairing: Pairing) -> dict:
     return {
         "table": pairing.table,
+        "players": {"A": pairing.player_a.player.name, "B": pairing.player_b.player.name},
         "winner": pairing.result_winner or None,
         "games": [pairing.result_games_a, pairing.result_games_b],
         "points": [pairing.result_points_a, pairing.result_points_b],

@@ -325,5 +325,12 @@ def corrections(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(
         request,
         "tournaments/corrections.html",
-        {"tournament": tournament, "rounds": rounds, "attention": attention, "tab": "corrections"},
+        {
+            "tournament": tournament,
+            "rounds": rounds,
+            "attention": attention,
+            "by_hand": selectors.results_by_hand(tournament),
+            "rows": selectors.event_ledger(tournament),
+            "tab": "corrections",
+        },
     )

@@ -1,0 +1,43 @@
+"""The corrections page lists results set by hand and the event's own ledger, readable
+(issue 9, trap 11: the corrections page omitted results set by hand)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.tournaments.helpers import actor, new_event
+from tournaments import services
+from tournaments.models import Pairing
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_result_by_hand_is_listed_and_its_ledger_row_reads_with_names(client, club, organiser):
+    event = new_event(club, organiser, players=["Cleo", "Dev"])
+    rnd = services.draft_round(tournament_id=event.pk, actor=actor(organiser))
+    services.publish_round(round_id=rnd.pk, actor=actor(organiser))
+    pairing = Pairing.objects.select_related("player_a__player").get(round=rnd)
+    cleo = "A" if pairing.player_a.player.name == "Cleo" else "B"
+    services.record_result(
+        pairing_id=pairing.pk,
+        actor=actor(organiser),
+        winner=cleo,
+        reason="Dev had to leave",
+        games_a=1 if cleo == "A" else 0,
+        games_b=0 if cleo == "A" else 1,
+    )
+    client.force_login(organiser)
+    response = client.get(f"/tournaments/{event.slug}/manage/corrections/")
+    assert response.status_code == 200
+    text = re.sub(r"\s+", " ", response.content.decode())
+    listed = text.split('data-testid="results-by-hand"')[1].split("</ul>")[0]
+    games = "1–0" if cleo == "A" else "0–1"  # shown in seat order, as the names are
+    assert "Round 1, table 1:" in listed
+    assert f"<strong>Cleo</strong> {games} games" in listed
+    assert "Dev had to leave" in listed
+    row = next(part for part in text.split("ledger-row") if "Result recorded" in part)
+    assert "Result recorded · table 1:" in row
+    assert '<th scope="row">winner</th><td>—</td><td>Cleo</td>' in row
+    assert '<th scope="row">decided by hand</th><td>no</td><td>yes</td>' in row
