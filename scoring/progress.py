@@ -5,26 +5,70 @@ re-scores each game from its confirmed hands with the engine, finishes games and
 match, starts the next game, and refuses (rolling the change back) a correction that
 would leave hands after a game's end or reopen a game that a later one followed.
 Called only by scoring.services, inside their transaction.
+
+Hollywood (docs/rules.md §8a): the three games are scored at once from one sequence of
+hands. Every hand of the match is stored under game 1 (the sequence; hand numbers run
+through the whole match); the rows of games 1, 2 and 3 hold each game's result. They
+are created together when the match starts (`start_games`), hands are always entered
+into game 1 (`entry_game`), and the dealer follows the one sequence.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ginclub.errors import Conflict
 from scoring import ledger
 from scoring.models import Game, Hand, Match
-from scoring.rules import RuleProfile, next_dealer, score_game, score_match
+from scoring.rules import (
+    RuleProfile,
+    RulesError,
+    next_dealer,
+    score_game,
+    score_hollywood,
+    score_match,
+)
+from scoring.rules.games import HOLLYWOOD_GAMES, hollywood_match
 
 
 def profile_of(match: Match) -> RuleProfile:
     return RuleProfile.from_dict(match.rules)
 
 
+def is_hollywood(match: Match) -> bool:
+    return bool((match.rules or {}).get("hollywood"))
+
+
+def start_games(match: Match) -> list[Game]:
+    """The games a new match starts with: game 1, or under Hollywood games 1 to 3."""
+    count = HOLLYWOOD_GAMES if is_hollywood(match) else 1
+    return [
+        Game.objects.create(match=match, number=number, first_dealer=match.first_dealer)
+        for number in range(1, count + 1)
+    ]
+
+
+def entry_game(match: Match, games: Sequence[Game] | None = None) -> Game | None:
+    """The game the next hand is entered in, while the match is in progress: the first
+    game in progress; under Hollywood, game 1, which holds the whole hand sequence."""
+    if match.state != Match.State.IN_PROGRESS:
+        return None
+    games = list(games) if games is not None else list(match.games.order_by("number"))
+    if is_hollywood(match):
+        return next((g for g in games if g.number == 1), None)
+    return next((g for g in games if g.state == Game.State.IN_PROGRESS), None)
+
+
 def game_result(match: Match, hands: Sequence[Hand], profile: RuleProfile | None = None):
-    """The engine's result for these hands (voided ones must already be left out)."""
+    """The engine's result for these hands (voided ones must already be left out). Under
+    Hollywood, the `HollywoodResult` of the whole sequence: finished when all three games
+    are."""
     profile = profile or profile_of(match)
-    return score_game([(hand.winner or None, hand.points) for hand in hands], profile)
+    scores = [(hand.winner or None, hand.points) for hand in hands]
+    if profile.hollywood:
+        return score_hollywood(scores, profile)
+    return score_game(scores, profile)
 
 
 def next_dealer_for(match: Match, game: Game) -> str:
@@ -45,6 +89,9 @@ def recompute_match(match: Match, actor=None) -> None:
     """Re-score every game of `match` from its confirmed hands. `actor` (who made the
     change) signs the ledger row of a game this removes."""
     profile = profile_of(match)
+    if profile.hollywood:
+        _recompute_hollywood(match, profile)
+        return
     games = list(match.games.order_by("number").prefetch_related("hands"))
     finished_results = []
     for index, game in enumerate(games):
@@ -176,3 +223,85 @@ def _drop_games_after_the_end(games: list[Game], decided: int) -> None:
             )
         if not game.hands.all():
             game.delete()
+
+
+# -------------------------------------------------------------------------- Hollywood
+
+
+def _recompute_hollywood(match: Match, profile: RuleProfile) -> None:
+    """The three games from game 1's hand sequence. A game ended by confirmed hands is
+    finished unless an unsettled (pending or disputed) hand comes before the hand that
+    ended it; the match is finished when all three are."""
+    games = {g.number: g for g in match.games.order_by("number").prefetch_related("hands")}
+    for number in range(1, HOLLYWOOD_GAMES + 1):
+        if number not in games:
+            games[number] = Game.objects.create(
+                match=match, number=number, first_dealer=match.first_dealer
+            )
+    for number, game in games.items():
+        stray = sorted(h.number for h in game.hands.all() if h.state != Hand.State.VOIDED)
+        if number != 1 and stray:
+            raise Conflict(
+                "not_hollywood",
+                f"Hollywood scoring needs every hand in one sequence, but game {number} "
+                f"of this match holds {_hands(stray)}: it was played as separate games, "
+                "so it cannot be scored as Hollywood.",
+            )
+    live = sorted(
+        (h for h in games[1].hands.all() if h.state != Hand.State.VOIDED), key=lambda h: h.number
+    )
+    confirmed = [h for h in live if h.state == Hand.State.CONFIRMED]
+    _refuse_hands_after_the_hollywood_end(match, live, confirmed, profile)
+    result = game_result(match, confirmed, profile)
+    unsettled = [h.number for h in live if h.state != Hand.State.CONFIRMED]
+    results = []
+    for index, game_result_ in enumerate(result.games):
+        ended = result.ended_at[index]
+        finished = ended is not None and not any(n < confirmed[ended - 1].number for n in unsettled)
+        _store_game(games[index + 1], game_result_, finished)
+        results.append(game_result_ if finished else replace(game_result_, finished=False))
+    summary = hollywood_match(results)
+    match.games_won_a, match.games_won_b = summary.games_won["A"], summary.games_won["B"]
+    match.points_a, match.points_b = summary.totals["A"], summary.totals["B"]
+    if summary.finished:
+        match.winner = summary.winner or ""
+        if match.state == Match.State.IN_PROGRESS:
+            match.state = Match.State.FINISHED
+    else:
+        match.winner = ""
+        match.state = Match.State.IN_PROGRESS
+    match.save()
+
+
+def _refuse_hands_after_the_hollywood_end(match, live, confirmed, profile) -> None:
+    """All three games ended by confirmed hands, with hands (confirmed or not) after."""
+    for cut in range(1, len(confirmed) + 1):
+        if score_hollywood(
+            [(h.winner or None, h.points) for h in confirmed[:cut]], profile
+        ).finished:
+            end = confirmed[cut - 1].number
+            later = [h.number for h in live if h.number > end]
+            if later:
+                raise Conflict(
+                    "hands_after_game_end",
+                    f"This change would end all three games at hand {end}, but "
+                    f"{_hands(later)} follow{'s' if len(later) == 1 else ''} it; "
+                    "void them first.",
+                )
+            return
+
+
+def hollywood_columns(match: Match, games: Sequence[Game]) -> None:
+    """For the scoreboard: mark each confirmed hand of a Hollywood match with the games
+    it scored in (`hand.scored_in`, e.g. (1, 2); empty for a dead hand)."""
+    first = next((g for g in games if g.number == 1), None)
+    if first is None:
+        return
+    confirmed = [h for h in first.hands.all() if h.state == Hand.State.CONFIRMED]
+    confirmed.sort(key=lambda h: h.number)
+    try:
+        result = game_result(match, confirmed)
+    except RulesError:  # hands past the end: the services never store such a sequence
+        return
+    for hand, scored in zip(confirmed, result.scored_in, strict=True):
+        hand.scored_in = scored

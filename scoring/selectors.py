@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404
 from ginclub import permissions
 from scoring.hand_input import describe_differences
 from scoring.models import Club, Entry, Game, Hand, LedgerRow, Match, Player
-from scoring.progress import dealer_after, profile_of
+from scoring.progress import dealer_after, entry_game, hollywood_columns, is_hollywood, profile_of
 
 
 def game_dict(game: Game, hands: list[Hand]) -> dict[str, Any]:
@@ -98,6 +98,9 @@ def match_view(match_id: int) -> MatchView:
         game.hand_list = hands_by_game[game.pk]
     _attach_disputes(match, hands_by_game)
     current = next((g for g in games if g.state == Game.State.IN_PROGRESS), None)
+    if is_hollywood(match):  # one hand sequence, in game 1, for three games
+        current = entry_game(match, games)
+        hollywood_columns(match, games)
     return MatchView(
         match, games, hands_by_game, _next_dealer(match, current, hands_by_game), current
     )

@@ -9,7 +9,8 @@ from django.db import transaction
 
 from ginclub import permissions
 from ginclub.errors import Conflict, Forbidden, ServiceError, require_reason
-from scoring.models import Club, Game, Match, Player
+from scoring.models import Club, Match, Player
+from scoring.progress import start_games
 from scoring.rules import make_profile
 from scoring.services.base import (
     Actor,
@@ -56,7 +57,7 @@ def start_match(
             first_dealer=first_dealer,
             created_by=user_of(actor),
         )
-        Game.objects.create(match=match, number=1, first_dealer=first_dealer)
+        start_games(match)
         log(
             match,
             "match_started",
