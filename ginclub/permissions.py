@@ -330,6 +330,11 @@ def may_manage_tournament(actor: Actor, tournament) -> bool:
     return organises(actor, tournament.club)
 
 
+def may_see_job(actor: Actor, job) -> bool:
+    """A background job (an archive import, a rules change): its club's organisers."""
+    return organises(actor, job.club)
+
+
 def may_verify_ledgers(actor: Actor) -> bool:
     return actor.is_admin()
 
@@ -366,6 +371,12 @@ def require_manage_match(actor: Actor, match) -> None:
 def require_organiser(actor: Actor, club, doing: str = "do that") -> None:
     if not organises(actor, club):
         raise Forbidden("not_allowed", f"Only the organisers of {club.name} may {doing}.")
+
+
+def require_see_job(actor: Actor, job) -> None:
+    """Anyone else is told there is no such job: nothing leaks."""
+    if not may_see_job(actor, job):
+        raise NotFound("not_found", "No such job.")
 
 
 def require_view_tournament(actor: Actor, tournament) -> None:

@@ -11,6 +11,10 @@ Environment variables:
                           checkouts' or sessions' test runs never share one
     DJANGO_SECURE_SSL_REDIRECT  "0" when TLS ends in front of a proxy that already redirects
     DJANGO_CONN_MAX_AGE   seconds a PostgreSQL connection is kept for reuse (default 60)
+    DJANGO_TASKS_BACKEND  where background jobs run (default: the database queue, which
+                          `manage.py db_worker` works off; the test suite runs them at once)
+    JOBS_PROGRESS_DIR     SQLite only: where running jobs write their progress (default:
+                          beside the database file, <SQLITE_PATH>-progress)
 """
 
 from __future__ import annotations
@@ -63,6 +67,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "csp",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
     "scoring",
     "tournaments",
 ]
@@ -159,6 +165,31 @@ else:
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Background jobs (tournaments.services.jobs: archive imports, rules changes) are
+# django-tasks tasks. The database backend (django-tasks-db) queues them in this database,
+# SQLite or PostgreSQL alike, and `manage.py db_worker` runs them (`make run` starts one
+# beside the web server; production runs one or more next to gunicorn). The test suite
+# sets the immediate backend, which runs a job when the request that asked for it commits.
+TASKS = {
+    "default": {
+        "BACKEND": os.environ.get("DJANGO_TASKS_BACKEND", "django_tasks_db.DatabaseBackend")
+    }
+}
+# While a job's one transaction is open nothing it writes is visible, and on SQLite no
+# other connection may write at all (one writer): a running job's progress goes to files
+# beside the SQLite database instead (tournaments.services.jobs; one machine by definition).
+# On PostgreSQL it is written to the job's row on a connection of its own.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "jobs": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get(
+            "JOBS_PROGRESS_DIR", str(SQLITE_PATH.with_name(SQLITE_PATH.name + "-progress"))
+        ),
+        "TIMEOUT": 24 * 60 * 60,
+    },
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -260,6 +291,8 @@ SPECTACULAR_SETTINGS = {
         "OutcomeEnum": "scoring.serializers.ENTERED_OUTCOMES",
         "RoundStateEnum": "tournaments.serializers.ROUND_STATES",
         "TableStateEnum": "tournaments.serializers.TABLE_STATES",
+        "JobKindEnum": "tournaments.serializers.JOB_KINDS",
+        "JobStateEnum": "tournaments.serializers.JOB_STATES",
     },
 }
 

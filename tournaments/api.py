@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from django.http import HttpResponse
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -35,7 +36,8 @@ from ginclub.permissions import actor_of
 from scoring.models import Club
 from tournaments import exports, selectors, services
 from tournaments import serializers as s
-from tournaments.models import Pairing, Registration, Round, Tournament
+from tournaments.models import Job, Pairing, Registration, Round, Tournament
+from tournaments.services.jobs import JobView
 
 CSV = {(200, "text/csv"): OpenApiTypes.STR, **ERRORS}
 ROUND_PARAM = OpenApiParameter(
@@ -549,14 +551,16 @@ def archive(request: Request, slug: str) -> Response:
 # The JSON body is free-form on purpose: it is archive()'s document, checked by the service.
 @extend_schema(
     request={"application/json": OpenApiTypes.OBJECT, "multipart/form-data": s.ImportCsvSerializer},
-    responses={201: s.TournamentSerializer, **ERRORS},
+    responses={202: s.JobOutputSerializer, **ERRORS},
 )
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 @parser_classes([inputs.BoundedJSONParser, MultiPartParser])
 def import_archive(request: Request, slug: str) -> Response:
     """Create a tournament in this club from another instance's archive (JSON body, or
-    a `file` upload)."""
+    a `file` upload). The archive is checked whole at once (400 naming the faulty part);
+    the import, which scores every hand again, is a background job: 202 with the job
+    (poll its `url` until it is done; then `tournament` is the new one's slug)."""
     club = Club.objects.filter(slug=slug).first()
     if club is None:
         raise NotFound("not_found", "No such club.")
@@ -567,5 +571,53 @@ def import_archive(request: Request, slug: str) -> Response:
             data = inputs.loads(upload.read().decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
             raise ServiceError("bad_archive", "The file is not a JSON archive.") from None
-    created = services.import_archive(club=club, actor=actor_of(request), archive=data)
-    return Response(_detail(created), status=status.HTTP_201_CREATED)
+    job = services.start_archive_import(club=club, actor=actor_of(request), archive=data)
+    return _accepted(request, job)
+
+
+# ------------------------------------------------------------------------------ jobs
+
+
+def _job_out(request: Request, view: JobView) -> dict:
+    job = view.job
+    return s.JobOutputSerializer(
+        {
+            "id": job.pk,
+            "kind": job.kind,
+            "state": job.state,
+            "label": job.label,
+            "club": job.club.slug,
+            "tournament": job.tournament.slug if job.tournament else None,
+            "done": view.done,
+            "total": view.total,
+            "percent": view.percent,
+            "error": {"code": job.error_code, "message": job.message}
+            if job.state == Job.State.FAILED
+            else None,
+            "result": job.result,
+            "url": request.build_absolute_uri(reverse("api-job", args=[job.pk])),
+            "page": request.build_absolute_uri(reverse("tournaments:job", args=[job.pk])),
+            "created_at": job.created_at,
+            "started_at": job.started_at,
+            "finished_at": job.finished_at,
+        }
+    ).data
+
+
+def _accepted(request: Request, job: Job) -> Response:
+    """202: the work is queued; the body is the job, `Location` its address."""
+    job.refresh_from_db()  # the test suite's immediate backend may have run it already
+    body = _job_out(request, services.progress_of(job))
+    return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
+
+
+@extend_schema(responses={200: s.JobOutputSerializer, **ERRORS})
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def job(request: Request, job_id: int) -> Response:
+    """A background job: its state and progress, what it did, or why it failed."""
+    found = Job.objects.select_related("club", "tournament").filter(pk=job_id).first()
+    if found is None:
+        raise NotFound("not_found", "No such job.")
+    permissions.require_see_job(actor_of(request), found)
+    return Response(_job_out(request, services.progress_of(found)))

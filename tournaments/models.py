@@ -205,3 +205,55 @@ class Pairing(models.Model):
     @property
     def resolved(self) -> bool:
         return self.resolved_at is not None
+
+
+class Job(models.Model):
+    """Long work done off the request by a background worker (tournaments.services.jobs):
+    importing an archive, applying a rules change. The work runs in one transaction, so
+    a failed job wrote nothing; the row says what became of it, in words for people."""
+
+    class Kind(models.TextChoices):
+        IMPORT_ARCHIVE = "import_archive", "archive import"
+        RULES_CHANGE = "rules_change", "rules change"
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "waiting for a worker"
+        RUNNING = "running", "running"
+        DONE = "done", "done"
+        FAILED = "failed", "failed"
+
+    FINISHED = (State.DONE, State.FAILED)
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="jobs")
+    # The tournament changed; for an import, the tournament created (set when it is done).
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="jobs"
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    label = models.CharField(max_length=200, help_text="What was asked, for the job lists.")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    # The task's input (an archive, a rules change), cleared once the job has finished.
+    payload = models.JSONField(default=dict, blank=True)
+    result = models.JSONField(default=dict, blank=True, help_text="What the work did.")
+    error_code = models.CharField(max_length=40, blank=True)
+    message = models.TextField(blank=True, help_text="Why the job failed, for people.")
+    task_id = models.CharField(max_length=64, blank=True, help_text="The django-tasks result.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["club", "-created_at"], name="job_club_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk} ({self.state})"
+
+    @property
+    def finished(self) -> bool:
+        return self.state in self.FINISHED

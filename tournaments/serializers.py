@@ -15,7 +15,7 @@ from scoring.serializers import (
     SeatNumbersSerializer,
     StrictSerializer,
 )
-from tournaments.models import Round, Tournament
+from tournaments.models import Job, Round, Tournament
 from tournaments.pairing import TIEBREAKS
 
 
@@ -457,3 +457,39 @@ class StandingsOutputSerializer(serializers.Serializer):
     hidden = serializers.BooleanField(help_text="Some rounds are hidden from the public.")
     note = serializers.CharField(allow_blank=True, help_text="What is hidden, and why.")
     rows = StandingOutputSerializer(many=True)
+
+
+JOB_KINDS = Job.Kind.choices
+JOB_STATES = Job.State.choices
+
+
+class JobErrorOutputSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField(help_text="Why the job failed; it changed nothing.")
+
+
+class JobOutputSerializer(serializers.Serializer):
+    """A background job (an archive import, a rules change): poll `url` until `state` is
+    done or failed."""
+
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=JOB_KINDS)
+    state = serializers.ChoiceField(choices=JOB_STATES)
+    label = serializers.CharField()
+    club = serializers.SlugField()
+    tournament = serializers.SlugField(
+        allow_null=True,
+        help_text="The tournament changed, or created by an import once it is done.",
+    )
+    done = serializers.IntegerField(help_text="Matches imported or re-scored so far.")
+    total = serializers.IntegerField()
+    percent = serializers.IntegerField(min_value=0, max_value=100)
+    error = JobErrorOutputSerializer(allow_null=True)
+    # Free-form on purpose: what the work did, by kind (an import: tournament, name,
+    # registrations, rounds, matches; a rules change: the preview's figures and options).
+    result = serializers.DictField()
+    url = serializers.CharField(help_text="This job in the API.")
+    page = serializers.CharField(help_text="This job's page, with its progress bar.")
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)

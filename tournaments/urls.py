@@ -2,7 +2,7 @@ from django.urls import path
 
 import ginclub.inputs  # noqa: F401  (registers <id:...>, a bounded id)
 from tournaments import api
-from tournaments.views import outputs, public, rounds, setup
+from tournaments.views import jobs, outputs, public, rounds, setup
 
 app_name = "tournaments"
 
@@ -13,6 +13,8 @@ urlpatterns = [
     path("tournaments/", setup.tournament_list, name="list"),
     path("tournaments/new/", setup.create, name="create"),
     path("tournaments/import/", outputs.import_archive, name="import"),
+    path("tournaments/jobs/<id:job_id>/", jobs.job, name="job"),
+    path("tournaments/jobs/<id:job_id>/progress/", jobs.job_progress, name="job-progress"),
     # Public: no login, when the tournament is public.
     path(T, public.home, name="public"),
     path(T + "pairings-table/", public.pairings_table, name="pairings-table"),
@@ -71,6 +73,7 @@ api_urlpatterns = [
     path("tournaments/<slug:slug>/export/hands.csv", api.hands_csv, name="api-hands-csv"),
     path("tournaments/<slug:slug>/archive/", api.archive, name="api-archive"),
     path("clubs/<slug:slug>/tournaments/import/", api.import_archive, name="api-import-archive"),
+    path("jobs/<id:job_id>/", api.job, name="api-job"),
     path("registrations/<id:registration_id>/", api.remove_registration, name="api-registration"),
     path("registrations/<id:registration_id>/check-in/", api.check_in, name="api-check-in"),
     path(

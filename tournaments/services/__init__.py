@@ -21,6 +21,8 @@ The modules of this package:
     rescoring     rule changes once the rules are frozen
     archive       import a tournament from a JSON archive (the export is a read:
                   tournaments.exports)
+    jobs          long work off the request: background jobs (archive imports, rules
+                  changes), their django-tasks task and their progress
 All are re-exported here: `from tournaments import services; services.draft_round(...)`.
 Modules inside the package import their siblings, never this hub.
 """
@@ -29,6 +31,13 @@ from __future__ import annotations
 
 from ginclub.permissions import Actor
 from tournaments.services.archive import import_archive
+from tournaments.services.jobs import (
+    progress_of,
+    recent_jobs,
+    run_job,
+    start_archive_import,
+    start_rules_change,
+)
 from tournaments.services.registration import (
     add_registration,
     check_in,
@@ -90,4 +99,9 @@ __all__ = [
     "clear_result",
     "close_round",
     "import_archive",
+    "start_archive_import",
+    "start_rules_change",
+    "run_job",
+    "progress_of",
+    "recent_jobs",
 ]

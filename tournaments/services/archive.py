@@ -10,6 +10,7 @@ and nothing is written.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -338,15 +339,21 @@ def _check_hand(data: dict, path: str, game: int) -> None:
 # -------------------------------------------------------------------------- import
 
 
-def import_archive(*, club: Club, actor: Actor, archive: Any) -> Tournament:
+Progress = Callable[[int, int], None]
+
+
+def import_archive(
+    *, club: Club, actor: Actor, archive: Any, progress: Progress | None = None
+) -> Tournament:
     """Create the archived tournament in `club` (module docstring): new ids, players
     matched by name or created, every hand re-scored and checked. All or nothing.
+    `progress(done, total)` is told of each match imported (a background job's bar).
 
     Raises Forbidden, ServiceError (`bad_archive`, naming the faulty part).
     """
     permissions.require_organiser(actor, club, "import tournaments")
     check_archive(archive)
-    reader = _Reader()
+    reader = _Reader(progress, matches_in(archive))
     try:
         with transaction.atomic():
             return _import(club, actor, archive, reader)
@@ -362,14 +369,26 @@ def _describe(error: Exception) -> str:
     return str(error) or type(error).__name__
 
 
-class _Reader:
-    """Remembers where in the archive the import is, for error messages."""
+def matches_in(archive: dict) -> int:
+    """The matches a checked archive holds (the import's progress counts them)."""
+    return sum(1 for rnd in archive["rounds"] for item in rnd["pairings"] if item["match"])
 
-    def __init__(self) -> None:
+
+class _Reader:
+    """Remembers where in the archive the import is, for error messages, and counts the
+    matches imported for `progress`."""
+
+    def __init__(self, progress: Progress | None = None, matches: int = 0) -> None:
         self.where = "the top level"
+        self.progress, self.matches, self.imported = progress, matches, 0
 
     def at(self, where: str) -> None:
         self.where = where
+
+    def match_imported(self) -> None:
+        self.imported += 1
+        if self.progress is not None:
+            self.progress(self.imported, self.matches)
 
     @staticmethod
     def need(data: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -490,6 +509,7 @@ def _import_round(
         if item["match"] is not None:
             label = f"round {rnd.number} table {pairing.table}"
             pairing.match = _match_from(tournament, actor, a, b, item["match"], label)
+            reader.match_imported()
         pairing.save()
 
 

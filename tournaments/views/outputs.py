@@ -5,18 +5,17 @@ from __future__ import annotations
 
 import json
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 
 from ginclub import inputs
 from ginclub.permissions import actor_of
 from tournaments import exports, selectors, services
 from tournaments.forms import ArchiveImportForm
-from tournaments.models import Round, Tournament
-from tournaments.views.common import back, organiser_page, whole_number
+from tournaments.models import Job, Round, Tournament
+from tournaments.views.common import organiser_page, whole_number
 from tournaments.views.setup import require_some_club
 
 HANDS_A_GAME = 12  # rows on a score sheet's game grid; a game rarely needs more
@@ -114,6 +113,8 @@ def archive_json(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @login_required
 def import_archive(request: HttpRequest) -> HttpResponse:
+    """The archive is checked whole here; the import itself (every hand scored again) is
+    a background job, whose page this sends the organiser to."""
     clubs = require_some_club(actor_of(request), "import tournaments")
     form = ArchiveImportForm(request.POST or None, request.FILES or None, clubs=clubs)
     if request.method == "POST" and form.is_valid():
@@ -122,11 +123,14 @@ def import_archive(request: HttpRequest) -> HttpResponse:
         except (UnicodeDecodeError, ValueError) as error:
             form.add_error("file", f"This is not a JSON archive: {error}.")
         else:
-            tournament = services.import_archive(
+            job = services.start_archive_import(
                 club=form.clubs[form.cleaned_data["club"]], actor=actor_of(request), archive=data
             )
-            messages.success(request, f"{tournament.name} imported into {tournament.club.name}.")
-            return back(tournament, "standings")
+            return redirect("tournaments:job", job_id=job.pk)
+    jobs = services.recent_jobs(clubs=clubs, kind=Job.Kind.IMPORT_ARCHIVE)
     return render(
-        request, "tournaments/import.html", {"form": form}, status=400 if form.errors else 200
+        request,
+        "tournaments/import.html",
+        {"form": form, "jobs": jobs},
+        status=400 if form.errors else 200,
     )
