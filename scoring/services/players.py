@@ -96,6 +96,30 @@ def _lock_refusal(player: Player, device: str, ip: str | None) -> Throttled | No
     return None
 
 
+def _wrong_pin_message(player: Player, device: str) -> str:
+    """ "Wrong PIN for Ada: 2 tries left on this phone.", so a lock never comes unannounced."""
+    now = timezone.now()
+    mine = PinFailure.objects.filter(player=player, created_at__gte=now - PLAYER_WINDOW)
+    on_this_phone = mine.filter(device=device, created_at__gte=now - PIN_LOCKOUT).count()
+    phone_left = PIN_FAILURE_LIMIT - on_this_phone
+    player_left = PLAYER_FAILURE_LIMIT - mine.count()
+    if player_left < phone_left:
+        if player_left <= 0:
+            return (
+                f"Wrong PIN for {player.name}. That was the last try this hour: an organiser "
+                "can lift the lock."
+            )
+        tries = "1 try" if player_left == 1 else f"{player_left} tries"
+        return f"Wrong PIN for {player.name}: {tries} left this hour, from any phone."
+    if phone_left <= 0:
+        return (
+            f"Wrong PIN for {player.name}. That was the last try: this phone must wait "
+            f"{_minutes(PIN_LOCKOUT)} (or ask an organiser)."
+        )
+    tries = "1 try" if phone_left == 1 else f"{phone_left} tries"
+    return f"Wrong PIN for {player.name}: {tries} left on this phone."
+
+
 def verify_pin(
     *, match: Match, player: Player, pin: str, device: str = "", ip: str | None = None
 ) -> None:
@@ -113,7 +137,7 @@ def verify_pin(
             refusal = Forbidden("no_pin", f"{player.name} has no PIN yet; an organiser sets one.")
         elif refusal is None and not locked.check_pin(pin):
             PinFailure.objects.create(player=locked, match=match, device=device, ip=ip)
-            refusal = Forbidden("wrong_pin", f"Wrong PIN for {player.name}.")
+            refusal = Forbidden("wrong_pin", _wrong_pin_message(locked, device))
         elif refusal is None:
             PinFailure.objects.filter(player=locked, device=device).delete()
             if locked.pin_is_legacy:  # a slow hash from before: store the fast one

@@ -46,6 +46,40 @@ def test_a_stranger_failing_does_not_lock_the_player_out_of_their_own_phone(matc
 
 
 @pytest.mark.django_db
+def test_each_wrong_pin_says_how_many_tries_are_left_before_the_lock(match, alice):
+    """Issue 9, trap 15: a lock never comes unannounced."""
+    messages = []
+    for _ in range(services.PIN_FAILURE_LIMIT):
+        with pytest.raises(Forbidden) as caught:
+            verify(match, alice, "0000")
+        messages.append(caught.value.message)
+    assert messages == [
+        "Wrong PIN for Alice: 4 tries left on this phone.",
+        "Wrong PIN for Alice: 3 tries left on this phone.",
+        "Wrong PIN for Alice: 2 tries left on this phone.",
+        "Wrong PIN for Alice: 1 try left on this phone.",
+        "Wrong PIN for Alice. That was the last try: this phone must wait 5 minutes "
+        "(or ask an organiser).",
+    ]
+
+
+@pytest.mark.django_db
+def test_near_the_hourly_ceiling_the_count_is_the_players(match, alice):
+    for n in range(3):
+        fail(match, alice, services.PIN_FAILURE_LIMIT, device=f"stranger-{n}", ip=f"10.0.1.{n}")
+    fail(match, alice, 1, device="stranger-w")  # 16 this hour
+    with pytest.raises(Forbidden) as caught:  # the 17th wrong PIN this hour
+        verify(match, alice, "0000", device="stranger-x")
+    assert caught.value.message == "Wrong PIN for Alice: 3 tries left this hour, from any phone."
+    fail(match, alice, 2, device="stranger-y")
+    with pytest.raises(Forbidden) as caught:  # the 20th
+        verify(match, alice, "0000", device="stranger-z")
+    assert caught.value.message == (
+        "Wrong PIN for Alice. That was the last try this hour: an organiser can lift the lock."
+    )
+
+
+@pytest.mark.django_db
 def test_the_player_ceiling_holds_across_devices_until_the_hour_moves_on(match, alice):
     for n in range(services.PLAYER_FAILURE_LIMIT // services.PIN_FAILURE_LIMIT):
         fail(match, alice, services.PIN_FAILURE_LIMIT, device=f"stranger-{n}", ip=f"10.0.1.{n}")

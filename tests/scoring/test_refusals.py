@@ -116,7 +116,10 @@ def test_wrong_pin_on_the_seat_form_is_a_403_naming_the_player(match, alice):
     client = Client()
     client.get(f"/t/{table_token(match)}/")
     response = client.post(f"/matches/{match.pk}/seat/", {"player": alice.pk, "pin": "0000"})
-    assert response.status_code == 403 and "Wrong PIN for Alice." in response.content.decode()
+    assert (
+        response.status_code == 403
+        and "Wrong PIN for Alice: 4 tries left on this phone." in response.content.decode()
+    )
 
 
 @pytest.mark.parametrize(
