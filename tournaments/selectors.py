@@ -572,11 +572,11 @@ def tables(round: Round) -> list[TableRow]:
         .annotate(n=Count("id"))
     ):
         counts[(row["game__match_id"], row["state"])] = row["n"]
-    current = {
+    current = {  # the lowest game in progress (Hollywood has up to three at once)
         g["match_id"]: g
-        for g in Game.objects.filter(
-            match__pairing__round=round, state=Game.State.IN_PROGRESS
-        ).values("match_id", "number", "hand_points_a", "hand_points_b")
+        for g in Game.objects.filter(match__pairing__round=round, state=Game.State.IN_PROGRESS)
+        .order_by("-number")
+        .values("match_id", "number", "hand_points_a", "hand_points_b")
     }
     rows = []
     for p in pairings:
