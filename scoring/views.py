@@ -344,6 +344,121 @@ def correct(request: HttpRequest, hand_id: int) -> HttpResponse:
     return _after_write(request, match)
 
 
+def _organised_hand(request: HttpRequest, hand_id: int) -> tuple[Hand, Match]:
+    hand = _hand_of(hand_id)
+    match = _visible_match(request, hand.game.match_id)
+    permissions.require_manage_match(permissions.actor_of(request), match)
+    return hand, match
+
+
+def _correction_context(hand: Hand, match: Match, values: dict, **extra) -> dict:
+    return {
+        "hand": hand,
+        "match": match,
+        "values": values,
+        "outcomes": OUTCOME_CHOICES,
+        "new_key": new_key(),
+        "round_clock": hooks.match_clock(match.pk),
+        **extra,
+    }
+
+
+def _hand_values(hand: Hand) -> dict:
+    outcome = "knock" if hand.outcome == "undercut" else hand.outcome
+    return {
+        "outcome": outcome,
+        "knocker": hand.knocker,
+        "knocker_deadwood": hand.knocker_deadwood,
+        "defender_deadwood": hand.defender_deadwood,
+        "reason": "",
+    }
+
+
+@login_required
+@require_GET
+def correction(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """An organiser's page for one hand: correct or void it, after a preview."""
+    hand, match = _organised_hand(request, hand_id)
+    return render(
+        request, "scoring/correction.html", _correction_context(hand, match, _hand_values(hand))
+    )
+
+
+@login_required
+@require_POST
+def correct_preview(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """What the correction would change (htmx: the `correction-preview` partial; a plain
+    post: the whole page with it), or the refusal applying would give."""
+    hand, match = _organised_hand(request, hand_id)
+    data = dict(_checked(CorrectionForm(request.POST), "Check the correction"))
+    version, reason = data.pop("version"), data.pop("reason")
+    data.pop("idempotency_key")
+    preview = services.preview_correction(
+        hand_id=hand.pk,
+        actor=permissions.actor_of(request),
+        hand_input=hand_input_from(dict(data)),
+        version=version,
+        reason=reason,
+    )
+    values = {**data, "reason": reason, "version": version}
+    return _preview_answer(request, hand, match, preview, values)
+
+
+@login_required
+@require_POST
+def void_preview(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """What voiding the hand would change, or the refusal voiding would give."""
+    hand, match = _organised_hand(request, hand_id)
+    data = _checked(VersionForm(request.POST), "Check the void")
+    reason = data.get("reason") or ""
+    preview = services.preview_void(
+        hand_id=hand.pk, actor=permissions.actor_of(request), version=data["version"], reason=reason
+    )
+    values = {**_hand_values(hand), "reason": reason, "version": data["version"]}
+    return _preview_answer(request, hand, match, preview, values)
+
+
+def _preview_answer(request, hand: Hand, match: Match, preview, values: dict) -> HttpResponse:
+    context = _correction_context(
+        hand, match, values, preview=preview, shown=_shown_preview(preview, match)
+    )
+    if request.htmx:
+        return render(request, "scoring/_correction_preview.html", context)
+    return render(request, "scoring/correction.html", context)
+
+
+def _shown_preview(preview, match: Match) -> dict:
+    """The preview in words, with the players' names."""
+    return {
+        "hand_before": _hand_text(preview.hand_before, match),
+        "hand_after": _hand_text(preview.hand_after, match),
+        "result_before": _result_text(preview.result_before, match),
+        "result_after": _result_text(preview.result_after, match),
+    }
+
+
+def _hand_text(hand: dict, match: Match) -> str:
+    if hand["state"] == Hand.State.VOIDED:
+        return "voided"
+    if hand["outcome"] == "dead":
+        return "dead hand, no points"
+    knocker = match.player(hand["knocker"]).name
+    text = f"{hand['outcome'].replace('_', ' ')}, {knocker} knocked"
+    text += f", deadwood {hand['knocker_deadwood']} v {hand['defender_deadwood']}"
+    if hand["winner"]:
+        text += f": {match.player(hand['winner']).name} +{hand['points']}"
+    return text
+
+
+def _result_text(result: dict, match: Match) -> str:
+    a, b = match.player_a.name, match.player_b.name
+    games = f"{a} {result['games_won']['A']}–{result['games_won']['B']} {b} in games"
+    points = f"{result['points']['A']}–{result['points']['B']} points"
+    if result["winner"]:
+        return f"{match.player(result['winner']).name} wins: {games}, {points}"
+    return f"Undecided: {games}, {points}"
+
+
 @login_required
 @require_POST
 def close(request: HttpRequest, match_id: int) -> HttpResponse:

@@ -1,0 +1,274 @@
+"""An organiser's correction or void is previewed first: the preview runs the real
+service and rolls it back, so it shows exactly what applying would do (or gives the very
+refusal applying would give) and writes nothing. Result changes pass through the result
+guards of scoring.hooks, for organisers' and players' actions alike."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from ginclub.errors import Conflict
+from scoring import hooks, services
+from scoring import serializers as ss
+from scoring.models import Entry, Hand, LedgerRow, Match
+from scoring.rules import RulesError
+from tests.scoring.helpers import confirm, key, play_hand, quick, submit
+from tests.test_api_outputs import assert_shape
+
+pytestmark = pytest.mark.django_db
+
+
+def org(user) -> services.Actor:
+    return services.Actor(user=user)
+
+
+@pytest.fixture
+def ended(match, alice, bob):
+    """Alice's gin, 25 + 80 = 105 past the standard target of 100: game and match won."""
+    hand = play_hand(match, alice, bob, quick(outcome="gin", kd=0, dd=80))
+    match.refresh_from_db()
+    assert (match.state, match.winner) == (Match.State.FINISHED, "A")
+    return hand
+
+
+def written() -> tuple[int, int]:
+    return LedgerRow.objects.count(), Entry.objects.count()
+
+
+def test_the_preview_shows_the_hand_and_the_result_before_and_after_and_writes_nothing(
+    match, ended, organiser
+):
+    before = written()
+    preview = services.preview_correction(
+        hand_id=ended.pk, actor=org(organiser), hand_input=quick(kd=5, dd=20), version=1
+    )
+    assert (preview.hand_before["outcome"], preview.hand_before["points"]) == ("gin", 105)
+    assert (preview.hand_after["outcome"], preview.hand_after["points"]) == ("knock", 15)
+    assert preview.hand_after["version"] == 2
+    assert preview.result_before["winner"] == "A"
+    assert preview.result_after == {
+        "state": "in_progress",
+        "winner": None,
+        "games_won": {"A": 0, "B": 0},
+        "points": {"A": 0, "B": 0},
+    }
+    assert preview.result_changed and preview.tournament is None  # a club match
+    assert written() == before
+    ended.refresh_from_db()
+    match.refresh_from_db()
+    assert (ended.points, ended.version, match.state) == (105, 1, Match.State.FINISHED)
+
+
+def test_the_preview_gives_the_refusal_applying_would_give(match, ended, organiser):
+    with pytest.raises(Conflict) as stale:
+        services.preview_correction(
+            hand_id=ended.pk, actor=org(organiser), hand_input=quick(), version=7
+        )
+    assert stale.value.code == "stale_version"
+    with pytest.raises(RulesError):
+        services.preview_correction(
+            hand_id=ended.pk, actor=org(organiser), hand_input=quick(kd=30), version=1
+        )
+
+
+def test_a_void_preview_of_a_club_match(match, ended, organiser):
+    preview = services.preview_void(hand_id=ended.pk, actor=org(organiser), version=1)
+    assert preview.action == "void"
+    assert preview.hand_after["state"] == Hand.State.VOIDED
+    assert preview.result_after["state"] == Match.State.IN_PROGRESS
+    assert Hand.objects.get(pk=ended.pk).state == Hand.State.CONFIRMED
+
+
+@pytest.fixture
+def guard():
+    """A result guard of a made-up app above scoring: it records each change, describes
+    it, and refuses any change that would leave the match without a winner."""
+    seen = []
+
+    def judge(change: hooks.ResultChange):
+        seen.append(change)
+        if change.after["winner"] is None:
+            raise Conflict("would_reopen", "This match must keep a winner.")
+        return {"kind": "test", "winner": change.after["winner"]}
+
+    hooks.register_result_guard(judge)
+    yield seen
+    hooks._result_guards.remove(judge)
+
+
+def test_a_guard_refusal_rolls_the_whole_correction_back(match, ended, organiser, guard):
+    before = written()
+    with pytest.raises(Conflict) as refused:
+        services.correct_hand(
+            hand_id=ended.pk,
+            actor=org(organiser),
+            hand_input=quick(),
+            version=1,
+            reason="typo",
+            idempotency_key=key(),
+        )
+    assert refused.value.code == "would_reopen"
+    assert written() == before
+    assert Hand.objects.get(pk=ended.pk).points == 105
+    assert guard[-1].action == "hand_corrected" and guard[-1].hand == "hand 1 of game 1"
+
+
+def test_a_guard_description_goes_to_the_ledger_with_the_change(match, ended, organiser, guard):
+    # Bob's gin instead: still decided, now for Bob.
+    outcome = services.correct_hand(
+        hand_id=ended.pk,
+        actor=org(organiser),
+        hand_input=quick(knocker="B", outcome="gin", kd=0, dd=80),
+        version=1,
+        reason="Bob went gin",
+        idempotency_key=key(),
+    )
+    assert outcome.extra["result"].consequences == [{"kind": "test", "winner": "B"}]
+    row = LedgerRow.objects.filter(match=match).order_by("-position").first()
+    assert row.action == "result_changed_after_close"
+    assert row.reason == "Bob went gin"
+    assert row.before == {"result": guard[-1].before}
+    assert row.after["winner"] == "B" and row.after["action"] == "hand_corrected"
+
+
+def test_players_actions_pass_the_guard_too(match, alice, bob, guard):
+    outcome = submit(match, alice, quick(outcome="gin", kd=0, dd=80))
+    assert guard == []  # pending: the result has not moved
+    confirm(outcome.hand, bob)
+    assert [(c.action, c.after["winner"]) for c in guard] == [("hand_confirmed", "A")]
+
+
+def test_no_result_change_asks_no_guard(match, alice, bob, organiser, guard):
+    hand = play_hand(match, alice, bob, quick(kd=5, dd=20))
+    services.correct_hand(
+        hand_id=hand.pk,
+        actor=org(organiser),
+        hand_input=quick(kd=5, dd=30),
+        version=hand.version,
+        reason="typo",
+        idempotency_key=key(),
+    )
+    assert guard == []  # mid-game: the match's games and points are still 0
+
+
+# --------------------------------------------------------------------------- the API
+
+
+def api(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def test_api_previews_have_their_declared_shape(match, ended, organiser):
+    body = {"game": 1, "number": 1, "outcome": "knock", "knocker": "A", "version": 1}
+    body |= {"knocker_deadwood": 5, "defender_deadwood": 20}
+    response = api(organiser).post(f"/api/hands/{ended.pk}/correct/preview/", body, format="json")
+    assert response.status_code == 200, response.content
+    assert_shape(response.json(), ss.CorrectionPreviewOutputSerializer)
+    assert response.json()["result"]["changed"] is True
+    response = api(organiser).post(
+        f"/api/hands/{ended.pk}/void/preview/", {"version": 1, "reason": "x"}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    assert_shape(response.json(), ss.CorrectionPreviewOutputSerializer)
+    assert response.json()["action"] == "void"
+    assert Hand.objects.get(pk=ended.pk).version == 1
+
+
+def test_api_previews_are_for_organisers_and_check_their_input(match, ended, alice, organiser):
+    response = api(alice.user).post(
+        f"/api/hands/{ended.pk}/void/preview/", {"version": 1}, format="json"
+    )
+    assert response.status_code == 403
+    assert APIClient().post(f"/api/hands/{ended.pk}/void/preview/", {"version": 1}).status_code in (
+        401,
+        403,
+    )
+    response = api(organiser).post(
+        f"/api/hands/{ended.pk}/void/preview/", {"version": 0, "what": 1}, format="json"
+    )
+    assert response.status_code == 400
+    assert "version" in response.json()["error"]["fields"]
+    response = api(organiser).post(
+        f"/api/hands/{ended.pk}/void/preview/", {"version": 1, "what": 1}, format="json"
+    )
+    assert response.json()["error"]["fields"] == {"what": ["unknown field"]}
+    response = api(organiser).post(
+        f"/api/hands/{ended.pk}/correct/preview/", {"version": 2, **quick_body()}, format="json"
+    )
+    assert (response.status_code, response.json()["error"]["code"]) == (409, "stale_version")
+
+
+def quick_body() -> dict:
+    return {
+        "game": 1,
+        "number": 1,
+        "outcome": "knock",
+        "knocker": "A",
+        "knocker_deadwood": 5,
+        "defender_deadwood": 20,
+    }
+
+
+# -------------------------------------------------------------------------- the page
+
+
+@pytest.fixture
+def desk(organiser) -> Client:
+    client = Client()
+    client.force_login(organiser)
+    return client
+
+
+def form(**values) -> dict:
+    return {"version": 1, "idempotency_key": "preview", "reason": "typo", **quick_body(), **values}
+
+
+def test_the_correction_page_previews_then_applies(match, ended, desk):
+    page = desk.get(f"/hands/{ended.pk}/correction/")
+    assert page.status_code == 200
+    assert b"Preview the correction" in page.content and b"Preview the void" in page.content
+    partial = desk.post(f"/hands/{ended.pk}/correct/preview/", form(), HTTP_HX_REQUEST="true")
+    text = partial.content.decode()
+    assert partial.status_code == 200 and text.startswith('<section id="correction-preview"')
+    assert "gin, Alice knocked, deadwood 0 v 80: Alice +105" in text
+    assert "knock, Alice knocked, deadwood 5 v 20: Alice +15" in text
+    assert "Alice wins: Alice 1–0 Bob in games" in text and "Undecided: Alice 0–0 Bob" in text
+    assert "Apply the correction" in text
+    assert Hand.objects.get(pk=ended.pk).version == 1  # nothing written yet
+    # Without htmx the whole page comes back, the preview in it.
+    full = desk.post(f"/hands/{ended.pk}/correct/preview/", form())
+    assert b"<h1>Hand 1 of game 1</h1>" in full.content and b"Apply the correction" in full.content
+    applied = desk.post(f"/hands/{ended.pk}/correct/", form(idempotency_key="apply-1"))
+    assert applied.status_code == 302
+    assert Hand.objects.get(pk=ended.pk).points == 15
+
+
+def test_a_refused_preview_answers_with_the_refusal(match, ended, desk):
+    response = desk.post(
+        f"/hands/{ended.pk}/correct/preview/", form(version=3), HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 409 and response["X-Refusal"]
+    assert b"has changed" in response.content
+    void = desk.post(
+        f"/hands/{ended.pk}/void/preview/",
+        {"version": 1, "idempotency_key": "p", "reason": "twice"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert void.status_code == 200 and b"Void hand 1" in void.content
+
+
+def test_the_correction_page_is_for_organisers(match, ended, alice):
+    client = Client()
+    client.force_login(alice.user)
+    assert client.get(f"/hands/{ended.pk}/correction/").status_code == 403
+    assert client.post(f"/hands/{ended.pk}/correct/preview/", form()).status_code == 403
+    assert Client().get(f"/hands/{ended.pk}/correction/").status_code == 302  # to log in
+
+
+def test_the_scoreboard_links_each_hand_to_its_correction_page(match, ended, desk):
+    page = desk.get(f"/matches/{match.pk}/").content.decode()
+    assert f'href="/hands/{ended.pk}/correction/"' in page
