@@ -76,7 +76,7 @@ PROFILES: dict[str, RuleProfile] = {
         game_bonus_min=100,
         shutout="none",
     ),
-    # Three games scored at once (docs/rules.md §9a). games_to_win is not used: the match
+    # Three games scored at once (docs/rules.md §8a). games_to_win is not used: the match
     # is the three games; 3 lets a tournament's bye count as all three won.
     "hollywood": RuleProfile(name="hollywood", hollywood=True, games_to_win=3),
 }
