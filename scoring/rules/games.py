@@ -232,7 +232,7 @@ HOLLYWOOD_GAMES = 3
 
 @dataclass(frozen=True)
 class HollywoodResult:
-    """Three games scored from one sequence of hands (docs/rules.md §9a).
+    """Three games scored from one sequence of hands (docs/rules.md §8a).
 
     `games`: each game's GameResult; `ended_at`: the hand (1-based position in the
     sequence) that ended each game, or None; `scored_in`: for each hand, the games
