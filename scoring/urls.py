@@ -13,6 +13,7 @@ urlpatterns = [
     path("matches/<id:match_id>/", views.match, name="match"),
     path("matches/<id:match_id>/scoreboard/", views.scoreboard, name="scoreboard"),
     path("matches/<id:match_id>/seat/", views.seat, name="seat"),
+    path("matches/<id:match_id>/seat/leave/", views.leave_seat, name="leave-seat"),
     path("matches/<id:match_id>/hands/new/", views.hand_form, name="hand-form"),
     path("matches/<id:match_id>/hands/preview/", views.preview, name="preview"),
     path("matches/<id:match_id>/hands/", views.submit, name="submit"),

@@ -241,6 +241,20 @@ def seat(request: HttpRequest, match_id: int) -> HttpResponse:
     return _back(match)
 
 
+@require_POST
+def leave_seat(request: HttpRequest, match_id: int) -> HttpResponse:
+    """ "Not you?": this phone stops acting for the player it was seated as (a phone
+    passed to the wrong player, or a shared one). The table link still opens the match."""
+    match = _visible_match(request, match_id)
+    seated = permissions.actor_of(request, match).player
+    permissions.release_seat(request, match)
+    if seated is not None:
+        messages.success(
+            request, f"This phone no longer enters results for {seated.name}: choose your name."
+        )
+    return _back(match)
+
+
 # ---------------------------------------------------------------------------- hands
 
 

@@ -68,6 +68,7 @@ PERMISSIONS: dict[str, set[str]] = {
     "scoring:match": AT_THE_TABLE,
     "scoring:scoreboard": AT_THE_TABLE,
     "scoring:seat": AT_THE_TABLE,
+    "scoring:leave-seat": AT_THE_TABLE,
     "scoring:hand-form": AT_THE_TABLE,
     "scoring:preview": AT_THE_TABLE,
     "scoring:submit": AT_THE_TABLE,
