@@ -1,7 +1,10 @@
 """The organiser's day in a real browser: create a tournament, import the players from a
 CSV file, publish round 1, two players record their match to its end on their phones,
 the organiser decides the other table by hand and closes the round, and the public
-standings show the result. Screenshots of each step at phone width go to test-artifacts/.
+standings show the result. Then a correction after the round closed: a score that would
+leave the match undecided is refused, the real one is previewed (result, standings lines
+that move) and applied, and the public standings say that results changed after round 1
+closed. Screenshots of each step at phone width go to test-artifacts/.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring.models import Match
+from scoring.models import Hand, Match
 from tests.browser.conftest import ARTIFACTS
 from tests.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
 from tournaments.models import Round, Tournament
@@ -133,11 +136,12 @@ def test_organiser_day_from_registration_to_public_standings(desk, phone):
     for page in (alice, rival):
         expect(page.locator("#scoreboard")).to_contain_text("Alice wins the match", timeout=10000)
     alice.screenshot(path=str(ARTIFACTS / "organiser-day-5-match-won.png"), full_page=True)
-    assert Match.objects.get(
+    alices_match = Match.objects.get(
         pairing__round__tournament=tournament,
         player_a__name__in=["Alice", opponent],
         player_b__name__in=["Alice", opponent],
-    ).winner
+    )
+    assert alices_match.winner
 
     # The dashboard sees the finished table by itself; the other has no phone.
     desk.goto(f"/tournaments/{tournament.slug}/manage/dashboard/")
@@ -168,3 +172,46 @@ def test_organiser_day_from_registration_to_public_standings(desk, phone):
     public.goto(f"/tournaments/{tournament.slug}/")
     expect(public.locator("#pairings-table")).to_contain_text("Alice wins")
     public.screenshot(path=str(ARTIFACTS / "organiser-day-8-public-pairings.png"), full_page=True)
+
+    # After the round closed Alice's opponent says her knock was an undercut. The
+    # organiser opens the hand's correction page from the match: a preview comes first.
+    hands = Hand.objects.filter(game__match=alices_match).values_list("points", "version")
+    hands_before = list(hands)
+    desk.goto(f"/matches/{alices_match.pk}/")
+    desk.get_by_test_id("correct-1-1").click()
+    fix = desk.locator("#correction-form")
+    fix.locator('input[name="reason"]').fill("the defender had 2, not 41")
+    # 3 against 10 is a knock for 7: game 1 would no longer end, which a closed round
+    # cannot take; the refusal says so, with the names, beside the form.
+    fix.locator('input[name="defender_deadwood"]').fill("10")
+    desk.get_by_test_id("preview-correction").click()
+    refusal = fix.locator(".refusal")
+    expect(refusal).to_contain_text("Round 1 is closed, so")
+    expect(refusal).to_contain_text("must keep a winner")
+    expect(desk.get_by_test_id("apply")).to_have_count(0)
+    shot(desk, "9-correction-refused")
+    # 3 against 2 is an undercut, 25 + 1 = 26: the opponent wins instead.
+    fix.locator('input[name="defender_deadwood"]').fill("2")
+    desk.get_by_test_id("preview-correction").click()
+    preview = desk.locator("#correction-preview")
+    expect(preview).to_contain_text(f"{opponent} wins: ")
+    expect(preview).to_contain_text("Alice wins: ")
+    expect(preview.get_by_test_id("preview-notes")).to_contain_text("Round 1 is closed")
+    expect(preview.get_by_test_id("preview-standings")).to_contain_text(opponent)
+    expect(fix.locator(".refusal")).to_have_count(0)
+    shot(desk, "10-correction-preview")
+    assert list(hands) == hands_before  # the previews wrote nothing
+    desk.get_by_test_id("apply").click()
+    expect(desk.locator("#scoreboard")).to_contain_text(f"{opponent} wins the match")
+
+    # The public standings follow, and say that a result changed after the round closed.
+    public.goto(f"/tournaments/{tournament.slug}/standings/")
+    notice = public.get_by_test_id("results-changed")
+    expect(notice).to_contain_text("Results changed after round 1 closed")
+    expect(notice).to_contain_text("hand 1 of game 1 corrected")
+    top_two = {rows.nth(i).locator("td").nth(1).inner_text() for i in range(2)}
+    assert opponent in top_two and "Alice" not in top_two
+    public.screenshot(
+        path=str(ARTIFACTS / "organiser-day-11-standings-after-correction.png"), full_page=True
+    )
+    assert public.evaluate("document.documentElement.scrollWidth") <= 360
