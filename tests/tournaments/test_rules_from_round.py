@@ -11,6 +11,7 @@ of 20 it scores 24, short of the target, so that game would no longer be over.
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 from rest_framework.test import APIClient
@@ -20,8 +21,10 @@ from scoring import ledger
 from scoring import services as scoring
 from scoring.hand_input import HandInput
 from scoring.models import Game, Hand, LedgerRow, Match
+from tests.factories import ClubFactory
 from tests.tournaments.helpers import QUICK, actor, new_event, play_hand, play_round
-from tournaments import services
+from tournaments import selectors, services
+from tournaments.exports import tournament_archive
 from tournaments.models import Round
 
 pytestmark = pytest.mark.django_db
@@ -242,6 +245,26 @@ def test_best_of_three_from_the_round_after_the_bye_keeps_the_bye_as_given(club,
     bye = first.pairings.get(player_b=None)
     assert (bye.result_games_a, bye.result_games_b) == (3, 0)  # as given in round 1
     assert all(m.rules["games_to_win"] == 3 for m in matches_of(first))
+
+
+def test_an_archive_of_an_event_changed_from_a_round_imports_elsewhere(club, organiser):
+    event, first = best_of_five(club, organiser, players=5)
+    change(event, organiser, apply=True, games_to_win=2, from_round=2)
+    event.refresh_from_db()
+    other = ClubFactory(name="Elsewhere", slug="elsewhere")
+    someone = other.organisers.create(username="elsewhere-org")
+    archive = json.loads(json.dumps(tournament_archive(event)))
+    copy_ = services.import_archive(club=other, actor=actor(someone), archive=archive)
+    assert (copy_.rules, copy_.bye_games) == (event.rules, 2)
+    played = Match.objects.filter(club=other).values_list("rules", flat=True)
+    assert {rules["games_to_win"] for rules in played} == {3}  # round 1 as it was played
+
+    def lines(t):
+        return [
+            (r.name, r.standing.rank, r.standing.games_won) for r in selectors.standings(t).rows
+        ]
+
+    assert lines(copy_) == lines(event) and ("P05", 1, 3) in lines(event)  # the 3-0 bye
 
 
 # ------------------------------------------------------- background-ready apply
