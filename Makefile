@@ -20,10 +20,15 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(VENV)/.installed $@
 
+# The web server and, beside it, the worker that runs background jobs (archive imports,
+# rules changes); the worker stops when the server does (Ctrl-C stops both).
 run: $(VENV)/.installed
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py migrate --noinput
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py load_demo
-	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py runserver $(HOST):$(PORT)
+	export DJANGO_DEBUG=$${DJANGO_DEBUG:-1}; \
+	$(PY) manage.py db_worker --no-reload & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(VENV)/.installed-test
 	$(PY) -m pytest -n 2 --ignore=tests/test_api_fuzz.py $(PYTEST_ARGS)
