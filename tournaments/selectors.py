@@ -183,6 +183,25 @@ class StandingsView:
     rounds_played: int
     hidden: bool = False
     note: str = ""
+    rounds_closed: int = 0  # the last closed round counted
+
+    @property
+    def caption(self) -> str:
+        """Which rounds these standings follow, in words: "After round 2, with the
+        tables of round 3 finished so far"."""
+        in_play = self.rounds_played > self.rounds_closed and (
+            self.through_round is None or self.through_round >= self.rounds_played
+        )
+        if in_play and self.rounds_closed:
+            return (
+                f"After round {self.rounds_closed}, with the tables of round "
+                f"{self.rounds_played} finished so far."
+            )
+        if in_play:
+            return f"Round {self.rounds_played} in play: the tables finished so far."
+        if self.rounds_closed:
+            return f"After round {self.rounds_closed}."
+        return ""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -190,6 +209,8 @@ class StandingsView:
             "tiebreaks": list(self.tiebreaks),
             "through_round": self.through_round,
             "rounds_played": self.rounds_played,
+            "rounds_closed": self.rounds_closed,
+            "caption": self.caption,
             "hidden": self.hidden,
             "note": self.note,
             "rows": [row.as_dict() for row in self.rows],
@@ -230,11 +251,17 @@ def standings(
     played = max((n for n, s in rounds if s != Round.State.DRAFT), default=0)
     if public and limit == 0 and played:
         return StandingsView(tournament, [], tiebreaks_of(tournament), 0, played, True, note)
-    records = [
-        r
-        for row in pairing_rows(tournament, through_round=limit)
-        if (r := record_of(_replaced(row, replace))) is not None
-    ]
+    pairings = pairing_rows(tournament, through_round=limit)
+    records = [r for row in pairings if (r := record_of(_replaced(row, replace))) is not None]
+    if played and tournament.check_in_required:
+        # Someone who registered but never checked in (and so never played) is no
+        # standing of the event: left out once play has begun.
+        seated = {row[k] for row in pairings for k in ("player_a_id", "player_b_id")}
+        registrations = [r for r in registrations if r["checked_in"] or r["id"] in seated]
+    closed = max(
+        (n for n, s in rounds if s == Round.State.CLOSED and (limit is None or n <= limit)),
+        default=0,
+    )
     return StandingsView(
         tournament,
         _rows(tournament, registrations, records),
@@ -243,6 +270,7 @@ def standings(
         played,
         bool(note),
         note,
+        closed,
     )
 
 

@@ -454,6 +454,10 @@ class StandingsOutputSerializer(serializers.Serializer):
         allow_null=True, help_text="Standings after this round (null: all rounds)."
     )
     rounds_played = serializers.IntegerField()
+    rounds_closed = serializers.IntegerField(help_text="The last closed round counted.")
+    caption = serializers.CharField(
+        allow_blank=True, help_text='Which rounds these follow, in words ("After round 2.").'
+    )
     hidden = serializers.BooleanField(help_text="Some rounds are hidden from the public.")
     note = serializers.CharField(allow_blank=True, help_text="What is hidden, and why.")
     rows = StandingOutputSerializer(many=True)

@@ -1,0 +1,45 @@
+"""Standings say which rounds they follow, and leave out who never checked in
+(issue 9, traps 10 and 15)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tournaments.helpers import actor, new_event, play_round, reg
+from tournaments import selectors, services
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_caption_follows_the_rounds(club, organiser, client):
+    event = new_event(club, organiser, players=4, rounds=3)
+    assert selectors.standings(event).caption == ""
+    first = play_round(event, organiser, {"P01": "2-0", "P03": "2-0"}, close=False)
+    assert selectors.standings(event).caption == "Round 1 in play: the tables finished so far."
+    services.close_round(round_id=first.pk, actor=actor(organiser))
+    assert selectors.standings(event).caption == "After round 1."
+    play_round(event, organiser, close=False)
+    assert selectors.standings(event).caption == (
+        "After round 1, with the tables of round 2 finished so far."
+    )
+    page = client.get(f"/tournaments/{event.slug}/standings/")
+    assert "After round 1, with the tables of round 2 finished so far." in page.content.decode()
+
+
+def test_public_standings_held_back_say_the_round_they_stop_at(club, organiser):
+    event = new_event(club, organiser, players=4, rounds=3, hide_standings_during_round=True)
+    play_round(event, organiser, {"P01": "2-0", "P03": "2-0"})
+    play_round(event, organiser, close=False)
+    assert selectors.standings(event, public=True).caption == "After round 1."
+
+
+def test_who_never_checked_in_is_left_out_once_play_begins(club, organiser):
+    event = new_event(club, organiser, players=3, rounds=2, check_in_required=True)
+    for name in ("P01", "P02"):
+        services.check_in(registration_id=reg(event, name).pk, actor=actor(organiser))
+    assert {r.name for r in selectors.standings(event).rows} == {"P01", "P02", "P03"}
+    play_round(event, organiser, {"P01": "2-0"})
+    assert [r.name for r in selectors.standings(event).rows] == ["P01", "P02"]
+    # checking in late brings them in (with nothing played yet)
+    services.check_in(registration_id=reg(event, "P03").pk, actor=actor(organiser))
+    assert [r.name for r in selectors.standings(event).rows][-1] == "P03"
