@@ -749,3 +749,24 @@ def results_by_hand(tournament: Tournament) -> QuerySet[Pairing]:
 def event_ledger(tournament: Tournament) -> QuerySet[LedgerRow]:
     """The tournament's own ledger chain (settings, rounds, results, rules changes)."""
     return LedgerRow.objects.filter(chain=tournament.chain).order_by("-position")
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    table: int | None
+    opponent: str | None  # None: a bye
+
+
+def seats_by_name(rows: list[TableRow]) -> list[Seat]:
+    """Every player of a round A to Z with their table and opponent, so each finds
+    their seat without reading every table (as card-game events post them)."""
+    seats = []
+    for row in rows:
+        p = row.pairing
+        a = p.player_a.player.name
+        b = p.player_b.player.name if p.player_b else None
+        seats.append(Seat(a, p.table, b))
+        if b is not None:
+            seats.append(Seat(b, p.table, a))
+    return sorted(seats, key=lambda seat: seat.name.casefold())

@@ -43,3 +43,25 @@ def test_who_never_checked_in_is_left_out_once_play_begins(club, organiser):
     # checking in late brings them in (with nothing played yet)
     services.check_in(registration_id=reg(event, "P03").pk, actor=actor(organiser))
     assert [r.name for r in selectors.standings(event).rows][-1] == "P03"
+
+
+def test_pairings_list_every_player_a_to_z_with_table_and_opponent(club, organiser, client):
+    event = new_event(club, organiser, players=["Zoe", "ada", "Mia", "Ben", "Cy"], rounds=2)
+    rnd = play_round(event, organiser, close=False)
+    seats = selectors.seats_by_name(selectors.tables(rnd))
+    assert [s.name for s in seats] == ["ada", "Ben", "Cy", "Mia", "Zoe"]
+    byes = [s for s in seats if s.opponent is None]
+    assert len(byes) == 1 and byes[0].table is None
+    for seat in seats:
+        if seat.opponent is not None:
+            partner = next(s for s in seats if s.name == seat.opponent)
+            assert (partner.table, partner.opponent) == (seat.table, seat.name)
+    page = client.get(f"/tournaments/{event.slug}/").content.decode()
+    assert "Find your table: players A–Z" in page
+    first = seats[0]
+    where = (
+        f'table {first.table} <span class="muted">v {first.opponent}</span>'
+        if first.opponent
+        else '<span class="muted">bye</span>'
+    )
+    assert f"<span>ada</span><span>{where}</span>" in page

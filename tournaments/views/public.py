@@ -54,6 +54,7 @@ def home(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Pairings of the current round (or of `?round=N`), with the round list."""
     rnd = _shown_round(tournament, request)
     context = _pairings_context(tournament, rnd)
+    context["seats"] = selectors.seats_by_name(context["rows"])
     context["rounds"] = _published(tournament)
     context["manage"] = manages(request, tournament)
     return render(request, "tournaments/public.html", context)
