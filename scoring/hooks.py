@@ -17,6 +17,9 @@ imports none of them (dependencies run one way: tournaments → scoring → ginc
     result lock     organisers' corrections and voids first take whatever lock the app
                     above needs to read its own state steadily (the tournament's row),
                     before scoring locks the match, in the order its own services lock.
+    match places    where a match is played, in words ("Demo Open · round 2, table 3"),
+                    for lists of matches (the home page). The tournaments app answers for
+                    many match ids in one query.
 """
 
 from __future__ import annotations
@@ -87,3 +90,20 @@ def guard_result_change(change: ResultChange) -> list[dict[str, Any]]:
 def lock_for_result_change(match_id: int) -> None:
     for lock in _result_locks:
         lock(match_id)
+
+
+MatchPlaces = Callable[[list[int]], dict[int, str]]
+_match_places: list[MatchPlaces] = []
+
+
+def register_match_places(find: MatchPlaces) -> None:
+    """`find(match_ids)` returns {match id: where it is played} for those it knows."""
+    if find not in _match_places:
+        _match_places.append(find)
+
+
+def match_places(match_ids: list[int]) -> dict[int, str]:
+    places: dict[int, str] = {}
+    for find in _match_places:
+        places.update(find(list(match_ids)))
+    return places

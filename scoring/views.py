@@ -77,9 +77,11 @@ def home(request: HttpRequest) -> HttpResponse:
     """The site's home page: a logged-in user's clubs and latest matches."""
     context = {}
     if request.user.is_authenticated:
+        matches = list(selectors.matches_for(request.user).order_by("-created_at")[:30])
+        places = hooks.match_places([m.pk for m in matches])
         context = {
             "clubs": selectors.clubs_for(request.user),
-            "matches": selectors.matches_for(request.user)[:30],
+            "matches": [(m, places.get(m.pk, "")) for m in matches],
         }
     return render(request, "home.html", context)
 

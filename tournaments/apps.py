@@ -7,9 +7,14 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from ginclub.errors import register_user_error
-        from scoring.hooks import register_match_clock, register_result_guard, register_result_lock
+        from scoring.hooks import (
+            register_match_clock,
+            register_match_places,
+            register_result_guard,
+            register_result_lock,
+        )
         from tournaments.pairing import PairingError
-        from tournaments.selectors import clock_for_match
+        from tournaments.selectors import clock_for_match, places_of_matches
         from tournaments.services.corrections import judge_result_change, lock_tournament_of
 
         # Pairing is pure like the rules engine: its errors are refusals too.
@@ -17,6 +22,8 @@ class TournamentsConfig(AppConfig):
         # A match played in a round shows the round's clock on its scoreboard; scoring
         # asks through its hook and imports nothing of tournaments.
         register_match_clock(clock_for_match)
+        # Lists of matches (the home page) say which event, round and table.
+        register_match_places(places_of_matches)
         # Closed means closed: a change to a result of a closed round is judged (refused
         # or described) by tournaments, asked through scoring's result guard; an
         # organiser's correction takes the tournament's lock first.

@@ -770,3 +770,14 @@ def seats_by_name(rows: list[TableRow]) -> list[Seat]:
         if b is not None:
             seats.append(Seat(b, p.table, a))
     return sorted(seats, key=lambda seat: seat.name.casefold())
+
+
+def places_of_matches(match_ids: list[int]) -> dict[int, str]:
+    """{match id: "Demo Open · round 2, table 3"} for the matches played in rounds."""
+    rows = Pairing.objects.filter(match_id__in=match_ids).values_list(
+        "match_id", "round__tournament__name", "round__number", "table"
+    )
+    return {
+        match_id: f"{name} · round {number}" + (f", table {table}" if table else "")
+        for match_id, name, number, table in rows
+    }

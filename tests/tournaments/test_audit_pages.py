@@ -41,3 +41,14 @@ def test_a_result_by_hand_is_listed_and_its_ledger_row_reads_with_names(client, 
     assert "Result recorded · table 1:" in row
     assert '<th scope="row">winner</th><td>—</td><td>Cleo</td>' in row
     assert '<th scope="row">decided by hand</th><td>no</td><td>yes</td>' in row
+
+
+def test_your_matches_on_the_home_page_say_event_round_table_and_club(client, club, organiser):
+    """Issue 9, trap 10: "Ada v Ben" three times with no event, round or club."""
+    event = new_event(club, organiser, players=["Ada", "Ben"], rounds=3, name="Winter Open")
+    rnd = services.draft_round(tournament_id=event.pk, actor=actor(organiser))
+    services.publish_round(round_id=rnd.pk, actor=actor(organiser))
+    client.force_login(organiser)
+    text = re.sub(r"\s+", " ", client.get("/").content.decode())
+    listed = text.split('data-testid="your-matches"')[1].split("</ul>")[0]
+    assert f"Winter Open · round 1, table 1 · {club.name} · " in listed
