@@ -197,8 +197,9 @@ def test_the_scoreboard_shows_the_three_games_side_by_side(client, club, alice, 
     client.force_login(organiser)
     page = client.get(reverse("scoring:match", args=[match.pk])).content.decode()
     assert 'data-testid="hollywood-games"' in page
-    assert "Game 1</th>" in page and "Game 2</th>" in page and "Game 3</th>" in page
-    assert ">570</td>" in page and ">258</td>" in page and ">20</td>" in page
+    assert '<th scope="col" class="num">3</th>' in page
+    # Alice's row: game 1 570 (won), game 2 258 (won), game 3 20 (open)
+    assert '"1">570 ✓</td>' in page and '"2">258 ✓</td>' in page and '"3">20</td>' in page
     assert "scores in games 2, 3" in page  # hand 4: Alice's third win, game 1 over
     assert "scores in game 1<" in page  # hand 1
     assert 'data-game="1" data-next-hand="5"' in page
