@@ -30,6 +30,7 @@ urlpatterns = [
     path(M + "players/add/", setup.add_player, name="add-player"),
     path(M + "players/import/", setup.import_players, name="import-players"),
     path(M + "players/counts/", setup.registration_counts, name="registration-counts"),
+    path(M + "players/check-in-all/", setup.check_in_all, name="check-in-all"),
     path(
         M + "players/<id:registration_id>/<str:action>/",
         setup.registration_action,

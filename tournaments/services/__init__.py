@@ -41,6 +41,7 @@ from tournaments.services.jobs import (
 from tournaments.services.registration import (
     add_registration,
     check_in,
+    check_in_all,
     import_registrations,
     reinstate_registration,
     remove_registration,
@@ -80,6 +81,7 @@ __all__ = [
     "add_registration",
     "import_registrations",
     "check_in",
+    "check_in_all",
     "withdraw_registration",
     "reinstate_registration",
     "remove_registration",

@@ -376,6 +376,28 @@ def check_in(*, registration_id: int, actor: Actor, checked_in: bool = True) -> 
     return registration
 
 
+def check_in_all(*, tournament_id: int, actor: Actor) -> list[Registration]:
+    """Mark every registered player present who is not yet (withdrawn ones stay out):
+    the desk at a club night where everyone registered has come. One ledger row names
+    them. Returns those checked in now. Raises Forbidden."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id, actor)
+        waiting = list(
+            tournament.registrations.filter(withdrawn=False, checked_in=False)
+            .select_related("player")
+            .order_by("player__name")
+        )
+        if waiting:
+            tournament.registrations.filter(pk__in=[r.pk for r in waiting]).update(checked_in=True)
+            log(
+                tournament,
+                "checked_in_all",
+                actor,
+                after={"players": [r.player.name for r in waiting]},
+            )
+    return waiting
+
+
 def withdraw_registration(*, registration_id: int, actor: Actor, reason: str = "") -> Registration:
     """The player leaves: never paired again; results already played stand.
     Raises Forbidden, Conflict (`already_withdrawn`)."""

@@ -197,6 +197,20 @@ def _counts(tournament: Tournament, registrations: list[Registration]) -> dict:
 
 
 @organiser_page
+@require_POST
+def check_in_all(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    done = services.check_in_all(tournament_id=tournament.pk, actor=actor_of(request))
+    if done:
+        names = ", ".join(r.player.name for r in done)
+        messages.success(
+            request, f"{len(done)} player{'s' if len(done) != 1 else ''} checked in: {names}."
+        )
+    else:
+        messages.info(request, "Everyone registered was already checked in.")
+    return back(tournament, "players")
+
+
+@organiser_page
 @require_GET
 def registration_counts(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The `registration-counts` partial, refreshed when a check-in changes."""
