@@ -15,8 +15,9 @@ Wrong PINs are counted three ways, all checked BEFORE the PIN is hashed:
                   one Wi-Fi address, but it stops one machine from sweeping the club.
 
 Counting is atomic: the check, the PIN comparison and the new failure row happen in one
-transaction holding the player's row lock (on SQLite the IMMEDIATE transaction is the
-lock), so thirty wrong PINs sent at once are checked exactly up to the limit.
+transaction holding the player's row lock and a lock on the address (on SQLite the
+IMMEDIATE transaction is the lock), so thirty wrong PINs sent at once, for one player or
+for many from one address, are checked exactly up to the limit.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from ginclub import permissions
@@ -96,6 +97,19 @@ def _lock_refusal(player: Player, device: str, ip: str | None) -> Throttled | No
     return None
 
 
+def _lock_address(ip: str | None) -> None:
+    """Serialise PIN checks from one address, so the per-address count is exact even when
+    wrong PINs for different players arrive at once. The player's row lock covers only
+    that player. On SQLite the IMMEDIATE transaction already serialises every writer; on
+    PostgreSQL a transaction-scoped advisory lock on the address does it (taken before
+    the player's row, always in that order, so two checks cannot deadlock)."""
+    if not ip or connection.vendor != "postgresql":
+        return
+    key = int.from_bytes(hashlib.sha256(f"pin-ip:{ip}".encode()).digest()[:8], "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
 def _wrong_pin_message(player: Player, device: str) -> str:
     """ "Wrong PIN for Ada: 2 tries left on this phone.", so a lock never comes unannounced."""
     now = timezone.now()
@@ -131,6 +145,7 @@ def verify_pin(
         raise Forbidden("not_in_match", f"{player.name} does not play in this match.")
     refusal: ServiceError | None = None
     with transaction.atomic():
+        _lock_address(ip)
         locked = Player.objects.select_for_update().get(pk=player.pk)
         refusal = _lock_refusal(locked, device, ip)  # before any hashing
         if refusal is None and not locked.pin_hash:

@@ -246,3 +246,36 @@ def test_thirty_wrong_pins_at_once_from_thirty_phones_check_exactly_the_ceiling(
     limit = services.PLAYER_FAILURE_LIMIT
     assert _codes(results) == {"wrong_pin": limit, "pin_locked": 30 - limit}
     assert len(checked) == limit
+
+
+@pytest.mark.django_db(transaction=True)
+def test_wrong_pins_for_many_players_at_once_from_one_address_stop_at_its_limit(table, monkeypatch):
+    """The address count holds across players (issue 10): thirty wrong PINs for thirty
+    different players from one address, at once, with the address limit at 7."""
+    match, _alice = table
+    club = match.club
+    players = [PlayerFactory(club=club, name=f"P{n:02d}") for n in range(30)]
+    matches = [
+        services.start_match(
+            club=club,
+            player_a=players[n],
+            player_b=players[(n + 1) % 30] if n % 2 == 0 else players[n - 1],
+            actor=services.Actor(user=club.organisers.first()),
+        )
+        for n in range(0, 30, 2)
+    ]
+    monkeypatch.setattr("scoring.services.players.NETWORK_FAILURE_LIMIT", 7)
+    checked = _count_hashes(monkeypatch)
+    results = run_together(
+        30,
+        lambda i: verify(
+            Match.objects.get(pk=matches[i // 2].pk),
+            players[i],
+            "0000",
+            device=f"phone-{i}",
+            ip="10.0.9.9",
+        ),
+    )
+    assert _codes(results) == {"wrong_pin": 7, "pin_locked": 23}
+    assert len(checked) == 7
+    assert PinFailure.objects.filter(ip="10.0.9.9").count() == 7
