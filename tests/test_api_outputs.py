@@ -273,7 +273,9 @@ def test_csv_import_report(event_people):
     )
 
 
-def test_a_round_its_tables_results_standings_and_a_rules_change(event_people):
+def test_a_round_its_tables_results_standings_and_a_rules_change(
+    event_people, django_capture_on_commit_callbacks
+):
     event, organiser = event_people
     org, public = client_for(organiser), client_for(None)
     base = f"/api/tournaments/{event.slug}/"
@@ -328,5 +330,9 @@ def test_a_round_its_tables_results_standings_and_a_rules_change(event_people):
     assert any(m["hands"] for m in preview["matches"])
     assert any(m["games"] for m in preview["matches"])
     body["reason"] = "club vote"
-    applied = check(org.post(base + "rules/apply/", body, format="json"), 200, change_out)
-    assert applied["applied"]
+    with django_capture_on_commit_callbacks(execute=True):  # applied by a background job
+        queued = check(
+            org.post(base + "rules/apply/", body, format="json"), 202, ts.JobOutputSerializer
+        )
+    applied = check(org.get(queued["url"]), 200, ts.JobOutputSerializer)
+    assert applied["state"] == "done" and applied["result"]["applied"]

@@ -275,18 +275,19 @@ def rules_preview(request: Request, slug: str) -> Response:
     return Response(change.as_dict())
 
 
-@extend_schema(
-    request=s.ApplyRulesSerializer, responses={200: s.RulesChangeOutputSerializer, **ERRORS}
-)
+@extend_schema(request=s.ApplyRulesSerializer, responses={202: s.JobOutputSerializer, **ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def rules_apply(request: Request, slug: str) -> Response:
     """Change the frozen rules, for the whole event or from round `from_round` on, and
-    re-score the rounds concerned (one transaction, ledger rows)."""
+    re-score the rounds concerned (one transaction, ledger rows). A background job: 202
+    with the job (poll its `url`; when done, `result` holds the preview's figures, when
+    failed, `error` says why and nothing changed). A rules change already queued or
+    running for this tournament is a 409 (`job_pending`)."""
     found = _tournament(request, slug)
     data = valid(s.ApplyRulesSerializer, request)
-    change = services.apply_rules_change(tournament_id=found.pk, actor=actor_of(request), **data)
-    return Response(change.as_dict())
+    job = services.start_rules_change(tournament_id=found.pk, actor=actor_of(request), **data)
+    return _accepted(request, job)
 
 
 # --------------------------------------------------------------------------- rounds

@@ -279,3 +279,106 @@ def test_progress_is_visible_while_the_jobs_transaction_is_still_open(club, orga
         reader.join(timeout=30)
         board.close()
     assert [(view.done, view.total) for view in seen] == [(5, 8)]
+
+
+# ------------------------------------------------------------------- rules changes
+
+
+@pytest.fixture
+def played(club, organiser) -> Tournament:
+    """Four players, round 1 played and closed (two matches), QUICK rules frozen."""
+    event = new_event(club, organiser, players=4, rounds=3)
+    play_round(event, organiser)
+    event.refresh_from_db()
+    return event
+
+
+def rules_body(**overrides) -> dict:
+    return {
+        "profile": "tournament",
+        "overrides": {"game_target": 25, "games_to_win": 2, **overrides},
+        "reason": "club vote",
+    }
+
+
+def test_the_rules_change_page_applies_through_a_job_and_lists_it(
+    org, played, django_capture_on_commit_callbacks
+):
+    form = {
+        "profile": "tournament",
+        "overrides": "game_target = 25\ngames_to_win = 2\nbox_bonus = 10",
+        "apply": "1",
+        "reason": "club vote",
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        response = org.post(f"/tournaments/{played.slug}/manage/rules/", form)
+    job = Job.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/tournaments/jobs/{job.pk}/"
+    assert (job.kind, job.state, job.tournament, job.done, job.total) == (
+        "rules_change",
+        "done",
+        played,
+        2,
+        2,
+    )
+    played.refresh_from_db()
+    assert played.rules["box_bonus"] == 10
+    summary = "Rules changed: the whole event: 0 hand(s), 4 game(s) and 2 match result(s)"
+    assert job.result["summary"].startswith(summary) and job.result["applied"]
+    assert summary in org.get(response["Location"]).content.decode()
+    settings_page = org.get(f"/tournaments/{played.slug}/manage/").content.decode()
+    assert "Rules changes" in settings_page and summary in settings_page
+
+
+def test_a_rules_change_that_fails_in_its_job_changes_nothing_and_says_why(
+    played, organiser, django_capture_on_commit_callbacks
+):
+    api = APIClient()
+    api.force_login(organiser)
+    rows, rules = LedgerRow.objects.count(), played.rules
+    url = f"/api/tournaments/{played.slug}/rules/apply/"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post(url, rules_body(game_target=500), format="json")
+    assert response.status_code == 202, response.content
+    job = api.get(response["Location"]).json()
+    assert job["state"] == "failed" and job["error"] == {
+        "code": "game_reopened",
+        "message": "Round 1, table 1 (P01 v P02): This change would leave game 1 unfinished, "
+        "but game 2 already has hand 1: void it, then make this change.",
+    }
+    played.refresh_from_db()
+    assert played.rules == rules and LedgerRow.objects.count() == rows
+    assert ledger.verify() == []
+
+
+def test_a_second_rules_change_waits_for_the_first_and_bad_options_are_refused_at_once(
+    played, organiser
+):
+    api = APIClient()
+    api.force_login(organiser)
+    url = f"/api/tournaments/{played.slug}/rules/apply/"
+    assert api.post(url, rules_body(box_bonus=10), format="json").status_code == 202
+    second = api.post(url, rules_body(box_bonus=5), format="json")  # the first never ran
+    assert second.status_code == 409 and second.json()["error"]["code"] == "job_pending"
+    assert "already waiting for a worker" in second.json()["error"]["message"]
+    Job.objects.update(state="done")
+    bad = api.post(url, rules_body(box_bonus=-3), format="json")
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_option"
+    assert Job.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_database_worker_applies_a_queued_rules_change(played, organiser):
+    with override_settings(TASKS=DATABASE_QUEUE):
+        job = services.start_rules_change(
+            tournament_id=played.pk, actor=actor(organiser), **rules_body(box_bonus=10)
+        )
+        played.refresh_from_db()
+        assert played.rules["box_bonus"] == 25  # queued, not applied
+        call_command(
+            "db_worker", "--batch", "--no-reload", "--no-startup-delay", "--interval=0", verbosity=0
+        )
+    job.refresh_from_db()
+    played.refresh_from_db()
+    assert (job.state, job.done, job.total) == ("done", 2, 2)
+    assert played.rules["box_bonus"] == 10 and ledger.verify() == []

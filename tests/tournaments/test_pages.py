@@ -341,7 +341,9 @@ def test_settings_show_the_frozen_rules_and_refuse_locked_changes(org, running):
     assert tournament.overrides == QUICK  # disabled fields are not posted, not changed
 
 
-def test_rules_change_previews_then_applies_with_a_reason(org, running, organiser):
+def test_rules_change_previews_then_applies_with_a_reason(
+    org, running, organiser, django_capture_on_commit_callbacks
+):
     tournament = running.tournament
     finish_round(running, organiser)
     response = org.post(
@@ -367,17 +369,18 @@ def test_rules_change_previews_then_applies_with_a_reason(org, running, organise
         },
     )
     assert no_reason.status_code == 400 and "Say why the rules change." in text(no_reason)
-    applied = org.post(
-        url(tournament, "manage/rules/"),
-        {
-            "profile": "tournament",
-            "overrides": "game_target = 25\ngames_to_win = 1\ngin_bonus = 30",
-            "apply": "1",
-            "reason": "house rule",
-        },
-        follow=True,
-    )
-    assert "Rules changed:" in text(applied)
+    with django_capture_on_commit_callbacks(execute=True):  # applied by a background job
+        applied = org.post(
+            url(tournament, "manage/rules/"),
+            {
+                "profile": "tournament",
+                "overrides": "game_target = 25\ngames_to_win = 1\ngin_bonus = 30",
+                "apply": "1",
+                "reason": "house rule",
+            },
+        )
+    assert "Rules changed: the whole event:" in text(org.get(applied["Location"]))
+    assert "Rules changed: the whole event:" in text(org.get(url(tournament, "manage/")))
     tournament.refresh_from_db()
     assert tournament.rules["gin_bonus"] == 30
 

@@ -312,7 +312,9 @@ def test_an_apply_stopped_halfway_writes_nothing(gins, organiser):
 # ------------------------------------------------------------------------- the API
 
 
-def test_the_api_changes_the_rules_from_a_round(gins, organiser):
+def test_the_api_changes_the_rules_from_a_round(
+    gins, organiser, django_capture_on_commit_callbacks
+):
     event, first, second = gins
     client = APIClient()
     client.force_authenticate(organiser)
@@ -334,8 +336,12 @@ def test_the_api_changes_the_rules_from_a_round(gins, organiser):
         refused = client.post(url + "preview/", {**body, "from_round": bad}, format="json")
         assert refused.status_code == 400 and "from_round" in refused.json()["error"]["fields"]
 
-    applied = client.post(url + "apply/", {**body, "reason": "club vote"}, format="json")
-    assert applied.status_code == 200 and applied.json()["applied"]
+    with django_capture_on_commit_callbacks(execute=True):  # applied by a background job
+        queued = client.post(url + "apply/", {**body, "reason": "club vote"}, format="json")
+    assert queued.status_code == 202, queued.content
+    applied = client.get(queued["Location"]).json()
+    assert applied["state"] == "done" and applied["result"]["applied"]
+    assert applied["result"]["rounds_rescored"] == [2]
     assert [m.rules["gin_bonus"] for m in matches_of(first)] == [25, 25]
     assert [m.rules["gin_bonus"] for m in matches_of(second)] == [20, 20]
 
@@ -343,7 +349,9 @@ def test_the_api_changes_the_rules_from_a_round(gins, organiser):
 # ----------------------------------------------------------------------- the pages
 
 
-def test_the_settings_page_previews_and_applies_a_change_from_a_round(client, gins, organiser):
+def test_the_settings_page_previews_and_applies_a_change_from_a_round(
+    client, gins, organiser, django_capture_on_commit_callbacks
+):
     event, first, second = gins
     client.force_login(organiser)
     page = client.get(f"/tournaments/{event.slug}/manage/").content.decode()
@@ -360,10 +368,12 @@ def test_the_settings_page_previews_and_applies_a_change_from_a_round(client, gi
     assert "From round 2 on." in preview and "Re-scored: round 2." in preview
     assert "Round 1 keeps the rules it was played under." in preview
     assert '<input type="hidden" name="from_round" value="2">' in preview
-    applied = client.post(
-        rules_url, {**body, "apply": "1", "reason": "club vote"}, follow=True
-    ).content.decode()
-    assert "Rules changed: from round 2 on (round 2 re-scored): 1 hand(s)" in applied
+    with django_capture_on_commit_callbacks(execute=True):  # applied by a background job
+        job_page = client.post(rules_url, {**body, "apply": "1", "reason": "club vote"})["Location"]
+    assert "Rules changed: from round 2 on (round 2 re-scored): 1 hand(s)" in (
+        client.get(job_page).content.decode()
+    )
+    applied = client.get(f"/tournaments/{event.slug}/manage/").content.decode()
     assert "Round 1 played under other rules: <strong>gin_bonus</strong> 25." in applied
     assert [m.rules["gin_bonus"] for m in matches_of(first)] == [25, 25]
     refused = client.post(rules_url, {**body, "from_round": "9"})

@@ -32,9 +32,17 @@ from django.utils import timezone
 from django_tasks import task
 
 from ginclub import permissions
-from ginclub.errors import Conflict, Forbidden, NotFound, refusal_of, require_reason
+from ginclub.errors import (
+    Conflict,
+    Forbidden,
+    NotFound,
+    ServiceError,
+    refusal_of,
+    require_reason,
+)
 from ginclub.permissions import Actor
 from scoring.models import Club
+from scoring.rules import RulesError, make_profile
 from tournaments.models import Job, Tournament
 from tournaments.services.archive import check_archive, import_archive, matches_in
 from tournaments.services.rescoring import apply_rules_change
@@ -76,14 +84,20 @@ def start_rules_change(*, tournament_id: int, actor: Actor, reason: str, **chang
     of a tournament. The preview (preview_rules_change) runs in the request; the change,
     which re-scores every hand concerned, in the job.
 
-    Raises NotFound, Forbidden, ServiceError (`reason_required`), Conflict (`job_pending`:
-    a rules change of this tournament is already queued or running).
+    Raises NotFound, Forbidden, ServiceError (`reason_required`, `bad_option`), Conflict
+    (`job_pending`: a rules change of this tournament is already queued or running).
     """
     tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if tournament is None:
         raise NotFound("not_found", "No such tournament.")
     permissions.require_manage_tournament(actor, tournament)
     require_reason(reason, "Say why the rules change.")
+    try:  # options that make no rules are refused now, not after a wait
+        make_profile(change.get("profile", ""), change.get("overrides") or {})
+    except RulesError as error:
+        raise ServiceError(
+            "bad_option", error.message, fields={error.field or "overrides": error.message}
+        ) from None
     pending = tournament.jobs.filter(
         kind=Job.Kind.RULES_CHANGE, state__in=(Job.State.QUEUED, Job.State.RUNNING)
     ).first()
@@ -211,7 +225,22 @@ def _rules_work(job: Job, actor: Actor, report: Report) -> tuple[Tournament, dic
     # Every hand that changed is in the ledger; the job keeps the figures.
     summary.pop("matches", None)
     summary["standings_moved"] = len(summary.pop("standings", []))
+    summary["summary"] = rules_change_summary(change)
     return job.tournament, summary
+
+
+def rules_change_summary(change) -> str:
+    """What an applied rules change did, in a sentence (its job's page and list)."""
+    scope = (
+        "the whole event"
+        if change.whole_event
+        else f"from round {change.from_round} on ({change.rescored_text} re-scored)"
+    )
+    return (
+        f"Rules changed: {scope}: {change.hands_changed} hand(s), {change.games_changed} "
+        f"game(s) and {change.results_changed} match result(s) changed; "
+        f"{len(change.standings)} standings line(s) moved."
+    )
 
 
 WORK = {Job.Kind.IMPORT_ARCHIVE: _import_work, Job.Kind.RULES_CHANGE: _rules_work}

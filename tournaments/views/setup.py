@@ -24,7 +24,7 @@ from tournaments.forms import (
     TournamentForm,
     format_overrides,
 )
-from tournaments.models import Registration, Tournament
+from tournaments.models import Job, Registration, Tournament
 from tournaments.services.rescoring import change_rounds, rules_by_round
 from tournaments.views.common import back, organiser_page, whole_number
 
@@ -98,6 +98,7 @@ def _settings_page(request, tournament, form, rules_form=None, status=200) -> Ht
                 rounds=change_rounds(tournament),
             ),
             "rules_by_round": rules_by_round(tournament) if tournament.frozen else [],
+            "jobs": services.recent_jobs(tournament=tournament, kind=Job.Kind.RULES_CHANGE),
             "tab": "settings",
         },
         status=status,
@@ -138,31 +139,15 @@ def rules_change(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "overrides": data["overrides"],
         "from_round": data["from_round"],
     }
-    if "apply" in request.POST:
-        result = services.apply_rules_change(**change, reason=data["reason"])
-        messages.success(request, "Rules changed: " + _summary(result))
-        return back(tournament, "settings")
+    if "apply" in request.POST:  # a background job: its page shows the progress
+        job = services.start_rules_change(**change, reason=data["reason"])
+        return redirect("tournaments:job", job_id=job.pk)
     preview = services.preview_rules_change(**change)
     return render(
         request,
         "tournaments/rules_preview.html",
         {"tournament": tournament, "preview": preview, "rules_form": rules_form, "tab": "settings"},
     )
-
-
-def _summary(change) -> str:
-    return (
-        f"{_scope(change)}: "
-        f"{change.hands_changed} hand(s), {change.games_changed} game(s) and "
-        f"{change.results_changed} match result(s) changed; "
-        f"{len(change.standings)} standings line(s) moved."
-    )
-
-
-def _scope(change) -> str:
-    if change.whole_event:
-        return "the whole event"
-    return f"from round {change.from_round} on ({change.rescored_text} re-scored)"
 
 
 # ------------------------------------------------------------------- registration
