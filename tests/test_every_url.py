@@ -31,6 +31,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from ginclub.permissions import table_token
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.tournaments.helpers import new_event, play_hand, play_round
+from tournaments.models import Job
 
 pytestmark = pytest.mark.django_db
 
@@ -74,6 +75,9 @@ PERMISSIONS: dict[str, set[str]] = {
     "scoring:submit": AT_THE_TABLE,
     "scoring:hand-action": AT_THE_TABLE,
     "scoring:correct": MANAGERS,
+    "scoring:correction": MANAGERS,
+    "scoring:correct-preview": MANAGERS,
+    "scoring:void-preview": MANAGERS,
     "scoring:close": MANAGERS,
     "scoring:reopen": MANAGERS,
     "scoring:ledger": MANAGERS,
@@ -96,7 +100,9 @@ PERMISSIONS: dict[str, set[str]] = {
     "api-dispute": AT_THE_TABLE,
     "api-withdraw": AT_THE_TABLE,
     "api-correct": MANAGERS,
+    "api-correct-preview": MANAGERS,
     "api-void": MANAGERS,
+    "api-void-preview": MANAGERS,
     "api-verify-ledger": STAFF,
     # tournament pages
     "tournaments:list": EVERYONE,
@@ -185,6 +191,14 @@ def world():
     rnd = play_round(tournament, organiser, play=False, close=False)
     here, elsewhere = rnd.pairings.exclude(match=None).order_by("table")[:2]
     play_hand(here.match, organiser, game=1, number=1, winner="A", kd=5, dd=10)
+    job = Job.objects.create(
+        kind=Job.Kind.RULES_CHANGE,
+        club=club,
+        tournament=tournament,
+        requested_by=organiser,
+        label="Rules change",
+        state=Job.State.DONE,
+    )
     values = {
         "match_id": here.match.pk,
         "hand_id": here.match.games.get(number=1).hands.get().pk,
@@ -196,6 +210,7 @@ def world():
         "number": rnd.number,
         "club": club.slug,
         "tournament": tournament.slug,
+        "job_id": job.pk,
     }
     users = {
         "player_of_another_club": away_user,
