@@ -143,7 +143,7 @@ def test_csv_upload_returns_the_row_by_row_report(api, event):
     assert response.status_code == 400 and "`file` upload" in error(response)["message"]
 
 
-def test_rules_preview_and_apply(api, event, organiser):
+def test_rules_preview_and_apply(api, event, organiser, django_capture_on_commit_callbacks):
     play_round(event, organiser)
     body = {"profile": "tournament", "overrides": {**QUICK, "box_bonus": 10}}
     url = f"/api/tournaments/{event.slug}/rules/"
@@ -154,7 +154,10 @@ def test_rules_preview_and_apply(api, event, organiser):
     assert response.status_code == 400 and response.json()["error"]["fields"] == {
         "reason": ["This field is required."]
     }
-    applied = api.post(url + "apply/", {**body, "reason": "club vote"}, format="json").json()
+    with django_capture_on_commit_callbacks(execute=True):  # applied by a background job
+        queued = api.post(url + "apply/", {**body, "reason": "club vote"}, format="json")
+    assert queued.status_code == 202
+    applied = api.get(queued["Location"]).json()["result"]
     assert applied["applied"] and applied["results_changed"] == 2
     assert Match.objects.first().rules["box_bonus"] == 10
 
