@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+from datetime import timedelta
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -17,8 +18,10 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.test import override_settings
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.test import APIClient
 
+from ginclub.errors import ServiceError
 from scoring import ledger
 from scoring.models import Club, LedgerRow, Match, Player
 from tests.tournaments.helpers import actor, new_event, play_round
@@ -382,3 +385,47 @@ def test_the_database_worker_applies_a_queued_rules_change(played, organiser):
     played.refresh_from_db()
     assert (job.state, job.done, job.total) == ("done", 2, 2)
     assert played.rules["box_bonus"] == 10 and ledger.verify() == []
+
+
+def test_a_worker_stopped_mid_job_leaves_it_failed_and_nothing_written(
+    played, organiser, monkeypatch
+):
+    """A second Ctrl-C makes the worker raise SystemExit inside the task."""
+    rules = played.rules
+
+    def stopped(job, actor, report):
+        Tournament.objects.filter(pk=played.pk).update(rules={"half": "written"})
+        raise SystemExit(1)
+
+    monkeypatch.setitem(jobs.WORK, Job.Kind.RULES_CHANGE, stopped)
+    job = services.start_rules_change(
+        tournament_id=played.pk, actor=actor(organiser), **rules_body(box_bonus=10)
+    )
+    with pytest.raises(SystemExit):
+        services.run_job(job.pk)
+    job.refresh_from_db()
+    played.refresh_from_db()
+    assert (job.state, job.error_code) == ("failed", "worker_stopped")
+    assert "nothing was changed" in job.message and played.rules == rules
+
+
+def test_a_job_whose_worker_was_lost_no_longer_blocks_the_next_rules_change(played, organiser):
+    lost = services.start_rules_change(
+        tournament_id=played.pk, actor=actor(organiser), **rules_body(box_bonus=10)
+    )
+    an_hour_ago = timezone.now() - jobs.STALE_AFTER
+    Job.objects.filter(pk=lost.pk).update(
+        state="running", started_at=an_hour_ago + timedelta(minutes=1)
+    )
+    with pytest.raises(ServiceError) as caught:  # still running, by all it can tell
+        services.start_rules_change(
+            tournament_id=played.pk, actor=actor(organiser), **rules_body(box_bonus=5)
+        )
+    assert caught.value.code == "job_pending"
+    Job.objects.filter(pk=lost.pk).update(started_at=an_hour_ago - timedelta(seconds=1))
+    services.start_rules_change(
+        tournament_id=played.pk, actor=actor(organiser), **rules_body(box_bonus=5)
+    )
+    lost.refresh_from_db()
+    assert (lost.state, lost.error_code) == ("failed", "worker_lost")
+    assert "nothing was changed" in lost.message

@@ -24,6 +24,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.core.cache import caches
@@ -52,6 +53,15 @@ logger = logging.getLogger(__name__)
 UNEXPECTED = (
     "The job stopped on an unexpected error ({kind}); nothing was changed. "
     "The error is in the server's log: try again, or tell the site's administrator."
+)
+WORKER_STOPPED = "The worker was stopped while the job ran; nothing was changed. Ask again."
+# A job still "running" this long after it started lost its worker (killed, or the machine
+# went down): its transaction died with it, so nothing was changed. No job takes this
+# long (bench_rescore: a 1,024-match event re-scores in under a minute).
+STALE_AFTER = timedelta(hours=1)
+WORKER_LOST = (
+    "The worker running this job stopped without finishing it (no word for an hour); "
+    "nothing was changed. Ask again."
 )
 
 
@@ -98,9 +108,7 @@ def start_rules_change(*, tournament_id: int, actor: Actor, reason: str, **chang
         raise ServiceError(
             "bad_option", error.message, fields={error.field or "overrides": error.message}
         ) from None
-    pending = tournament.jobs.filter(
-        kind=Job.Kind.RULES_CHANGE, state__in=(Job.State.QUEUED, Job.State.RUNNING)
-    ).first()
+    pending = _pending(tournament.jobs.filter(kind=Job.Kind.RULES_CHANGE))
     if pending is not None:
         raise Conflict(
             "job_pending",
@@ -117,6 +125,23 @@ def start_rules_change(*, tournament_id: int, actor: Actor, reason: str, **chang
         ),
         actor,
     )
+
+
+def _pending(jobs) -> Job | None:
+    """The job of `jobs` still queued or running; one whose worker was lost (STALE_AFTER)
+    is marked failed on the way and does not count."""
+    for job in jobs.filter(state__in=(Job.State.QUEUED, Job.State.RUNNING)):
+        if job.state == Job.State.RUNNING and job.started_at < timezone.now() - STALE_AFTER:
+            Job.objects.filter(pk=job.pk, state=Job.State.RUNNING).update(
+                state=Job.State.FAILED,
+                error_code="worker_lost",
+                message=WORKER_LOST,
+                payload={},
+                finished_at=timezone.now(),
+            )
+            continue
+        return job
+    return None
 
 
 def _start(job: Job, actor: Actor) -> Job:
@@ -170,14 +195,17 @@ def run_job(job_id: int) -> str:
                 payload={},
                 finished_at=timezone.now(),
             )
-    except Exception as error:
-        refusal = refusal_of(error)
-        if refusal is None:
+    except BaseException as error:  # the transaction is rolled back: say so, and why
+        refusal = refusal_of(error) if isinstance(error, Exception) else None
+        if refusal is not None:
+            _fail(job_id, refusal.code, refusal.message)
+            return Job.State.FAILED
+        if isinstance(error, Exception):
             logger.exception("Job %s (%s) failed", job_id, job.kind)
             _fail(job_id, "unexpected", UNEXPECTED.format(kind=type(error).__name__))
-            raise
-        _fail(job_id, refusal.code, refusal.message)
-        return Job.State.FAILED
+        else:  # the worker was told to stop at once (a second Ctrl-C, SystemExit)
+            _fail(job_id, "worker_stopped", WORKER_STOPPED)
+        raise
     finally:
         board.close()
         board.forget()
