@@ -47,17 +47,21 @@ class HandInput:
         payload.pop("extra")
         return payload
 
-    def check_shape(self) -> None:
-        """Refuse what no rule could score, before the engine sees it."""
+    def check_shape(self, names: Mapping[str, str] | None = None) -> None:
+        """Refuse what no rule could score, before the engine sees it. `names` (seat ->
+        player's name) lets the messages name the players instead of seats."""
         if self.outcome not in OUTCOMES:
             raise ServiceError(
                 "invalid",
-                f"Say how the hand ended: {', '.join(OUTCOMES)}.",
+                "Say how the hand ended: knock, gin, big gin or dead hand.",
                 fields={"outcome": "unknown outcome"},
             )
         if self.outcome != "dead" and self.knocker not in SEATS:
+            who = f": {names['A']} or {names['B']}" if names else ""
             raise ServiceError(
-                "invalid", "Say who knocked.", fields={"knocker": "choose the player who knocked"}
+                "invalid",
+                f"Say who knocked{who}.",
+                fields={"knocker": "choose the player who knocked"},
             )
         if self.outcome == "dead":
             return
@@ -66,15 +70,21 @@ class HandInput:
                 if getattr(self, name) is None and not (
                     name == "knocker_deadwood" and self.outcome in ("gin", "big_gin")
                 ):
+                    whose = (
+                        names[self.knocker if name == "knocker_deadwood" else other(self.knocker)]
+                        if names
+                        else ""
+                    )
                     raise ServiceError(
                         "invalid",
-                        f"Give the {name.replace('_', ' ')}.",
+                        f"Give {whose}'s deadwood." if whose else f"Give the {LABELS[name]}.",
                         fields={name: "required"},
                     )
 
 
-def hand_input_from(data: Mapping[str, Any]) -> HandInput:
-    """Build a HandInput from already shape-checked JSON or form values."""
+def hand_input_from(data: Mapping[str, Any], names: Mapping[str, str] | None = None) -> HandInput:
+    """Build a HandInput from already shape-checked JSON or form values; `names` (seat ->
+    player's name) makes the refusals name the players."""
 
     def cards(key: str) -> tuple[str, ...]:
         value = data.get(key) or ()
@@ -97,7 +107,7 @@ def hand_input_from(data: Mapping[str, Any]) -> HandInput:
         layoffs=tuple(layoffs) if layoffs is not None else None,
         upcard=str(data.get("upcard") or ""),
     )
-    hand.check_shape()
+    hand.check_shape(names)
     return hand
 
 
@@ -168,15 +178,27 @@ def differences(first: Mapping[str, Any], second: Mapping[str, Any]) -> dict[str
     return diff
 
 
-def describe_differences(diff: Mapping[str, list]) -> str:
+def describe_differences(diff: Mapping[str, list], names: tuple[str, str] | None = None) -> str:
+    """'knocker's deadwood: 5 vs 7', or with `names` '... 5 (Alice) vs 7 (you)'."""
+    first, second = (f" ({names[0]})", f" ({names[1]})") if names else ("", "")
     parts = []
     for key, (a, b) in diff.items():
-        if key.endswith("_cards"):
-            parts.append(f"{LABELS[key]}: {' '.join(a)} vs {' '.join(b)}")
-        else:
-            parts.append(f"{LABELS[key]}: {_show(a)} vs {_show(b)}")
+        parts.append(f"{LABELS[key]}: {show_value(a)}{first} vs {show_value(b)}{second}")
     return "; ".join(parts)
 
 
-def _show(value: Any) -> str:
+def show_value(value: Any) -> str:
+    """A hand field as players read it: cards as the grid shows them (9♣), no underscores."""
+    if isinstance(value, (list, tuple)):
+        return " ".join(card_text(str(card)) for card in value) or "none"
     return "none" if value in (None, "") else str(value).replace("_", " ")
+
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def card_text(card: str) -> str:
+    """'9C' -> '9♣', 'TD' -> '10♦' (anything else unchanged)."""
+    if len(card) != 2 or card[1] not in SUIT_SYMBOLS:
+        return card
+    return ("10" if card[0] == "T" else card[0]) + SUIT_SYMBOLS[card[1]]

@@ -87,16 +87,20 @@ def match_view(match_id: int) -> MatchView:
     )
     hands_by_game = {g.pk: list(g.hands.all()) for g in games}
     entered: dict[int, set[str]] = {}
-    for hand_id, seat in Entry.objects.filter(match=match, kind=Entry.Kind.SUBMIT).values_list(
-        "hand_id", "seat"
-    ):
+    names: dict[int, list[str]] = {}
+    submits = Entry.objects.filter(match=match, kind=Entry.Kind.SUBMIT).order_by("id")
+    for hand_id, seat in submits.values_list("hand_id", "seat"):
         entered.setdefault(hand_id, set()).add(seat)
+        names.setdefault(hand_id, []).append(match.player(seat).name if seat else "an organiser")
     for game in games:
         for hand in hands_by_game[game.pk]:
             hand.game = game  # already loaded: spare as_dict a query per hand
             hand.entered_seats = entered.get(hand.pk, set())
+            hand.entered_names = names.get(hand.pk, [])
+            hand.by_organiser = "" in hand.entered_seats
         game.hand_list = hands_by_game[game.pk]
     _attach_disputes(match, hands_by_game)
+    _attach_corrections(match, hands_by_game)
     current = next((g for g in games if g.state == Game.State.IN_PROGRESS), None)
     if is_hollywood(match):  # one hand sequence, in game 1, for three games
         current = entry_game(match, games)
@@ -121,6 +125,36 @@ def _attach_disputes(match: Match, hands_by_game: dict[int, list[Hand]]) -> None
         disputed[row.hand_id].dispute_note = (
             describe_differences(diff) if diff else row.reason or "no reason given"
         )
+
+
+def _attach_corrections(match: Match, hands_by_game: dict[int, list[Hand]]) -> None:
+    """An organiser's latest correction of each hand, for the players to see: what the
+    hand said before and why it changed (`hand.correction`, else None)."""
+    hands = {h.pk: h for hs in hands_by_game.values() for h in hs}
+    for hand in hands.values():
+        hand.correction = None
+    rows = LedgerRow.objects.filter(match=match, action="hand_corrected").order_by("position")
+    for row in rows.only("hand_id", "before", "reason"):
+        if row.hand_id in hands:
+            hands[row.hand_id].correction = {
+                "before": _hand_words(match, row.before or {}),
+                "reason": row.reason,
+            }
+
+
+def _hand_words(match: Match, hand: dict) -> str:
+    """A hand as it stood ('knock by Ada, deadwood 4 v 30: Ada +26'), with names."""
+    outcome = str(hand.get("outcome") or "").replace("_", " ")
+    if outcome == "dead":
+        return "dead hand, no points"
+    text = outcome
+    if hand.get("knocker"):
+        text += f" by {match.player(hand['knocker']).name}"
+    if hand.get("knocker_deadwood") is not None or hand.get("defender_deadwood") is not None:
+        text += f", deadwood {hand.get('knocker_deadwood')} v {hand.get('defender_deadwood')}"
+    if hand.get("winner"):
+        text += f": {match.player(hand['winner']).name} +{hand.get('points')}"
+    return text
 
 
 def _next_dealer(match: Match, game: Game | None, hands_by_game) -> str | None:

@@ -12,7 +12,14 @@ from django.db import transaction
 from ginclub import permissions
 from ginclub.errors import Conflict, Forbidden, require_reason
 from scoring import hooks
-from scoring.hand_input import HandInput, differences, evaluate, winner_seat
+from scoring.hand_input import (
+    HandInput,
+    describe_differences,
+    differences,
+    evaluate,
+    show_value,
+    winner_seat,
+)
 from scoring.models import Entry, Game, Hand, Match
 from scoring.progress import dealer_after, entry_game, game_result
 from scoring.rules import RuleProfile, parse_cards
@@ -159,21 +166,38 @@ def hand_fields(values: dict[str, Any]) -> dict[str, Any]:
 def _second_entry(match, hand: Hand, seat: str, entry: Entry, values, actor) -> Hand:
     """Double entry: the other seat's entry of the same hand confirms or disputes it."""
     first = hand.entries.filter(kind=Entry.Kind.SUBMIT).order_by("id").first()
+    who = first.player.name if first and first.player else "an organiser"
     if (
-        match.agreement != Match.Agreement.DOUBLE
-        or not seat
+        not seat
         or hand.state != Hand.State.PENDING
         or first is None
+        or not first.seat
         or first.seat == seat
     ):
-        who = first.player.name if first and first.player else "an organiser"
         raise Conflict(
             "hand_exists",
             f"Hand {hand.number} was already entered by {who}; confirm or dispute it instead.",
         )
+    diff = differences(_comparable(hand), {**values, **(values["cards"] or {})})
+    if match.agreement == Match.Agreement.CONFIRM:
+        # Both phones saved the same hand at once: the same figures simply confirm it;
+        # different ones are refused with both entries named, for the players to settle.
+        if diff:
+            raise Conflict(
+                "hand_exists",
+                f"{who} already entered hand {hand.number}, with other figures: "
+                f"{describe_differences(diff, names=(who, 'you'))}. Confirm {who}'s entry "
+                "or dispute it.",
+                fields={
+                    key: f"{who}: {show_value(a)}; you: {show_value(b)}"
+                    for key, (a, b) in diff.items()
+                },
+            )
+        link_entry(entry, hand)
+        _accept(match, hand, first, actor, entry, snapshot(hand))
+        return hand
     link_entry(entry, hand)
     before = snapshot(hand)
-    diff = differences(_comparable(hand), {**values, **(values["cards"] or {})})
     if diff:
         hand.state = Hand.State.DISPUTED
         hand.save(update_fields=["state", "updated_at"])
@@ -208,7 +232,8 @@ def _comparable(hand: Hand) -> dict[str, Any]:
 
 
 def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: str) -> Outcome:
-    """The opponent agrees with a pending hand. Raises Forbidden, Conflict."""
+    """The opponent agrees with a pending hand, or settles a disputed one by accepting the
+    first entry after all. Raises Forbidden, Conflict."""
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version}
         hand, match, key_hash, replay = _begin(hand_id, "confirm", payload, idempotency_key)
@@ -217,12 +242,18 @@ def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: s
         seat = permissions.require_seat_or_organiser(actor, match)
         require_open(match)
         require_version(hand, version)
-        if hand.state != Hand.State.PENDING:
+        first = (
+            hand.accepted_entry
+            or hand.entries.filter(kind=Entry.Kind.SUBMIT).order_by("id").first()
+        )
+        # A disputed hand is settled when the player who disputed it (or entered it second)
+        # accepts the first entry after all.
+        settling = hand.state == Hand.State.DISPUTED and bool(seat)
+        if hand.state != Hand.State.PENDING and not settling:
             raise Conflict("not_pending", f"Hand {hand.number} is {hand.state}, not pending.")
-        first = hand.accepted_entry or hand.entries.filter(kind=Entry.Kind.SUBMIT).first()
         if seat and first is not None and first.seat == seat:
             raise Forbidden("own_entry", "You entered this hand; your opponent confirms it.")
-        if match.agreement == Match.Agreement.DOUBLE and seat:
+        if match.agreement == Match.Agreement.DOUBLE and seat and not settling:
             raise Conflict("double_entry", "In double entry both players enter the hand.")
         entry = record_entry(
             match,
