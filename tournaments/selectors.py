@@ -781,3 +781,39 @@ def places_of_matches(match_ids: list[int]) -> dict[int, str]:
         match_id: f"{name} · round {number}" + (f", table {table}" if table else "")
         for match_id, name, number, table in rows
     }
+
+
+# The standing values a change is judged by, in the order the previews show them.
+STANDING_VALUES = (
+    "rank",
+    "matches",
+    "match_wins",
+    "games_won",
+    "games_played",
+    "game_win_pct",
+    "opponents_match_win_pct",
+    "margin",
+    "points",
+)
+
+
+def standing_values(standing: Standing) -> dict[str, Any]:
+    return {
+        key: float(round(value, 4)) if key.endswith("_pct") else value
+        for key in STANDING_VALUES
+        for value in [getattr(standing, key)]
+    }
+
+
+def standings_moves(before: StandingsView, after: StandingsView) -> list[dict[str, Any]]:
+    """Every line whose values differ between two standings (a correction's or a rules
+    change's preview): [{"registration", "name", "before" (None: new), "after"}]."""
+    old = {row.registration_id: standing_values(row.standing) for row in before.rows}
+    moves = []
+    for row in after.rows:
+        now, was = standing_values(row.standing), old.get(row.registration_id)
+        if was != now:
+            moves.append(
+                {"registration": row.registration_id, "name": row.name, "before": was, "after": now}
+            )
+    return moves

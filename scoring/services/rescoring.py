@@ -34,6 +34,7 @@ from scoring.services.base import (
 )
 from scoring.services.hands import hand_fields, hand_values
 from scoring.services.matches import check_players
+from scoring.services.results import result_of
 
 # ------------------------------------------------------- what a stored hand said
 
@@ -99,15 +100,6 @@ def game_summary(game: Game) -> dict[str, Any]:
     }
 
 
-def match_summary(match: Match) -> dict[str, Any]:
-    return {
-        "state": match.state,
-        "winner": match.winner or None,
-        "games_won": {"A": match.games_won_a, "B": match.games_won_b},
-        "points": {"A": match.points_a, "B": match.points_b},
-    }
-
-
 @dataclass
 class Rescore:
     """What re-scoring a match under new rules changed (or would change)."""
@@ -148,7 +140,7 @@ def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor, reason:
     with transaction.atomic():
         match = lock_match(match_id)
         permissions.require_manage_match(actor, match)
-        report = Rescore(match=match, before=match_summary(match))
+        report = Rescore(match=match, before=result_of(match))
         games = _games_with_hands(match)
         games_before = {game.number: game_summary(game) for game in games}
         unagreed = _first_payloads(match)
@@ -170,7 +162,7 @@ def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor, reason:
             before, after = games_before.get(number), games_after.get(number)
             if before != after:
                 report.games.append({"game": number, "before": before, "after": after})
-        report.after = match_summary(match)
+        report.after = result_of(match)
         log(
             match,
             "match_rescored",
@@ -271,7 +263,7 @@ def import_match(
             for game_data in games:
                 _import_game(match, game_data, profile, actor, label)
             recompute_match(match)
-            summary = match_summary(match)
+            summary = result_of(match)
             for key in ("winner", "games_won", "points"):
                 if summary[key] != expected.get(key):
                     raise ServiceError(

@@ -29,19 +29,7 @@ from ginclub.errors import Conflict
 from scoring.hooks import ResultChange
 from scoring.models import Game
 from tournaments.models import Pairing, Round, Tournament
-from tournaments.selectors import standings
-
-COMPARED = (
-    "rank",
-    "matches",
-    "match_wins",
-    "games_won",
-    "games_played",
-    "game_win_pct",
-    "opponents_match_win_pct",
-    "margin",
-    "points",
-)
+from tournaments.selectors import standings, standings_moves
 
 
 def lock_tournament_of(match_id: int) -> None:
@@ -164,24 +152,7 @@ def _moved_rows(tournament: Tournament, change: ResultChange) -> list[dict[str, 
     """The standings lines (organiser's view, every round) the change moves."""
     before = standings(tournament, replace={change.match_id: change.before})
     after = standings(tournament)
-    old = {row.registration_id: _line(row.standing) for row in before.rows}
-    moved = []
-    for row in after.rows:
-        now = _line(row.standing)
-        was = old.get(row.registration_id)
-        if was != now:
-            moved.append(
-                {"registration": row.registration_id, "name": row.name, "before": was, "after": now}
-            )
-    return moved
-
-
-def _line(standing) -> dict[str, Any]:
-    return {
-        key: float(round(value, 4)) if key.endswith("_pct") else value
-        for key in COMPARED
-        for value in [getattr(standing, key)]
-    }
+    return standings_moves(before, after)
 
 
 def _later_round(row: dict, rnd: Round) -> dict[str, Any]:

@@ -40,21 +40,10 @@ from ginclub.permissions import Actor
 from scoring import services as scoring
 from scoring.rules import RuleProfile, RulesError, make_profile
 from tournaments.models import Pairing, Round, Tournament
-from tournaments.selectors import standings
+from tournaments.selectors import standings, standings_moves
 from tournaments.services.base import lock_tournament, log
 
 Progress = Callable[[int, int], None]
-
-COMPARED = (
-    "rank",
-    "match_wins",
-    "games_won",
-    "games_played",
-    "game_win_pct",
-    "opponents_match_win_pct",
-    "margin",
-    "points",
-)
 
 
 @dataclass
@@ -237,7 +226,7 @@ def _change(
     tournament.rules = change.rules_after
     tournament.bye_games = min(tournament.bye_games, rules.games_to_win)
     tournament.save(update_fields=["profile", "overrides", "rules", "bye_games"])
-    change.standings = _standings_diff(before, standings(tournament))
+    change.standings = standings_moves(before, standings(tournament))
     return change
 
 
@@ -441,22 +430,3 @@ def spell_rounds(numbers: list[int]) -> str:
     parts = [f"{r[0]}–{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs]
     text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     return ("round " if len(numbers) == 1 else "rounds ") + text
-
-
-def _standings_diff(before, after) -> list[dict[str, Any]]:
-    old = {row.registration_id: row for row in before.rows}
-    lines = []
-    for row in after.rows:
-        was = old.get(row.registration_id)
-        was_values = {k: getattr(was.standing, k) for k in COMPARED} if was else None
-        now_values = {k: getattr(row.standing, k) for k in COMPARED}
-        if was_values != now_values:
-            lines.append(
-                {
-                    "registration": row.registration_id,
-                    "name": row.name,
-                    "before": was_values,
-                    "after": now_values,
-                }
-            )
-    return lines
