@@ -44,6 +44,7 @@ from scoring.hand_input import HandInput
 from scoring.models import Hand
 from tests.factories import PIN, ClubFactory, UserFactory
 from tests.tournaments.helpers import new_event, play_hand, play_round
+from tournaments.models import Job
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "openapi.yaml"
 schema = schemathesis.openapi.from_path(SCHEMA_PATH)
@@ -71,6 +72,7 @@ class World:
     pairing_id: int
     registration_id: int
     other_registration_id: int
+    job_id: int
     players: tuple[int, int]
     seated_player: int
     hand_version: int
@@ -84,6 +86,7 @@ class World:
             "round_id": self.round_id,
             "pairing_id": self.pairing_id,
             "registration_id": self.registration_id,
+            "job_id": self.job_id,
             "slug": slug,
         }
 
@@ -151,6 +154,14 @@ def world(db, in_process) -> World:
     session["seats"] = {str(match.pk): match.player_a_id}
     session.create()
     csrf = _get_new_csrf_string()
+    job = Job.objects.create(
+        kind=Job.Kind.RULES_CHANGE,
+        club=club,
+        tournament=tournament,
+        requested_by=organiser,
+        label="Rules change",
+        state=Job.State.DONE,
+    )
     return World(
         club_slug=club.slug,
         tournament_slug=tournament.slug,
@@ -160,6 +171,7 @@ def world(db, in_process) -> World:
         pairing_id=pairing.pk,
         registration_id=pairing.player_a_id,
         other_registration_id=pairing.player_b_id,
+        job_id=job.pk,
         players=(match.player_a_id, match.player_b_id),
         seated_player=seated.pk,
         hand_version=hand.version,
