@@ -65,3 +65,22 @@ def test_pairings_list_every_player_a_to_z_with_table_and_opponent(club, organis
         else '<span class="muted">bye</span>'
     )
     assert f"<span>ada</span><span>{where}</span>" in page
+
+
+def test_score_sheets_follow_each_tables_own_rules(club, organiser, client):
+    """A Hollywood table gets one run of hands scored into three games; a fixed-length
+    one as many rows as hands; each sheet says its rules in words (issue 8)."""
+    event = new_event(club, organiser, players=2, profile="hollywood", overrides={})
+    play_round(event, organiser, play=False, close=False)
+    client.force_login(organiser)
+    page = client.get(f"/tournaments/{event.slug}/manage/print/sheets/").content.decode()
+    assert "Hollywood: three games at once, each to 100 · knock ≤ 10" in page
+    assert page.count("<caption>Hands</caption>") == 1 and "<caption>Game 1" not in page
+    assert "Game 3 A–B" in page
+    school = new_event(
+        club, organiser, players=2, profile="school", overrides={}, name="School", bye_games=1
+    )
+    play_round(school, organiser, play=False, close=False)
+    page = client.get(f"/tournaments/{school.slug}/manage/print/sheets/").content.decode()
+    assert "first to 1 game · 10 hands a game · knock ≤ 10 · no lay-offs" in page
+    assert page.count("<tr><td>10</td>") == 1 and "<tr><td>11</td>" not in page

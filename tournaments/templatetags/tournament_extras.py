@@ -30,3 +30,28 @@ def seat_name(pairing, seat: str) -> str:
 @register.filter
 def get(mapping, key):
     return mapping.get(key) if mapping else None
+
+
+@register.filter
+def rules_in_words(rules: dict) -> str:
+    """A table's rules as a score sheet heads them: "first to 3 games · games to 250 ·
+    knock ≤ 10"; "Hollywood: three games at once, each to 100"; "10 hands a game"."""
+    if not isinstance(rules, dict) or not rules:
+        return ""
+    parts = []
+    if rules.get("hollywood"):
+        parts.append(f"Hollywood: three games at once, each to {rules.get('game_target')}")
+    else:
+        to_win = rules.get("games_to_win", 1)
+        parts.append(f"first to {to_win} game{'s' if to_win != 1 else ''}")
+        if rules.get("game_hands"):
+            parts.append(f"{rules['game_hands']} hands a game")
+        else:
+            parts.append(f"games to {rules.get('game_target')}")
+    if rules.get("oklahoma"):
+        parts.append("knock limit: the upcard")
+    elif rules.get("knock_limit") is not None:
+        parts.append("gin only" if rules["knock_limit"] == 0 else f"knock ≤ {rules['knock_limit']}")
+    if rules.get("layoffs") is False:
+        parts.append("no lay-offs")
+    return " · ".join(parts)

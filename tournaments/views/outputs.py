@@ -56,22 +56,27 @@ def table_cards(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @organiser_page
 def score_sheets(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Blank sheets for tables without a phone: a grid per game of the match."""
+    """Blank sheets for tables without a phone: a grid per game of the match, laid out
+    for the rules that table plays (its match's own: a round kept under earlier rules
+    keeps them; Hollywood is one run of hands scored into three games)."""
     rnd = _print_round(tournament, request)
-    rules = tournament.rules or {}
-    games_to_win = rules.get("games_to_win", 1)
+    sheets = [_sheet(row, tournament.rules or {}) for row in _tables(rnd, request)]
     return render(
         request,
         "tournaments/print_sheets.html",
-        {
-            "tournament": tournament,
-            "round": rnd,
-            "rows": _tables(rnd, request),
-            "rules": rules,
-            "games": range(1, 2 * games_to_win),
-            "hands": range(1, HANDS_A_GAME + 1),
-        },
+        {"tournament": tournament, "round": rnd, "sheets": sheets},
     )
+
+
+def _sheet(row, event_rules: dict) -> dict:
+    rules = (row.pairing.match.rules if row.pairing.match_id else None) or event_rules
+    fixed = rules.get("game_hands")
+    hands = range(1, (fixed or HANDS_A_GAME) + 1)
+    if rules.get("hollywood"):  # one run of hands for the three games: twice the rows
+        hands = range(1, 2 * HANDS_A_GAME + 1)
+        return {"row": row, "rules": rules, "hollywood": True, "games": [1], "hands": hands}
+    games = range(1, 2 * rules.get("games_to_win", 1))
+    return {"row": row, "rules": rules, "hollywood": False, "games": games, "hands": hands}
 
 
 @organiser_page
