@@ -88,9 +88,11 @@ def match_view(match_id: int) -> MatchView:
     hands_by_game = {g.pk: list(g.hands.all()) for g in games}
     entered: dict[int, set[str]] = {}
     names: dict[int, list[str]] = {}
+    firsts: dict[int, str] = {}
     submits = Entry.objects.filter(match=match, kind=Entry.Kind.SUBMIT).order_by("id")
     for hand_id, seat in submits.values_list("hand_id", "seat"):
         entered.setdefault(hand_id, set()).add(seat)
+        firsts.setdefault(hand_id, seat)
         names.setdefault(hand_id, []).append(match.player(seat).name if seat else "an organiser")
     for game in games:
         for hand in hands_by_game[game.pk]:
@@ -98,6 +100,10 @@ def match_view(match_id: int) -> MatchView:
             hand.entered_seats = entered.get(hand.pk, set())
             hand.entered_names = names.get(hand.pk, [])
             hand.by_organiser = "" in hand.entered_seats
+            # who may settle a disputed hand by accepting the first entry after all
+            first = firsts.get(hand.pk, "")
+            hand.settler_seat = ("B" if first == "A" else "A") if first else ""
+            hand.settler_name = match.player(hand.settler_seat).name if first else ""
         game.hand_list = hands_by_game[game.pk]
     _attach_disputes(match, hands_by_game)
     _attach_corrections(match, hands_by_game)

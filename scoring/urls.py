@@ -16,6 +16,7 @@ urlpatterns = [
     path("matches/<id:match_id>/seat/leave/", views.leave_seat, name="leave-seat"),
     path("matches/<id:match_id>/hands/new/", views.hand_form, name="hand-form"),
     path("matches/<id:match_id>/hands/preview/", views.preview, name="preview"),
+    path("matches/<id:match_id>/hands/compare/", views.compare, name="hand-compare"),
     path("matches/<id:match_id>/hands/", views.submit, name="submit"),
     path("hands/<id:hand_id>/correct/", views.correct, name="correct"),
     path("hands/<id:hand_id>/correction/", views.correction, name="correction"),

@@ -35,14 +35,26 @@ from scoring.forms import (
     VersionForm,
     new_key,
 )
-from scoring.hand_input import hand_input_from
+from scoring.hand_input import (
+    card_text,
+    describe_differences,
+    differences,
+    hand_input_from,
+    show_value,
+)
 from scoring.models import Hand, Match, Player
+from scoring.services.hands import hand_values
 
 OUTCOME_CHOICES = [
     ("knock", "Knock"),
     ("gin", "Gin"),
     ("big_gin", "Big gin"),
     ("dead", "Dead hand"),
+]
+
+DEADWOOD_FIELDS = [
+    ("knocker_deadwood", "Knocker's deadwood"),
+    ("defender_deadwood", "Defender's deadwood (after lay-offs)"),
 ]
 
 
@@ -165,6 +177,7 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         "staff": staff,
         "new_key": new_key(),
         "outcomes": OUTCOME_CHOICES,
+        "deadwood_fields": DEADWOOD_FIELDS,
         "round_clock": hooks.match_clock(match.pk),
         **extra,
     }
@@ -260,29 +273,128 @@ def leave_seat(request: HttpRequest, match_id: int) -> HttpResponse:
 # ---------------------------------------------------------------------------- hands
 
 
+def _seat_names(match: Match) -> dict[str, str]:
+    return {"A": match.player_a.name, "B": match.player_b.name}
+
+
+def _hand_of_form(request: HttpRequest, match: Match) -> tuple[HandForm, dict]:
+    form = HandForm(request.POST, match=match)
+    return form, _checked(form, "Check the hand")
+
+
+def _shown_result(result) -> dict:
+    """An engine result's melds and lay-offs written as the card grid writes cards."""
+    data = result.as_dict()
+    return {
+        "knocker_melds": [" ".join(map(card_text, m)) for m in data.get("knocker_melds") or ()],
+        "defender_melds": [" ".join(map(card_text, m)) for m in data.get("defender_melds") or ()],
+        "laid_off": " ".join(map(card_text, data.get("laid_off") or ())),
+    }
+
+
 @require_POST
 def preview(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _visible_match(request, match_id)
-    form = HandForm(request.POST, match=match)
-    _checked(form, "Check the hand")
-    hand = hand_input_from(form.hand_data())
+    form, _ = _hand_of_form(request, match)
+    hand = hand_input_from(form.hand_data(), _seat_names(match))
+    result = services.preview_hand(match=match, hand=hand)
     context = {
         "match": match,
-        "result": services.preview_hand(match=match, hand=hand),
+        "result": result,
+        "shown": _shown_result(result),
         "knocker": match.player(hand.knocker) if hand.knocker else None,
     }
     return render(request, "scoring/_preview.html", context)
 
 
 @require_POST
+def compare(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Two phones saved the same hand at once: the entry already saved beside this
+    phone's (which stays in its form), with the ways to settle it. Writes nothing."""
+    match = _visible_match(request, match_id)
+    form, data = _hand_of_form(request, match)
+    hand = hand_input_from(form.hand_data(), _seat_names(match))
+    mine = hand_values(hand, services.preview_hand(match=match, hand=hand))
+    context = _match_context(request, match)
+    saved = next(
+        (
+            h
+            for g in context["view"].games
+            if g.number == hand.game
+            for h in g.hand_list
+            if h.number == hand.number and h.state != Hand.State.VOIDED
+        ),
+        None,
+    )
+    if saved is not None:
+        theirs = {
+            "outcome": saved.outcome,
+            "knocker": saved.knocker,
+            "knocker_deadwood": saved.knocker_deadwood,
+            "defender_deadwood": saved.defender_deadwood,
+            "points": saved.points,
+            "winner": saved.winner,
+            **(saved.cards or {}),
+        }
+        mine = {**mine, **(mine["cards"] or {})}
+        diff = differences(theirs, mine)
+        context.update(
+            hand=saved,
+            rows=_clash_rows(match, theirs, mine),
+            differ=bool(diff),
+            reason="My entry: " + describe_differences(diff, names=("saved", "mine")),
+            entered_by=saved.entered_names[0] if saved.entered_names else "an organiser",
+        )
+    return render(request, "scoring/_hand_clash.html", context)
+
+
+def _clash_rows(match: Match, theirs: dict, mine: dict) -> list[tuple[str, str, str, bool]]:
+    """Both entries of one hand, field by field, as players read them."""
+
+    def name(seat: str) -> str:
+        return match.player(seat).name if seat else "nobody"
+
+    def score(values: dict) -> str:
+        return f"{name(values['winner'])} +{values['points']}" if values["winner"] else "no points"
+
+    rows = [
+        ("Outcome", show_value(theirs["outcome"]), show_value(mine["outcome"])),
+        ("Who knocked", name(theirs["knocker"]), name(mine["knocker"])),
+        (
+            "Knocker's deadwood",
+            show_value(theirs["knocker_deadwood"]),
+            show_value(mine["knocker_deadwood"]),
+        ),
+        (
+            "Defender's deadwood",
+            show_value(theirs["defender_deadwood"]),
+            show_value(mine["defender_deadwood"]),
+        ),
+        ("Score", score(theirs), score(mine)),
+    ]
+    for key, label in (
+        ("knocker_cards", "Knocker's cards"),
+        ("defender_cards", "Defender's cards"),
+    ):
+        if theirs.get(key) or mine.get(key):
+            rows.append(
+                (
+                    label,
+                    show_value(sorted(theirs.get(key) or ())),
+                    show_value(sorted(mine.get(key) or ())),
+                )
+            )
+    return [(label, a, b, a != b) for label, a, b in rows]
+
+
+@require_POST
 def submit(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _visible_match(request, match_id)
-    form = HandForm(request.POST, match=match)
-    data = _checked(form, "Check the hand")
+    form, data = _hand_of_form(request, match)
     services.submit_hand(
         match_id=match.pk,
         actor=permissions.actor_of(request, match),
-        hand=hand_input_from(form.hand_data()),
+        hand=hand_input_from(form.hand_data(), _seat_names(match)),
         idempotency_key=data["idempotency_key"],
     )
     return _after_write(request, match)

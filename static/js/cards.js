@@ -1,44 +1,224 @@
-// Steppers for deadwood, and greying out a card already tapped in the other hand.
+// The hand form on a phone (templates/scoring/_hand_form.html):
+// - deadwood steppers (±1, ±10; typing works too: a tap selects the number);
+// - card by card: one grid on screen at a time, a knocker/defender switch with running
+//   counts ("7/10"), a card held by the other hand greyed out, a clear button, moving on
+//   to the defender once the knocker's hand is full, optional four-colour suits;
+// - a half-entered hand is kept in this browser (sessionStorage, per match, game and
+//   hand) until it is saved, so a reload or a locked screen loses nothing; the mode is in
+//   the address (?mode=cards);
+// - Save is disabled while it is sent and for a moment after the next hand's form
+//   arrives, so a double tap cannot land on the fresh form;
+// - a hand the opponent saved first with other figures is shown beside this entry.
 (function () {
+  var root = document.documentElement;
+  root.classList.add("js");
+  try { if (localStorage.getItem("ginclub:four-colour") === "1") root.classList.add("four-colour"); } catch (err) { /* private mode */ }
+
+  function form() { return document.getElementById("hand-entry"); }
   function clamp(v) { return Math.max(0, Math.min(98, v)); }
+
+  // ---------------------------------------------------------------- steppers
   document.addEventListener("click", function (e) {
     var btn = e.target.closest("[data-step]");
     if (!btn) return;
     var input = document.getElementById(btn.dataset.for);
     input.value = clamp((parseInt(input.value, 10) || 0) + parseInt(btn.dataset.step, 10));
+    input.dispatchEvent(new Event("input", { bubbles: true }));
   });
+  document.addEventListener("focusin", function (e) {
+    if (e.target.matches && e.target.matches('.stepper input')) e.target.select();
+  });
+
+  // ------------------------------------------------------------- card grid
+  function grids() {
+    return {
+      knocker: document.querySelector('[data-grid="knocker"]'),
+      defender: document.querySelector('[data-grid="defender"]')
+    };
+  }
+  function target(side) {
+    if (side === "defender") return 10;
+    var outcome = form() && form().querySelector('[name="outcome"]:checked');
+    return outcome && outcome.value === "big_gin" ? 11 : 10;
+  }
   function sync() {
-    var grids = document.querySelectorAll(".cardgrid");
-    if (grids.length !== 2) return;
-    [[grids[0], grids[1]], [grids[1], grids[0]]].forEach(function (pair) {
-      pair[0].querySelectorAll("input").forEach(function (box) {
-        var twin = pair[1].querySelector('input[value="' + box.value + '"]');
+    var g = grids();
+    if (!g.knocker || !g.defender) return;
+    [["knocker", "defender"], ["defender", "knocker"]].forEach(function (pair) {
+      g[pair[0]].querySelectorAll("input").forEach(function (box) {
+        var twin = g[pair[1]].querySelector('input[value="' + box.value + '"]');
         box.disabled = !!(twin && twin.checked);
+        box.closest("label").classList.toggle("taken", box.disabled);
       });
     });
+    ["knocker", "defender"].forEach(function (side) {
+      var count = document.querySelector('[data-count="' + side + '"]');
+      if (count) count.textContent = g[side].querySelectorAll("input:checked").length + "/" + target(side);
+    });
   }
-  document.addEventListener("change", function (e) { if (e.target.closest(".cardgrid")) sync(); });
-  document.addEventListener("htmx:afterSwap", sync);
+  function side() {
+    var on = document.querySelector('[data-side][aria-pressed="true"]');
+    return on ? on.dataset.side : "knocker";
+  }
+  function show(which) {
+    document.querySelectorAll("[data-side]").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.dataset.side === which ? "true" : "false");
+      b.classList.toggle("primary", b.dataset.side === which);
+    });
+    document.querySelectorAll("[data-grid-box]").forEach(function (box) {
+      box.classList.toggle("shown", box.dataset.gridBox === which);
+    });
+    var name = document.querySelector("[data-clear-name]");
+    if (name) name.textContent = which + "'s";
+    var entry = document.querySelector("[data-card-entry]");
+    if (entry) entry.dataset.side = which;
+  }
+  document.addEventListener("click", function (e) {
+    var sideButton = e.target.closest("[data-side]");
+    if (sideButton) { show(sideButton.dataset.side); save(); return; }
+    if (e.target.closest("[data-clear-side]")) {
+      grids()[side()].querySelectorAll("input:checked").forEach(function (box) { box.checked = false; });
+      sync();
+      save();
+    }
+  });
+  document.addEventListener("change", function (e) {
+    if (e.target.matches("[data-four-colour]")) {
+      root.classList.toggle("four-colour", e.target.checked);
+      try { localStorage.setItem("ginclub:four-colour", e.target.checked ? "1" : "0"); } catch (err) { /* ignore */ }
+      return;
+    }
+    if (!e.target.closest(".cardgrid")) { sync(); return; }
+    sync();
+    // the knocker's hand is complete: go on to the defender's
+    var g = grids();
+    if (e.target.checked && side() === "knocker" &&
+        g.knocker.querySelectorAll("input:checked").length === target("knocker") &&
+        g.defender.querySelectorAll("input:checked").length === 0) {
+      show("defender");
+    }
+  });
+
+  // ---------------------------------------------------------------- drafts
+  function draftKey(f) {
+    var section = document.getElementById("hand-form");
+    return "ginclub:draft:" + section.dataset.match + ":" + f.querySelector('[name="game"]').value +
+      ":" + f.querySelector('[name="number"]').value;
+  }
+  var KEPT = ["outcome", "knocker", "knocker_deadwood", "defender_deadwood", "knocker_cards", "defender_cards", "upcard"];
+  function save() {
+    var f = form();
+    if (!f) return;
+    var data = { mode: f.dataset.mode, side: side(), fields: {} };
+    KEPT.forEach(function (name) {
+      var els = f.querySelectorAll('[name="' + name + '"]');
+      if (!els.length) return;
+      var values = [];
+      els.forEach(function (el) {
+        if (el.type === "radio" || el.type === "checkbox") { if (el.checked) values.push(el.value); }
+        else values.push(el.value);
+      });
+      data.fields[name] = values;
+    });
+    try { sessionStorage.setItem(draftKey(f), JSON.stringify(data)); } catch (err) { /* full or private */ }
+  }
+  function restore() {
+    var f = form();
+    if (!f) return;
+    var raw = null;
+    try { raw = sessionStorage.getItem(draftKey(f)); } catch (err) { return; }
+    if (!raw) return;
+    var data;
+    try { data = JSON.parse(raw); } catch (err) { return; }
+    if (data.mode && data.mode !== f.dataset.mode && !new URLSearchParams(location.search).get("mode")) {
+      // the table link reopened without a mode: back to the mode the hand was begun in
+      var url = document.getElementById("hand-form").getAttribute("hx-get").split("?")[0];
+      htmx.ajax("GET", url + "?mode=" + encodeURIComponent(data.mode), { target: "#hand-form", swap: "outerHTML" });
+      return;
+    }
+    Object.keys(data.fields || {}).forEach(function (name) {
+      var values = data.fields[name];
+      f.querySelectorAll('[name="' + name + '"]').forEach(function (el) {
+        if (el.type === "radio" || el.type === "checkbox") el.checked = values.indexOf(el.value) !== -1;
+        else if (values.length) el.value = values[0];
+      });
+    });
+    f.dataset.dirty = "1";
+    if (data.side) show(data.side);
+  }
+  function forget(f) {
+    try { sessionStorage.removeItem(draftKey(f)); } catch (err) { /* ignore */ }
+  }
 
   // A pristine hand form follows the table: when the scoreboard shows that the next hand
   // (or game) has moved on, say because the opponent entered one, fetch a fresh form. A
   // form the player has started filling in is never replaced.
   function touched(e) {
-    var form = e.target.closest && e.target.closest("#hand-entry");
-    if (form) form.dataset.dirty = "1";
+    var f = e.target.closest && e.target.closest("#hand-entry");
+    if (!f || e.target.matches("[data-four-colour]")) return;
+    f.dataset.dirty = "1";
+    save();
   }
   document.addEventListener("input", touched);
   document.addEventListener("change", touched);
+
+  // The request that saved the hand: forget its draft, and guard the fresh form's Save.
+  var saving = null;
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var f = form();
+    if (f && e.detail.elt === f && e.detail.requestConfig.path === f.getAttribute("hx-post")) {
+      saving = draftKey(f);
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (e.detail.target && e.detail.target.id === "hand-form" && !e.detail.xhr.getResponseHeader("X-Refusal")) {
+      if (saving) {
+        try { sessionStorage.removeItem(saving); } catch (err) { /* ignore */ }
+        saving = null;
+        var button = document.querySelector('#hand-entry [data-testid="submit-hand"]');
+        if (button) {
+          button.disabled = true;
+          setTimeout(function () { button.disabled = false; }, 1200);
+        }
+      }
+      setUp();
+    }
+  });
+
   document.addEventListener("htmx:afterSwap", function () {
     var board = document.getElementById("scoreboard");
     var section = document.getElementById("hand-form");
-    var form = document.getElementById("hand-entry");
-    if (!board || !section || !form || form.dataset.dirty || !board.dataset.nextHand) return;
-    var number = form.querySelector('[name="number"]');
-    var game = form.querySelector('[name="game"]');
+    var f = form();
+    if (!board || !section || !f || f.dataset.dirty || !board.dataset.nextHand) return;
+    var number = f.querySelector('[name="number"]');
+    var game = f.querySelector('[name="game"]');
     if (number.value !== board.dataset.nextHand || game.value !== board.dataset.game) {
       htmx.trigger(section, "stale");
     }
   });
-  document.addEventListener("DOMContentLoaded", sync);
+
+  // ------------------------------------------------- two phones, one hand
+  // The opponent saved this hand first, with other figures (a `hand_exists` refusal):
+  // fetch both entries side by side, with the ways to settle it. This entry stays.
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var f = form();
+    var refusal = e.detail.target && e.detail.target.querySelector('.refusal[data-code="hand_exists"]');
+    if (!f || !refusal || !f.contains(refusal)) return;
+    f.dataset.dirty = "1";
+    htmx.ajax("POST", document.getElementById("hand-form").dataset.compare,
+      { source: f, target: "#hand-clash", swap: "innerHTML" });
+  });
+
+  function setUp() {
+    var f = form();
+    if (!f) return;
+    var four = document.querySelector("[data-four-colour]");
+    if (four) four.checked = root.classList.contains("four-colour");
+    show("knocker");
+    restore();
+    sync();
+    if (f.querySelector("[data-card-entry]") && !document.querySelector('[data-side][aria-pressed="true"]')) show("knocker");
+  }
+  document.addEventListener("DOMContentLoaded", setUp);
+  window.addEventListener("pageshow", function (e) { if (e.persisted) setUp(); });
 })();

@@ -45,7 +45,7 @@ def sit_down(page, link: str, name: str, pin: str) -> None:
 
 def tap(page, grid: str, cards: list[str]) -> None:
     for card in cards:
-        page.locator(f'[data-grid="{grid}"] label:has(input[value="{card}"]) span').click()
+        page.locator(f'[data-grid="{grid}"] label:has(input[value="{card}"])').click()
 
 
 def test_card_entry_knock_confirmed_by_the_opponent_shows_the_same_score(phone):
