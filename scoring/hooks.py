@@ -17,6 +17,14 @@ imports none of them (dependencies run one way: tournaments → scoring → ginc
     result lock     organisers' corrections and voids first take whatever lock the app
                     above needs to read its own state steadily (the tournament's row),
                     before scoring locks the match, in the order its own services lock.
+    play gate       whether a new hand may start at a match's table. After time is called
+                    in a tournament round, each table finishes the hand in play and no
+                    new hand may start (docs/rules.md §13). The tournaments app answers,
+                    for a match id, a PlayNote: may a new hand start, and the words the
+                    phones show (and a refused hand's message). submit_hand asks before
+                    it records a new hand, inside its transaction.
+    match decision  how a match was decided above scoring (the time policy, an
+                    organiser's result with its reason), for the players' phones.
     match places    where a match is played, in words ("Demo Open · round 2, table 3"),
                     for lists of matches (the home page). The tournaments app answers for
                     many match ids in one query.
@@ -34,7 +42,8 @@ _match_clocks: list[MatchClock] = []
 
 def register_match_clock(find: MatchClock) -> None:
     """`find(match_id)` returns an object with `ends_at`, `time_called` and
-    `seconds_left`, or None when the match is not played against a clock."""
+    `seconds_left` (and, optionally, `table`: a plain value that changes when the table's
+    own time does), or None when the match is not played against a clock."""
     if find not in _match_clocks:
         _match_clocks.append(find)
 
@@ -107,3 +116,58 @@ def match_places(match_ids: list[int]) -> dict[int, str]:
     for find in _match_places:
         places.update(find(list(match_ids)))
     return places
+
+
+@dataclass(frozen=True)
+class PlayNote:
+    """What the app above says about play at a match's table: `may_start` a new hand or
+    not, and `words` for the phones ("Time was called at 15:40: ..."), which are also the
+    refusal's message when a new hand may not start."""
+
+    may_start: bool
+    words: str
+
+
+PlayGate = Callable[[int], "PlayNote | None"]
+_play_gates: list[PlayGate] = []
+
+
+def register_play_gate(gate: PlayGate) -> None:
+    """`gate(match_id)` returns a PlayNote, or None when it has nothing to say."""
+    if gate not in _play_gates:
+        _play_gates.append(gate)
+
+
+def play_note(match_id: int) -> PlayNote | None:
+    """The first note that stops play, else the first that says anything (or None)."""
+    notes = [note for gate in _play_gates if (note := gate(match_id)) is not None]
+    return next((n for n in notes if not n.may_start), notes[0] if notes else None)
+
+
+@dataclass(frozen=True)
+class MatchDecision:
+    """A match decided above scoring: the winner ("A" or "B"), the games that stand as
+    the result, and why in words with names ("time was called and Ada led on games")."""
+
+    winner: str
+    games: dict[str, int]
+    why: str
+
+
+MatchDecisionFinder = Callable[[int], "MatchDecision | None"]
+_match_decisions: list[MatchDecisionFinder] = []
+
+
+def register_match_decision(find: MatchDecisionFinder) -> None:
+    """`find(match_id)` returns a MatchDecision, or None."""
+    if find not in _match_decisions:
+        _match_decisions.append(find)
+
+
+def match_decision(match_id: int) -> MatchDecision | None:
+    for find in _match_decisions:
+        found = find(match_id)
+        if found is not None:
+            return found
+    return None
+

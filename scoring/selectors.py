@@ -9,12 +9,15 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from ginclub import permissions
+from scoring import hooks, words
 from scoring.hand_input import describe_differences
 from scoring.models import Club, Entry, Game, Hand, LedgerRow, Match, Player
 from scoring.progress import dealer_after, entry_game, hollywood_columns, is_hollywood, profile_of
 
 
-def game_dict(game: Game, hands: list[Hand]) -> dict[str, Any]:
+def game_dict(game: Game, hands: list[Hand], match: Match | None = None) -> dict[str, Any]:
+    match = match or game.match
+    names = words.names_of(match)
     return {
         "number": game.number,
         "state": game.state,
@@ -24,6 +27,11 @@ def game_dict(game: Game, hands: list[Hand]) -> dict[str, Any]:
         "totals": {"A": game.total_a, "B": game.total_b},
         "breakdown": game.breakdown or None,
         "explanation": game.explanation,
+        "words": {
+            "summary": getattr(game, "summary_words", None)
+            or words.summary(game, names, match.rules),
+            "totals": getattr(game, "total_words", None) or words.totals(game, names, match.rules),
+        },
         "hands": [hand.as_dict() for hand in hands],
     }
 
@@ -37,6 +45,31 @@ class MatchView:
     hands_by_game: dict[int, list[Hand]]
     next_dealer: str | None
     current_game: Game | None
+    # Asked of the apps above scoring (scoring.hooks): play after time is called, while
+    # the match is played; how it was decided, once it is not.
+    play: hooks.PlayNote | None = None
+    decision: hooks.MatchDecision | None = None
+
+    @property
+    def may_start_hand(self) -> bool:
+        return self.current_game is not None and (self.play is None or self.play.may_start)
+
+    @property
+    def result_words(self) -> str:
+        return words.result(self.match, self.decision)
+
+    @property
+    def result_arithmetic(self) -> str:
+        if not self.result_words:
+            return ""
+        return words.arithmetic(self.match, self.games, self.decision)
+
+    @property
+    def games_shown(self) -> dict[str, int]:
+        """The games that stand: a decision's, else the match's."""
+        if self.decision is not None:
+            return self.decision.games
+        return {"A": self.match.games_won_a, "B": self.match.games_won_b}
 
     @property
     def current_hands(self) -> list[Hand]:
@@ -74,7 +107,11 @@ class MatchView:
             "next_dealer": self.next_dealer,
             "current_game": self.current_game.number if self.current_game else None,
             "next_hand": self.next_hand_number if self.current_game else None,
-            "games": [game_dict(g, self.hands_by_game.get(g.pk, [])) for g in self.games],
+            "may_start_hand": self.may_start_hand,
+            "play_words": self.play.words if self.play else "",
+            "result_words": self.result_words,
+            "result_arithmetic": self.result_arithmetic,
+            "games": [game_dict(g, self.hands_by_game.get(g.pk, []), m) for g in self.games],
         }
 
 
@@ -86,6 +123,7 @@ def match_view(match_id: int) -> MatchView:
         )
     )
     hands_by_game = {g.pk: list(g.hands.all()) for g in games}
+    seat_names = words.names_of(match)
     entered: dict[int, set[str]] = {}
     names: dict[int, list[str]] = {}
     firsts: dict[int, str] = {}
@@ -105,14 +143,23 @@ def match_view(match_id: int) -> MatchView:
             hand.settler_seat = ("B" if first == "A" else "A") if first else ""
             hand.settler_name = match.player(hand.settler_seat).name if first else ""
         game.hand_list = hands_by_game[game.pk]
+        game.summary_words = words.summary(game, seat_names, match.rules)
+        game.total_words = words.totals(game, seat_names, match.rules)
     _attach_disputes(match, hands_by_game)
     _attach_corrections(match, hands_by_game)
     current = next((g for g in games if g.state == Game.State.IN_PROGRESS), None)
     if is_hollywood(match):  # one hand sequence, in game 1, for three games
         current = entry_game(match, games)
         hollywood_columns(match, games)
+    in_play = match.state == Match.State.IN_PROGRESS
     return MatchView(
-        match, games, hands_by_game, _next_dealer(match, current, hands_by_game), current
+        match,
+        games,
+        hands_by_game,
+        _next_dealer(match, current, hands_by_game),
+        current,
+        play=hooks.play_note(match.pk) if in_play else None,
+        decision=None if in_play else hooks.match_decision(match.pk),
     )
 
 

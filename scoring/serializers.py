@@ -226,6 +226,18 @@ class GameBreakdownOutputSerializer(serializers.Serializer):
     explanation = serializers.CharField()
 
 
+class GameTotalsWordsSerializer(serializers.Serializer):
+    A = serializers.CharField(help_text='"Ada: 105 in hands + 100 game + 2 boxes × 25 = 255"')
+    B = serializers.CharField()
+
+
+class GameWordsOutputSerializer(serializers.Serializer):
+    """A game's numbers in words with names (docs/rules.md §7)."""
+
+    summary = serializers.CharField(allow_blank=True, help_text="Blank until finished.")
+    totals = GameTotalsWordsSerializer(help_text="Each total as its sum ('so far' while played).")
+
+
 class GameOutputSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     state = serializers.ChoiceField(choices=GAME_STATES)
@@ -237,6 +249,7 @@ class GameOutputSerializer(serializers.Serializer):
         allow_null=True, help_text="Null until the game is finished."
     )
     explanation = serializers.CharField(allow_blank=True, help_text="Blank until finished.")
+    words = GameWordsOutputSerializer()
     hands = HandOutputSerializer(many=True)
 
 
@@ -266,6 +279,21 @@ class MatchOutputSerializer(serializers.Serializer):
     current_game = serializers.IntegerField(allow_null=True)
     next_hand = serializers.IntegerField(
         allow_null=True, help_text="The number the next hand of the current game takes."
+    )
+    may_start_hand = serializers.BooleanField(
+        help_text="False once no new hand may start: the match is over, or time was called "
+        "and the table has entered the hand in play (docs/rules.md §13)."
+    )
+    play_words = serializers.CharField(
+        allow_blank=True, help_text="After time is called: what the table may still play."
+    )
+    result_words = serializers.CharField(
+        allow_blank=True,
+        help_text='How the match ended and why ("Ada wins 2–1: time was called and Ada led '
+        'on games"); blank while it is played.',
+    )
+    result_arithmetic = serializers.CharField(
+        allow_blank=True, help_text="The result's arithmetic in words: games won, match points."
     )
     games = GameOutputSerializer(many=True)
 

@@ -196,10 +196,12 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def clock_version(clock) -> tuple | None:
     """A round clock as the polled partials show it: the countdown itself runs in the
-    browser (static/js/clock.js), so only its end, time called and "over" count."""
-    if clock is None or clock.ends_at is None:
+    browser (static/js/clock.js), so only its end, time called, "over" and the table's
+    extra time (after time is called, docs/rules.md §13) count."""
+    if clock is None or (clock.ends_at is None and not clock.time_called):
         return None
-    return (clock.ends_at.isoformat(), clock.time_called, clock.seconds_left == 0)
+    ends = clock.ends_at.isoformat() if clock.ends_at else None
+    return (ends, clock.time_called, clock.seconds_left == 0, getattr(clock, "table", ()))
 
 
 @require_GET
@@ -221,7 +223,9 @@ def scoreboard(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def _blank_hand_form(view, mode: str) -> HandForm | None:
-    if view.current_game is None:
+    """The form for the next hand; None when no new hand may start (the match is over,
+    or time was called and the hand in play is entered: view.play says so)."""
+    if not view.may_start_hand:
         return None
     return HandForm(
         match=view.match,

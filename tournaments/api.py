@@ -374,6 +374,9 @@ time_policy = _round_action(
     response=s.TimePolicyOutputSerializer,
 )
 close_round = _round_action(None, services.close_round, "round_close")
+undo_time_call = _round_action(
+    s.RequiredReasonSerializer, services.undo_time_call, "round_undo_time_call"
+)
 
 
 @extend_schema(responses={200: s.DashboardOutputSerializer, **ERRORS})
@@ -448,6 +451,17 @@ def record_result(request: Request, pairing_id: int) -> Response:
     pairing = _pairing(request, pairing_id)
     data = valid(s.ResultSerializer, request)
     services.record_result(pairing_id=pairing.pk, actor=actor_of(request), **data)
+    return Response(selectors.round_dict(pairing.round))
+
+
+@extend_schema(request=s.ExtendTableSerializer, responses={200: s.RoundOutputSerializer, **ERRORS})
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def extend_table(request: Request, pairing_id: int) -> Response:
+    """More time for one table after (or before) time is called: minutes or hands."""
+    pairing = _pairing(request, pairing_id)
+    data = valid(s.ExtendTableSerializer, request)
+    services.extend_table(pairing_id=pairing.pk, actor=actor_of(request), **data)
     return Response(selectors.round_dict(pairing.round))
 
 

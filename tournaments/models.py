@@ -151,6 +151,9 @@ class Round(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     ends_at = models.DateTimeField(null=True, blank=True)
     time_called = models.BooleanField(default=False)
+    # When time was called (docs/rules.md §13): hands entered from then on count against
+    # each table's hand in play.
+    time_called_at = models.DateTimeField(null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
@@ -187,6 +190,14 @@ class Pairing(models.Model):
     result_points_a = models.IntegerField(default=0)
     result_points_b = models.IntegerField(default=0)
     resolved_at = models.DateTimeField(null=True, blank=True)
+    # Who set the result: the time policy or an organiser (blank: none, or an archive's).
+    result_by = models.CharField(
+        max_length=12, blank=True, choices=[("time", "time policy"), ("organiser", "organiser")]
+    )
+    # An organiser's extension of this table's time (docs/rules.md §13): it plays on until
+    # plays_until, then finishes the hand in play plus extra_hands more.
+    plays_until = models.DateTimeField(null=True, blank=True)
+    extra_hands = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["round", "position"]

@@ -31,6 +31,8 @@ from scoring.services.results import RESULT_CHANGED
 from tournaments.formats import planned_rounds
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.pairing import DEFAULT_TIEBREAKS, MatchRecord, Standing, compute_standings
+from tournaments.play import NOT_CALLED, Play, plays_of
+from tournaments.play import words as play_words
 
 # ----------------------------------------------------------------- who sees what
 
@@ -453,6 +455,9 @@ class Clock:
     ends_at: datetime | None
     time_called: bool
     now: datetime
+    # A match's own table: its extension (plays until, extra hands), so the polled
+    # scoreboard changes when an organiser gives the table more time.
+    table: tuple = ()
 
     @property
     def running(self) -> bool:
@@ -501,9 +506,14 @@ def poll_version(tournament: Tournament, round: Round | None) -> tuple:
 
 
 def clock_for_match(match_id: int) -> Clock | None:
-    """The round clock of the tournament round a match is played in (for match pages)."""
-    found = Round.objects.filter(pairings__match_id=match_id).first()
-    return clock(found) if found is not None else None
+    """The round clock of the tournament round a match is played in (for match pages),
+    with the table's own extension."""
+    found = Pairing.objects.select_related("round").filter(match_id=match_id).first()
+    if found is None:
+        return None
+    r = found.round
+    extension = (found.plays_until.isoformat() if found.plays_until else None, found.extra_hands)
+    return Clock(r.started_at, r.ends_at, r.time_called, timezone.now(), extension)
 
 
 @dataclass
@@ -514,6 +524,13 @@ class TableRow:
     disputed: int = 0
     current_game: int | None = None
     current_points: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    play: Play = NOT_CALLED  # after time is called (tournaments.play)
+
+    @property
+    def play_words(self) -> str:
+        if self.state in (TableState.FINISHED, TableState.BYE):
+            return ""
+        return play_words(self.play, self.pairing)
 
     @property
     def winner_name(self) -> str | None:
@@ -549,6 +566,8 @@ class TableRow:
             "winner": self.winner_name,
             "current_game": self.current_game,
             "current_points": self.current_points,
+            "play": (self.play.state or None) if self.play_words else None,
+            "play_words": self.play_words,
         }
         if not public:  # an organiser's reasons may be private ("left ill")
             data.update(
@@ -585,7 +604,8 @@ def table_state(pairing: Pairing, pending: int, disputed: int) -> str:
 
 
 def tables(round: Round) -> list[TableRow]:
-    """Every pairing of a round with its table state, in 3 queries."""
+    """Every pairing of a round with its table state, in 3 queries (4 once time is
+    called: the hands entered since, for each table's hand in play)."""
     pairings = list(
         round.pairings.select_related("player_a__player", "player_b__player", "match").order_by(
             "position"
@@ -606,11 +626,12 @@ def tables(round: Round) -> list[TableRow]:
         .order_by("-number")
         .values("match_id", "number", "hand_points_a", "hand_points_b")
     }
+    plays = plays_of(round, pairings)  # a query once time is called
     rows = []
     for p in pairings:
         pending = counts.get((p.match_id, Hand.State.PENDING), 0)
         disputed = counts.get((p.match_id, Hand.State.DISPUTED), 0)
-        row = TableRow(p, table_state(p, pending, disputed), pending, disputed)
+        row = TableRow(p, table_state(p, pending, disputed), pending, disputed, play=plays[p.pk])
         game = current.get(p.match_id)
         if game is not None and row.state != TableState.FINISHED:
             row.current_game = game["number"]
@@ -648,6 +669,16 @@ class Dashboard:
         )
 
     @property
+    def play_counts(self) -> dict[str, int]:
+        """After time is called: unfinished tables still finishing the hand in play,
+        playing on extra time, or whose time is up (the policy decides them)."""
+        counts = {"last_hand": 0, "extended": 0, "time_up": 0}
+        for row in self.tables:
+            if row.play_words:
+                counts[row.play.state] += 1
+        return counts
+
+    @property
     def disputes(self) -> list[TableRow]:
         return [row for row in self.tables if row.state == TableState.DISPUTED]
 
@@ -658,6 +689,7 @@ class Dashboard:
             "state": self.round.state,
             "clock": self.clock.as_dict(),
             "counts": self.counts,
+            "play_counts": self.play_counts,
             "can_close": self.can_close,
             "tables": [row.as_dict() for row in self.tables],
         }

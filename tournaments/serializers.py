@@ -175,6 +175,18 @@ class TimePolicySerializer(StrictSerializer):
     )
 
 
+class ExtendTableSerializer(StrictSerializer):
+    """More time for one table (docs/rules.md §13): minutes or hands, not both."""
+
+    minutes = whole_field(
+        1, 120, required=False, allow_null=True, default=None, help_text="Minutes more."
+    )
+    hands = whole_field(
+        1, 9, required=False, allow_null=True, default=None, help_text="More hands."
+    )
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
 class ResultSerializer(StrictSerializer):
     winner = serializers.ChoiceField(choices=["A", "B"])
     reason = serializers.CharField(max_length=500)
@@ -342,6 +354,16 @@ class PublicTableOutputSerializer(serializers.Serializer):
     winner = serializers.CharField(allow_null=True, help_text="The winner's name.")
     current_game = serializers.IntegerField(allow_null=True)
     current_points = SeatNumbersSerializer(help_text="Hand points in the current game.")
+    play = serializers.ChoiceField(
+        choices=["last_hand", "extended", "time_up"],
+        allow_null=True,
+        help_text="After time is called (docs/rules.md §13), an unfinished table: finishing "
+        "the hand in play, playing on extra minutes, or time up (no new hand; the time "
+        "policy decides). Null before the call and once decided.",
+    )
+    play_words = serializers.CharField(
+        allow_blank=True, help_text="The same in words with names, as the phones show it."
+    )
 
 
 class TableOutputSerializer(PublicTableOutputSerializer):
@@ -406,12 +428,19 @@ class TableCountsOutputSerializer(serializers.Serializer):
     bye = serializers.IntegerField()
 
 
+class PlayCountsOutputSerializer(serializers.Serializer):
+    last_hand = serializers.IntegerField(help_text="Tables finishing the hand in play.")
+    extended = serializers.IntegerField(help_text="Tables playing on extra minutes.")
+    time_up = serializers.IntegerField(help_text="Tables whose time is up: the policy decides.")
+
+
 class DashboardOutputSerializer(serializers.Serializer):
     round = serializers.IntegerField(help_text="The round's number.")
     round_id = serializers.IntegerField()
     state = serializers.ChoiceField(choices=ROUND_STATES)
     clock = ClockOutputSerializer()
     counts = TableCountsOutputSerializer(help_text="How many tables are in each state.")
+    play_counts = PlayCountsOutputSerializer(help_text="After time is called.")
     can_close = serializers.BooleanField()
     tables = TableOutputSerializer(many=True)
 

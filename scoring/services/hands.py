@@ -50,7 +50,8 @@ def submit_hand(*, match_id: int, actor: Actor, hand: HandInput, idempotency_key
     """Record a hand entered by a player (or an organiser, which counts as agreed).
 
     Raises RulesError (bad cards, illegal knock...), Forbidden, Conflict (`match_closed`,
-    `game_finished`, `hand_exists`, `wrong_hand_number`, `idempotency_conflict`).
+    `game_finished`, `hand_exists`, `wrong_hand_number`, `idempotency_conflict`,
+    `time_called`: no new hand may start, scoring.hooks' play gate).
     """
     with transaction.atomic():
         match = lock_match(match_id)
@@ -122,6 +123,9 @@ def _new_hand(
         )
     live = [h for h in hands if h.state != Hand.State.VOIDED]
     _refuse_if_game_already_decided(match, game, live, profile)
+    note = hooks.play_note(match.pk)  # time called: the hand in play, then no new hand
+    if note is not None and not note.may_start:
+        raise Conflict("time_called", note.words)
     by_organiser = seat == ""
     row = Hand.objects.create(
         game=game,

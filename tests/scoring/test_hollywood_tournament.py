@@ -56,7 +56,8 @@ def test_a_hollywood_tournament_match_counts_in_the_standings(club, organiser):
 
 def test_time_policy_decides_an_unfinished_hollywood_table(club, organiser):
     # Hand 1: A 50 ends game 1 (350-0). Hand 2: B knocks 25 - 5 = 20: B's first win,
-    # game 1 is over, so it scores in game 2 (B 20). Time is called: A has won more
+    # game 1 is over, so it scores in game 2 (B 20); time was called before it (it is the
+    # hand in play). The policy: A has won more
     # games (1 to 0), so A wins; points: the match points (350-0) plus the current game's
     # hand points (game 2: 0-20) = 350-20.
     tournament = event(club, organiser)
@@ -64,7 +65,9 @@ def test_time_policy_decides_an_unfinished_hollywood_table(club, organiser):
     services.publish_round(round_id=rnd.pk, actor=actor(organiser))
     match = rnd.pairings.get().match
     play_hand(match, organiser, game=1, number=1, winner="A", kd=5, dd=55)
-    play_hand(match, organiser, game=1, number=2, winner="B", kd=5, dd=25)
+    services.start_round_timer(round_id=rnd.pk, actor=actor(organiser))
+    services.call_time(round_id=rnd.pk, actor=actor(organiser))
+    play_hand(match, organiser, game=1, number=2, winner="B", kd=5, dd=25)  # the hand in play
     match.refresh_from_db()
     assert match.state == Match.State.IN_PROGRESS
     assert list(match.games.order_by("number").values_list("hand_points_a", "hand_points_b")) == [
@@ -72,8 +75,6 @@ def test_time_policy_decides_an_unfinished_hollywood_table(club, organiser):
         (0, 20),
         (0, 0),
     ]
-    services.start_round_timer(round_id=rnd.pk, actor=actor(organiser))
-    services.call_time(round_id=rnd.pk, actor=actor(organiser))
     services.apply_time_policy(round_id=rnd.pk, actor=actor(organiser))
     pairing = rnd.pairings.get()
     assert (pairing.result_winner, pairing.result_games_a, pairing.result_games_b) == ("A", 1, 0)

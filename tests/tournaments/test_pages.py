@@ -597,7 +597,8 @@ def test_timer_then_time_shown_on_the_dashboard_and_the_match_page(org, running)
     scoreboard = text(org.get(f"/matches/{match_id}/scoreboard/"))
     assert "left in the round" in scoreboard
     org.post(url(tournament, "manage/rounds/1/call-time/"))
-    assert "Time called" in text(org.get(f"/matches/{match_id}/scoreboard/"))
+    board = text(org.get(f"/matches/{match_id}/scoreboard/"))
+    assert "Time was called at " in board and "finish the hand in play" in board
 
 
 def test_record_a_result_by_hand_needs_a_reason_and_then_closes_the_table(org, running):
@@ -666,7 +667,7 @@ def test_public_match_summary_is_read_only(client, running, organiser):
     pairing = running.pairings.order_by("table").first()
     knock(pairing.match, organiser)
     page = text(client.get(url(running.tournament, f"tables/{pairing.pk}/")))
-    assert "wins the match" in page and "1 – 0" in page
+    assert f"{pairing.player_a.player.name} wins 1–0</strong>" in page and "1 – 0" in page
     assert "<form" not in page.split("<main>")[1]
 
 
@@ -694,7 +695,7 @@ def test_hidden_last_rounds_hide_standings_and_scores_until_the_end(client, club
     assert "Results of the last rounds are hidden until the end." in pairings
     pairing = rnd2.pairings.first()
     summary = text(client.get(url(tournament, f"tables/{pairing.pk}/")))
-    assert "wins the match" not in summary
+    assert " wins 1–0" not in summary
     services.close_round(round_id=rnd2.pk, actor=actor(organiser))
     assert "hidden" not in text(client.get(url(tournament, "standings-table/")))
 
@@ -804,11 +805,13 @@ def test_call_time_then_the_policy_decides_the_leading_table_and_names_the_level
     tournament = make_event(club, organiser, overrides={"game_target": 25, "games_to_win": 2})
     rnd = publish(tournament, organiser)
     leading, level = rnd.pairings.order_by("table").select_related("match")
-    knock(leading.match, organiser)  # 1–0 in games
     org.post(url(tournament, "manage/rounds/1/call-time/"))
+    knock(leading.match, organiser)  # the hand in play: 1–0 in games
     page = text(org.post(url(tournament, "manage/rounds/1/time-policy/"), follow=True))
-    assert "Table 1: time called:" in page and "won more games (1–0)" in page
-    assert "Still open: table 2: level on games and points; record the result by hand." in page
+    winner = leading.player_a.player.name
+    assert f"Table 1: {winner} wins 1–0: time was called and {winner} led on games." in page
+    still = f"{level.player_a.player.name} and {level.player_b.player.name}"
+    assert f"Still open: table 2: {still} are finishing the hand in play." in page
     leading.refresh_from_db()
     assert leading.resolved and leading.result_winner == "A"
 

@@ -231,16 +231,15 @@ def test_round_timer_runs_for_the_round_length(club, organiser):
 
 def test_time_policy_decides_by_games_then_the_current_game(club, organiser):
     """Four tables when time is called: one finished, one ahead on games, one level on
-    games but ahead in the game being played, one with a hand not yet confirmed."""
+    games but ahead in the game being played, one with a hand not yet confirmed. Tables 2
+    and 3 enter the hand in play after the call (their time is then up)."""
     event = new_event(club, organiser, players=8)
     rnd = publish(draft(event, organiser), organiser)
     t1, t2, t3, t4 = rnd.pairings.order_by("position").select_related("match")
     win(t1, organiser, t1.player_a.player.name)
     play_hand(t2.match, organiser, game=1, number=1, winner="B")
-    play_hand(t2.match, organiser, game=2, number=1, winner="A", kd=5, dd=10)  # A leads 5-0
     play_hand(t3.match, organiser, game=1, number=1, winner="A")
     play_hand(t3.match, organiser, game=2, number=1, winner="B")
-    play_hand(t3.match, organiser, game=3, number=1, winner="B", kd=2, dd=20)  # B 18-0
     scoring.submit_hand(
         match_id=t4.match_id,
         actor=scoring.Actor(player=t4.player_a.player),
@@ -250,6 +249,8 @@ def test_time_policy_decides_by_games_then_the_current_game(club, organiser):
     with pytest.raises(Conflict, match="Call time before"):
         services.apply_time_policy(round_id=rnd.pk, actor=actor(organiser))
     services.call_time(round_id=rnd.pk, actor=actor(organiser))
+    play_hand(t2.match, organiser, game=2, number=1, winner="A", kd=5, dd=10)  # A leads 5-0
+    play_hand(t3.match, organiser, game=3, number=1, winner="B", kd=2, dd=20)  # B 18-0
     report = services.apply_time_policy(round_id=rnd.pk, actor=actor(organiser))
     assert [p.table for p in report.settled] == [2, 3]
     assert [(p.table, why) for p, why in report.waiting] == [
@@ -257,9 +258,12 @@ def test_time_policy_decides_by_games_then_the_current_game(club, organiser):
     ]
     t2.refresh_from_db(), t3.refresh_from_db()
     assert (t2.result_winner, t2.result_games_a, t2.result_games_b) == ("B", 0, 1)
-    assert t2.result_reason == "time called: P04 won more games (0–1)"
+    assert t2.result_reason == f"time was called and {t2.player_b.player.name} led on games"
+    assert t2.result_by == "time"
     assert (t3.result_winner, t3.result_games_a, t3.result_games_b) == ("B", 1, 1)
-    assert t3.result_reason == "time called: games level; P06 leads the current game 0–18"
+    assert t3.result_reason == (
+        f"time was called with games level and {t3.player_b.player.name} led game 3 18–0"
+    )
     assert (t3.result_points_a, t3.result_points_b) == (GAME, GAME + 18)
     assert Match.objects.get(pk=t3.match_id).state == "closed"  # no more hands
     with pytest.raises(Conflict, match="match is closed"):
@@ -288,6 +292,13 @@ def test_a_level_table_waits_for_the_organisers_result(club, organiser):
     rnd = publish(draft(event, organiser), organiser)
     services.call_time(round_id=rnd.pk, actor=actor(organiser))
     report = services.apply_time_policy(round_id=rnd.pk, actor=actor(organiser))
+    table = Pairing.objects.select_related("player_a__player", "player_b__player").get(round=rnd)
+    names = f"{table.player_a.player.name} and {table.player_b.player.name}"
+    assert report.waiting[0][1] == f"table 1: {names} are finishing the hand in play"
+    # The organiser sees no hand in play at that table and decides it from its row.
+    report = services.apply_time_policy(
+        round_id=rnd.pk, actor=actor(organiser), pairing_ids=[table.pk]
+    )
     assert report.waiting[0][1] == "table 1: level on games and points; record the result by hand"
     assert not Pairing.objects.get(round=rnd).resolved
 

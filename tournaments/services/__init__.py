@@ -9,7 +9,8 @@ scoring.services.
 The day, in services:
     create_tournament → add_registration / import_registrations → check_in
     → draft_round → (swap_players | fix_pairing | discard_round) → publish_round
-    → start_round_timer → call_time → apply_time_policy | record_result → close_round
+    → start_round_timer → call_time (→ extend_table | undo_time_call)
+    → apply_time_policy | record_result → close_round
     → draft_round ... the last close_round finishes the tournament.
 
 The modules of this package:
@@ -54,9 +55,11 @@ from tournaments.services.results import (
     call_time,
     clear_result,
     close_round,
+    extend_table,
     record_result,
     revoke_round_links,
     start_round_timer,
+    undo_time_call,
 )
 from tournaments.services.rounds import (
     discard_round,
@@ -95,6 +98,8 @@ __all__ = [
     "publish_round",
     "start_round_timer",
     "call_time",
+    "undo_time_call",
+    "extend_table",
     "revoke_round_links",
     "apply_time_policy",
     "record_result",

@@ -1,12 +1,15 @@
 """A running round: the clock, time called, organiser results and closing (services;
 see the package).
 
-Time called: tables finish the hand they are playing; then apply_time_policy gives each
-unfinished match to the player with more games won, else to the leader in the current
-game, else to the leader on match points (a level table waits for the organiser). An
-organiser may also decide any table by hand, with a reason. Either way the pairing is
-*resolved* (its own winner, games and points) and the match is stopped. There are no
-drawn matches: the standings maths counts only decided ones.
+Time called (docs/rules.md §13; the states are tournaments.play's): each table finishes
+the hand in play and no new hand may start (scoring asks through its play gate); then
+apply_time_policy gives each unfinished match to the player with more games won, else to
+the leader in the current game, else to the leader on match points (a level table waits
+for the organiser). An organiser may extend one table's time (minutes, or more hands) and
+undo a mistaken call. An organiser may also decide any table by hand, with a reason.
+Either way the pairing is *resolved* (its own winner, games and points, and who set it)
+and the match is stopped. There are no drawn matches: the standings maths counts only
+decided ones.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from ginclub.errors import Conflict, ServiceError, require_reason
 from ginclub.permissions import Actor
 from scoring import services as scoring
 from scoring.models import Game, Match
+from tournaments import play
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.selectors import TableState, tables
 from tournaments.services.base import (
@@ -50,8 +54,8 @@ def start_round_timer(*, round_id: int, actor: Actor, minutes: int | None = None
             )
         now = timezone.now()
         rnd.started_at, rnd.ends_at = now, now + timedelta(minutes=minutes)
-        rnd.time_called = False
-        rnd.save(update_fields=["started_at", "ends_at", "time_called"])
+        rnd.time_called, rnd.time_called_at = False, None
+        rnd.save(update_fields=["started_at", "ends_at", "time_called", "time_called_at"])
         log(
             tournament,
             "round_timer_started",
@@ -62,21 +66,146 @@ def start_round_timer(*, round_id: int, actor: Actor, minutes: int | None = None
 
 
 def call_time(*, round_id: int, actor: Actor) -> Round:
-    """Time is called: tables finish the hand they are playing, then apply_time_policy
-    decides the unfinished matches. Raises Forbidden, Conflict (`not_published`,
-    `time_already_called`)."""
+    """Time is called: each table finishes the hand in play (the first hand it enters
+    from now on), then no new hand may start and apply_time_policy decides the unfinished
+    matches. The clock shows time called; its planned end is kept, so undo_time_call
+    gives it back. Raises Forbidden, Conflict (`not_published`, `time_already_called`)."""
     with transaction.atomic():
         tournament, rnd = lock_round(round_id, actor)
         require_state(rnd, Round.State.PUBLISHED)
         if rnd.time_called:
-            raise Conflict("time_already_called", f"Time was already called in round {rnd.number}.")
-        now = timezone.now()
-        rnd.time_called = True
-        if rnd.ends_at is None or rnd.ends_at > now:
-            rnd.ends_at = now
-        rnd.save(update_fields=["time_called", "ends_at"])
-        log(tournament, "time_called", actor, after={"round": rnd.number})
+            raise Conflict(
+                "time_already_called",
+                f"Time was already called in round {rnd.number}, at "
+                f"{play.clock_time(play.called_at(rnd))}.",
+            )
+        rnd.time_called, rnd.time_called_at = True, timezone.now()
+        rnd.save(update_fields=["time_called", "time_called_at"])
+        log(
+            tournament,
+            "time_called",
+            actor,
+            after={"round": rnd.number, "at": rnd.time_called_at.isoformat()},
+        )
     return rnd
+
+
+def undo_time_call(*, round_id: int, actor: Actor, reason: str) -> Round:
+    """A mistaken call is taken back: the round plays on with its clock as it was,
+    tables the time policy decided since are undecided again (their matches resume),
+    extra hands given after the call go; an organiser's own results stay.
+
+    Raises Forbidden, ServiceError (`reason_required`), Conflict (`not_published`,
+    `time_not_called`)."""
+    require_reason(reason, "Say why the call is undone.")
+    with transaction.atomic():
+        tournament, rnd = lock_round(round_id, actor)
+        require_state(rnd, Round.State.PUBLISHED)
+        if not rnd.time_called:
+            raise Conflict("time_not_called", f"Time has not been called in round {rnd.number}.")
+        called = play.called_at(rnd)
+        undecided = []
+        for pairing in rnd.pairings.select_related("match").filter(result_by="time"):
+            resolve(pairing, "", (0, 0), (0, 0), "", None)
+            pairing.result_by = ""
+            pairing.save(update_fields=[*RESULT_FIELDS, "result_by"])
+            if pairing.match and pairing.match.state == Match.State.CLOSED:
+                scoring.resume_match(match_id=pairing.match_id, actor=actor, reason=reason)
+            undecided.append(pairing.table)
+        rnd.pairings.filter(extra_hands__gt=0).update(extra_hands=0)
+        rnd.time_called, rnd.time_called_at = False, None
+        rnd.save(update_fields=["time_called", "time_called_at"])
+        log(
+            tournament,
+            "time_call_undone",
+            actor,
+            reason=reason,
+            before={"round": rnd.number, "at": called.isoformat() if called else None},
+            after={"undecided_tables": undecided},
+        )
+    return rnd
+
+
+def extend_table(
+    *,
+    pairing_id: int,
+    actor: Actor,
+    minutes: int | None = None,
+    hands: int | None = None,
+    reason: str = "",
+) -> Pairing:
+    """Give one table more time (a table that started late, a long deal): `minutes` more
+    from the later of now and the table's current end (its extension, else the call,
+    else the round's end), or `hands` more hands after the hand in play. Either, not both.
+
+    Raises Forbidden, ServiceError (`invalid`), Conflict (`not_published`, `bye`,
+    `resolved`, `match_over`)."""
+    if (minutes is None) == (hands is None):
+        raise ServiceError(
+            "invalid",
+            "Give the table either more minutes or more hands.",
+            fields={"minutes": "1 to 120", "hands": "1 to 9"},
+        )
+    _check_whole("minutes", minutes, 1, 120)
+    _check_whole("hands", hands, 1, 9)
+    with transaction.atomic():
+        tournament, pairing = lock_pairing(pairing_id, actor)
+        rnd = pairing.round
+        require_state(rnd, Round.State.PUBLISHED)
+        _require_playing(pairing)
+        before = {"plays_until": _iso(pairing.plays_until), "extra_hands": pairing.extra_hands}
+        if minutes is not None:
+            now = timezone.now()
+            current = pairing.plays_until or play.called_at(rnd) or rnd.ends_at or now
+            pairing.plays_until = max(now, current) + timedelta(minutes=minutes)
+        else:
+            pairing.extra_hands += hands
+        pairing.save(update_fields=["plays_until", "extra_hands"])
+        log(
+            tournament,
+            "table_extended",
+            actor,
+            reason=reason.strip(),
+            before={"table": pairing.table, **before},
+            after={
+                "table": pairing.table,
+                "plays_until": _iso(pairing.plays_until),
+                "extra_hands": pairing.extra_hands,
+            },
+        )
+    return pairing
+
+
+def _require_playing(pairing: Pairing) -> None:
+    names = (
+        f"{pairing.player_a.player.name} and {pairing.player_b.player.name}"
+        if pairing.player_b
+        else ""
+    )
+    if pairing.is_bye:
+        raise Conflict("bye", "A bye has no table to give more time.")
+    if pairing.resolved:
+        raise Conflict(
+            "resolved",
+            f"Table {pairing.table} ({names}) already has a result; withdraw it first.",
+        )
+    if pairing.match.state != Match.State.IN_PROGRESS:
+        raise Conflict("match_over", f"The match of {names} is over; it needs no more time.")
+
+
+def _check_whole(name: str, value: int | None, low: int, high: int) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ServiceError(
+            "invalid",
+            f"{name.capitalize()}: a whole number from {low} to {high}.",
+            fields={name: f"{low} to {high}"},
+        )
+
+
+def _iso(moment) -> str | None:
+    return moment.isoformat() if moment else None
 
 
 def revoke_round_links(*, round_id: int, actor: Actor) -> int:
@@ -128,13 +257,15 @@ class TimeReport:
 def apply_time_policy(
     *, round_id: int, actor: Actor, pairing_ids: list[int] | None = None
 ) -> TimeReport:
-    """After time is called, decide every unfinished match whose hands are all agreed
-    (or only the tables `pairing_ids`, e.g. as each says its last hand is entered): to
-    the player with more games won, else to the leader in the current game, else to the
-    leader on match points. A table with a pending or disputed hand waits for it; a
-    table level on all three waits for an organiser's result. Decided matches are
-    stopped (no more hands). The service cannot know whether a table is still playing
-    its last hand: apply it once the tables have entered it.
+    """After time is called, decide the unfinished matches: to the player with more games
+    won, else to the leader in the current game, else to the leader on match points.
+
+    The whole round (`pairing_ids` None) decides only the tables whose time is up (the
+    hand in play entered, tournaments.play): a table still finishing it, or playing on
+    extra minutes, waits. Named tables (`pairing_ids`) are decided whatever their play:
+    the organiser says they are done (no hand was in play). Either way a table with a
+    pending or disputed hand waits for it, and a table level on all three waits for an
+    organiser's result. Decided matches are stopped (no more hands).
 
     Raises Forbidden, Conflict (`not_published`, `time_not_called`)."""
     with transaction.atomic():
@@ -149,27 +280,12 @@ def apply_time_policy(
                 pairing_ids is not None and pairing.pk not in pairing_ids
             ):
                 continue
-            if row.pending or row.disputed:
-                report.waiting.append(
-                    (
-                        pairing,
-                        f"table {pairing.table}: a hand is "
-                        f"{'disputed' if row.disputed else 'not confirmed'}",
-                    )
-                )
+            why = _still_open(row, named=pairing_ids is not None)
+            if why:
+                report.waiting.append((pairing, f"table {pairing.table}: {why}"))
                 continue
-            decision = _time_decision(pairing, row.current_points)
-            if decision is None:
-                report.waiting.append(
-                    (
-                        pairing,
-                        f"table {pairing.table}: level on games and "
-                        "points; record the result by hand",
-                    )
-                )
-                continue
-            winner, reason = decision
-            _decide(pairing, winner, reason, actor, now, row.current_points)
+            winner, reason = _time_decision(pairing, row.current_game, row.current_points)
+            _decide(pairing, winner, reason, actor, now, row.current_points, by="time")
             report.settled.append(pairing)
         log(
             tournament,
@@ -180,24 +296,41 @@ def apply_time_policy(
     return report
 
 
-def _time_decision(pairing: Pairing, current: dict[str, int]) -> tuple[str, str] | None:
+def _still_open(row, *, named: bool) -> str:
+    """Why the policy leaves a table open (blank: it decides it)."""
+    names = f"{row.pairing.player_a.player.name} and {row.pairing.player_b.player.name}"
+    if row.disputed or row.pending:
+        return f"a hand is {'disputed' if row.disputed else 'not confirmed'}"
+    if not named and row.play.state == play.LAST_HAND:
+        return f"{names} are finishing the hand in play"
+    if not named and row.play.state == play.EXTENDED:
+        return f"{names} play on until {play.clock_time(row.play.cutoff)}"
+    if _time_decision(row.pairing, row.current_game, row.current_points) is None:
+        return "level on games and points; record the result by hand"
+    return ""
+
+
+def _time_decision(
+    pairing: Pairing, game: int | None, current: dict[str, int]
+) -> tuple[str, str] | None:
+    """The policy's winner and why, in the words the players read after "Ada wins 2–1: "."""
     m = pairing.match
     names = {"A": pairing.player_a.player.name, "B": pairing.player_b.player.name}
     if m.games_won_a != m.games_won_b:
         seat = "A" if m.games_won_a > m.games_won_b else "B"
-        return seat, (
-            f"time called: {names[seat]} won more games ({m.games_won_a}–{m.games_won_b})"
-        )
+        return seat, f"time was called and {names[seat]} led on games"
     if current["A"] != current["B"]:
         seat = "A" if current["A"] > current["B"] else "B"
+        lead = f"{max(current.values())}–{min(current.values())}"
         return seat, (
-            f"time called: games level; {names[seat]} leads the current game "
-            f"{current['A']}–{current['B']}"
+            f"time was called with games level and {names[seat]} led "
+            f"{f'game {game}' if game else 'the current game'} {lead}"
         )
     if m.points_a != m.points_b:
         seat = "A" if m.points_a > m.points_b else "B"
+        lead = f"{max(m.points_a, m.points_b)}–{min(m.points_a, m.points_b)}"
         return seat, (
-            f"time called: games level; {names[seat]} leads on points {m.points_a}–{m.points_b}"
+            f"time was called with games level and {names[seat]} led on match points {lead}"
         )
     return None
 
@@ -211,12 +344,15 @@ def _decide(
     current: dict[str, int],
     games=None,
     points=None,
+    *,
+    by: str,
 ) -> None:
     m = pairing.match
     games = games or (m.games_won_a, m.games_won_b)
     points = points or (m.points_a + current["A"], m.points_b + current["B"])
     resolve(pairing, winner, games, points, reason, now)
-    pairing.save(update_fields=RESULT_FIELDS)
+    pairing.result_by = by
+    pairing.save(update_fields=[*RESULT_FIELDS, "result_by"])
     if m.state == Match.State.IN_PROGRESS:
         scoring.stop_match(match_id=m.pk, actor=actor, reason=reason)
 
@@ -264,7 +400,17 @@ def record_result(
         _check_result(games, points)
         _check_games(pairing, winner, games)
         before = _result_of(pairing)
-        _decide(pairing, winner, reason.strip(), actor, timezone.now(), current, games, points)
+        _decide(
+            pairing,
+            winner,
+            reason.strip(),
+            actor,
+            timezone.now(),
+            current,
+            games,
+            points,
+            by="organiser",
+        )
         log(
             tournament,
             "result_recorded",
@@ -290,7 +436,8 @@ def clear_result(*, pairing_id: int, actor: Actor, reason: str) -> Pairing:
             raise Conflict("not_resolved", "This table has no organiser's result.")
         before = _result_of(pairing)
         resolve(pairing, "", (0, 0), (0, 0), "", None)
-        pairing.save(update_fields=RESULT_FIELDS)
+        pairing.result_by = ""
+        pairing.save(update_fields=[*RESULT_FIELDS, "result_by"])
         m = pairing.match
         if m.state == Match.State.CLOSED and not m.winner:
             scoring.resume_match(match_id=m.pk, actor=actor, reason=reason)

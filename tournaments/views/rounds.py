@@ -80,7 +80,8 @@ def round_action(
     request: HttpRequest, tournament: Tournament, number: int, action: str
 ) -> HttpResponse:
     """The one-button round actions: discard a draft, publish, start the timer, call
-    time, apply the time policy, revoke the table links, close."""
+    time (and undo a mistaken call), apply the time policy, revoke the table links,
+    close."""
     rnd = _round(tournament, number)
     actor = actor_of(request)
     if action == "publish":
@@ -106,7 +107,16 @@ def round_action(
         messages.success(request, f"The clock of round {number} is running.")
     elif action == "call-time":
         services.call_time(round_id=rnd.pk, actor=actor)
-        messages.success(request, "Time is called: tables finish the hand they are playing.")
+        messages.success(
+            request,
+            "Time is called: each table finishes the hand in play and enters it; no new hand "
+            "may start. Then decide the tables by the time policy.",
+        )
+    elif action == "undo-time-call":
+        services.undo_time_call(round_id=rnd.pk, actor=actor, reason=request.POST.get("reason", ""))
+        messages.success(
+            request, f"The call is undone: round {number} plays on with its clock as it was."
+        )
     elif action == "time-policy":  # the whole round, or one table ("pairing")
         table = whole_number(request, "pairing", "A table's pairing")
         report = services.apply_time_policy(
@@ -132,7 +142,12 @@ def round_action(
 
 def _report_time_policy(request, report) -> None:
     for pairing in report.settled:
-        messages.success(request, f"Table {pairing.table}: {pairing.result_reason}.")
+        winner = pairing.player_a if pairing.result_winner == "A" else pairing.player_b
+        messages.success(
+            request,
+            f"Table {pairing.table}: {winner.player.name} wins "
+            f"{pairing.result_games_a}–{pairing.result_games_b}: {pairing.result_reason}.",
+        )
     for _pairing, why in report.waiting:
         messages.warning(request, f"Still open: {why}.")
     if not report.settled and not report.waiting:
@@ -279,6 +294,26 @@ def _result_initial(pairing: Pairing) -> dict:
 
 @organiser_page
 @require_POST
+def extend_table(request: HttpRequest, tournament: Tournament, pairing_id: int) -> HttpResponse:
+    """More time for one table: `minutes` more, or `hands` more after the hand in play."""
+    pairing = _pairing(tournament, pairing_id)
+    minutes = whole_number(request, "minutes", "Extra minutes")
+    hands = whole_number(request, "hands", "Extra hands")
+    pairing = services.extend_table(
+        pairing_id=pairing.pk,
+        actor=actor_of(request),
+        minutes=minutes,
+        hands=hands,
+        reason=request.POST.get("reason", ""),
+    )
+    board = selectors.dashboard(pairing.round)
+    row = next(row for row in board.tables if row.pairing.pk == pairing.pk)
+    messages.success(request, f"Table {pairing.table}: {row.play_words or 'more time given.'}")
+    return back(tournament, "dashboard")
+
+
+@organiser_page
+@require_POST
 def clear_result(request: HttpRequest, tournament: Tournament, pairing_id: int) -> HttpResponse:
     pairing = _pairing(tournament, pairing_id)
     services.clear_result(
@@ -305,6 +340,7 @@ def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "changes": selectors.results_changed(tournament, through_round=view.through_round),
             "tab": "standings",
             "rounds": selectors.rounds_of(tournament).exclude(state=Round.State.DRAFT),
+            "player_links": True,  # organisers read every player's page
         },
     )
 
