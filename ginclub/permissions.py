@@ -317,6 +317,22 @@ def may_set_pin(actor: Actor, player) -> bool:
     )
 
 
+def is_member(actor: Actor, club) -> bool:
+    """The logged-in user plays at `club` (is one of its players)."""
+    return actor.is_authenticated and club.players.filter(user=actor.user).exists()
+
+
+def may_see_player(actor: Actor, player) -> bool:
+    """A player's page (records, statistics, charts): everybody when the player's club
+    made its player pages public; else the club's members and organisers (and admins)."""
+    return may_see_players_of(actor, player.club)
+
+
+def may_see_players_of(actor: Actor, club) -> bool:
+    """`may_see_player` for every player of `club` at once (lists link names to pages)."""
+    return club.player_pages_public or organises(actor, club) or is_member(actor, club)
+
+
 def may_view_tournament(actor: Actor, tournament) -> bool:
     """A public tournament: anyone; else its club's organisers and its players."""
     if tournament.public or organises(actor, tournament.club):
@@ -377,6 +393,12 @@ def require_see_job(actor: Actor, job) -> None:
     """Anyone else is told there is no such job: nothing leaks."""
     if not may_see_job(actor, job):
         raise NotFound("not_found", "No such job.")
+
+
+def require_see_player(actor: Actor, player) -> None:
+    """Anyone else is told there is no such player: a private club's players stay unknown."""
+    if not may_see_player(actor, player):
+        raise NotFound("not_found", "No such player.")
 
 
 def require_view_tournament(actor: Actor, tournament) -> None:

@@ -25,6 +25,9 @@ imports none of them (dependencies run one way: tournaments → scoring → ginc
                     it records a new hand, inside its transaction.
     match decision  how a match was decided above scoring (the time policy, an
                     organiser's result with its reason), for the players' phones.
+    player events   the events a player played in, with their record in each, and the
+                    matches whose results a viewer may not see yet, for the player's page
+                    (scoring.stats). The tournaments app answers in a few queries.
     match places    where a match is played, in words ("Demo Open · round 2, table 3"),
                     for lists of matches (the home page). The tournaments app answers for
                     many match ids in one query.
@@ -171,3 +174,53 @@ def match_decision(match_id: int) -> MatchDecision | None:
             return found
     return None
 
+
+@dataclass(frozen=True)
+class PlayerEvent:
+    """An event a player played in, for their page (player events hook): its name, date
+    and state in words, where to read it (a path), the player's record there (byes
+    apart), and the player's matches in it."""
+
+    name: str
+    date: Any
+    state: str
+    path: str
+    won: int
+    lost: int
+    drawn: int
+    byes: int
+    undecided: int
+    match_ids: tuple[int, ...]
+    # False while the event hides its latest results from this viewer (the organiser's
+    # hiding options): the record is then not shown.
+    record_shown: bool = True
+
+
+@dataclass(frozen=True)
+class PlayerEvents:
+    """What the apps above scoring say of a player's history, for one viewer: the events,
+    and the matches whose results this viewer may not see yet (their events hide them)."""
+
+    events: tuple[PlayerEvent, ...] = ()
+    hidden_matches: frozenset[int] = frozenset()
+
+
+PlayerEventsFinder = Callable[[int, Any], PlayerEvents]
+_player_events: list[PlayerEventsFinder] = []
+
+
+def register_player_events(find: PlayerEventsFinder) -> None:
+    """`find(player_id, actor)` returns the PlayerEvents `actor` may see, in a fixed
+    number of queries whatever the player's history."""
+    if find not in _player_events:
+        _player_events.append(find)
+
+
+def player_events(player_id: int, actor: Any) -> PlayerEvents:
+    events: list[PlayerEvent] = []
+    hidden: set[int] = set()
+    for find in _player_events:
+        found = find(player_id, actor)
+        events.extend(found.events)
+        hidden.update(found.hidden_matches)
+    return PlayerEvents(tuple(events), frozenset(hidden))

@@ -33,6 +33,11 @@ class Club(models.Model):
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True
     )
+    player_pages_public = models.BooleanField(
+        default=False,
+        help_text="Anyone may read the players' pages (records, statistics, charts); "
+        "otherwise only the club's members and organisers.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,7 +1,7 @@
 from django.urls import path
 
 import ginclub.inputs  # noqa: F401  (registers <id:...>, a bounded id)
-from scoring import api, views
+from scoring import api, views, views_players
 
 app_name = "scoring"
 
@@ -28,6 +28,12 @@ urlpatterns = [
     path("matches/<id:match_id>/ledger/", views.match_ledger, name="ledger"),
     path("matches/<id:match_id>/qr.svg", views.table_qr, name="table-qr"),
     path("matches/<id:match_id>/revoke-links/", views.revoke_links, name="revoke-links"),
+    path("players/<id:player_id>/", views_players.player, name="player"),
+    path(
+        "clubs/<slug:slug>/player-pages/",
+        views_players.player_pages_setting,
+        name="player-pages-setting",
+    ),
     path(
         "clubs/<slug:slug>/players/<id:player_id>/unlock-pin/",
         views.unlock_pin,

@@ -37,3 +37,9 @@ class TournamentsConfig(AppConfig):
         # organiser's correction takes the tournament's lock first.
         register_result_guard(judge_result_change)
         register_result_lock(lock_tournament_of)
+        # A player's page (scoring) lists the events they played and their record in
+        # each, asked through scoring's hook (player events).
+        from scoring.hooks import register_player_events
+        from tournaments.records import player_events
+
+        register_player_events(player_events)

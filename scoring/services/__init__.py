@@ -5,6 +5,7 @@ row's lock, checks who may act, writes, and appends exactly one ledger row per s
 change in the same transaction. Each submission carries an idempotency key: a retry gets
 the stored response and writes nothing; the same key with another payload is refused.
 
+    clubs       a club's settings (who reads its player pages)
     base        Outcome and the plumbing the services share (Actor is ginclub.permissions')
     matches     start, close, reopen, stop, resume; revoke a match's table links
     hands       preview, submit, confirm, dispute, withdraw, correct, void
@@ -17,6 +18,7 @@ the stored response and writes nothing; the same key with another payload is ref
 
 from ginclub.permissions import Actor
 from scoring.services.base import Outcome, chain_of, snapshot
+from scoring.services.clubs import set_player_pages_public
 from scoring.services.corrections import CorrectionPreview, preview_correction, preview_void
 from scoring.services.hands import (
     confirm_hand,
@@ -80,6 +82,7 @@ __all__ = [
     "rescore_match",
     "reopen_match",
     "result_of",
+    "set_player_pages_public",
     "resume_match",
     "revoke_table_links",
     "set_pin",

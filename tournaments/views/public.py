@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from ginclub import permissions
 from ginclub.http import answer_poll
 from scoring import selectors as scoring_selectors
 from tournaments import selectors
@@ -87,6 +88,11 @@ def _standings_context(tournament: Tournament) -> dict:
     }
 
 
+def _player_links(request: HttpRequest, tournament: Tournament) -> bool:
+    """Names link to the players' pages where this viewer may read them (player_links)."""
+    return permissions.may_see_players_of(permissions.actor_of(request), tournament.club)
+
+
 @public_page
 def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(
@@ -95,6 +101,7 @@ def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         {
             **_standings_context(tournament),
             "manage": manages(request, tournament),
+            "player_links": _player_links(request, tournament),
         },
     )
 
@@ -107,7 +114,9 @@ def standings_table(request: HttpRequest, tournament: Tournament) -> HttpRespons
         request,
         selectors.poll_version(tournament, None),
         lambda: render(
-            request, "tournaments/_standings_table.html", _standings_context(tournament)
+            request,
+            "tournaments/_standings_table.html",
+            {**_standings_context(tournament), "player_links": _player_links(request, tournament)},
         ),
     )
 

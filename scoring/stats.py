@@ -1,0 +1,436 @@
+"""A player's record: their matches, head-to-head lines, and statistics from their hands.
+
+Terms (the player is "you"; a hand counts once it is confirmed):
+    hands          confirmed hands of your matches, dead hands included.
+    knock          you went out with deadwood (outcomes knock and undercut); gins and big
+                   gins are counted apart.
+    undercut       given: your opponent knocked and you had as little deadwood or less;
+                   suffered: you knocked and were undercut.
+    caught         your deadwood (after lay-offs) when your opponent knocked or went gin.
+    box            a hand won in a game: boxes per game are your hands won in each
+                   finished game, as the engine counted them (Game.breakdown.hands_won,
+                   so a Hollywood game counts the hands it scored).
+    shutout        a finished game you won in which your opponent won no hand (suffered:
+                   the other way round).
+    card entry     hands entered card by card keep the melds and the lay-offs: meld shapes
+                   are your melds at the end of those hands (a set: one rank; a run: one
+                   suit in sequence), lay-offs against you are the defender's cards laid
+                   off on your melds when you knocked.
+    basis          every figure says how many hands (or games) it rests on; a figure from
+                   fewer than MIN_HANDS hands (MIN_GAMES games) is marked as resting on
+                   too few.
+Every read here is one query whatever the player's history (sums and counts are made by
+the database); only the card-entry figures walk their hands' stored melds in Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import date
+from typing import Any
+
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    IntegerField,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, TruncMonth
+
+from scoring import hooks
+from scoring.models import Game, Hand, Match, Player
+
+MIN_HANDS = 20
+MIN_GAMES = 5
+DONE = (Match.State.FINISHED, Match.State.CLOSED)
+KNOCKS = (Hand.Outcome.KNOCK, Hand.Outcome.UNDERCUT)
+OUT = (Hand.Outcome.KNOCK, Hand.Outcome.UNDERCUT, Hand.Outcome.GIN, Hand.Outcome.BIG_GIN)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One statistic: `value` (None when nothing to rest on) from `count` of `basis`
+    hands or games (`unit`), as a rate per 100, a percentage, an average or a count."""
+
+    key: str
+    label: str
+    value: float | None
+    basis: int
+    unit: str
+    kind: str  # "per100", "percent", "average", "count"
+    count: int | None = None
+    # What a percentage is of, when not the basis (melds, of card-entry hands).
+    whole: int | None = None
+    whole_unit: str = ""
+
+    @property
+    def minimum(self) -> int:
+        return MIN_GAMES if self.unit == "games" else MIN_HANDS
+
+    @property
+    def enough(self) -> bool:
+        return self.basis >= self.minimum
+
+    @property
+    def text(self) -> str:
+        """The value in words: '37.5 per 100 hands (3)', '25% (1 of 4)', '4.33', '2'."""
+        if self.value is None:
+            return "none yet"
+        value = f"{self.value:g}"
+        if self.kind == "per100":
+            return f"{value} per 100 hands ({self.count})"
+        if self.kind == "percent":
+            whole = self.basis if self.whole is None else self.whole
+            unit = f" {self.whole_unit}" if self.whole_unit else ""
+            return f"{value}% ({self.count} of {whole}{unit})"
+        return value
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "label": self.label,
+            "value": self.value,
+            "count": self.count,
+            "basis": self.basis,
+            "unit": self.unit,
+            "kind": self.kind,
+            "minimum": self.minimum,
+            "enough": self.enough,
+            "whole": self.whole,
+            "text": self.text,
+        }
+
+
+def _ratio(part: int | None, whole: int, scale: int = 1) -> float | None:
+    return round(scale * (part or 0) / whole, 2) if whole else None
+
+
+# ------------------------------------------------------------------- the player's side
+
+
+def _mine(field_name: str, player_id: int, prefix: str = "game__match__") -> Q:
+    """`field_name` names the player's own seat (as A or as B)."""
+    return Q(**{field_name: "A", f"{prefix}player_a_id": player_id}) | Q(
+        **{field_name: "B", f"{prefix}player_b_id": player_id}
+    )
+
+
+def _theirs(field_name: str, player_id: int, prefix: str = "game__match__") -> Q:
+    """`field_name` names the opponent's seat."""
+    return Q(**{field_name: "B", f"{prefix}player_a_id": player_id}) | Q(
+        **{field_name: "A", f"{prefix}player_b_id": player_id}
+    )
+
+
+def _own(player_id: int, a_value, b_value, prefix: str = ""):
+    """An expression: `a_value` where the player sits at A, else `b_value`."""
+    return Case(When(**{f"{prefix}player_a_id": player_id}, then=a_value), default=b_value)
+
+
+def matches_of(player: Player, hidden: frozenset[int] = frozenset()) -> QuerySet[Match]:
+    """The player's matches, less those whose results the viewer may not see yet."""
+    matches = Match.objects.filter(Q(player_a=player) | Q(player_b=player))
+    return matches.exclude(pk__in=hidden) if hidden else matches
+
+
+def hands_of(player: Player, hidden: frozenset[int] = frozenset()) -> QuerySet[Hand]:
+    hands = Hand.objects.filter(state=Hand.State.CONFIRMED).filter(
+        Q(game__match__player_a=player) | Q(game__match__player_b=player)
+    )
+    return hands.exclude(game__match_id__in=hidden) if hidden else hands
+
+
+# --------------------------------------------------------------------- the figures
+
+
+def hand_figures(player: Player, hidden: frozenset[int] = frozenset()) -> list[Figure]:
+    """The figures from the player's hands, in one query."""
+    pid = player.pk
+    knocks, opp_knocks = _mine("knocker", pid), _theirs("knocker", pid)
+    n = hands_of(player, hidden).aggregate(
+        hands=Count("pk"),
+        won=Count("pk", filter=_mine("winner", pid)),
+        knocks=Count("pk", filter=knocks & Q(outcome__in=KNOCKS)),
+        gins=Count("pk", filter=knocks & Q(outcome=Hand.Outcome.GIN)),
+        big_gins=Count("pk", filter=knocks & Q(outcome=Hand.Outcome.BIG_GIN)),
+        suffered=Count("pk", filter=knocks & Q(outcome=Hand.Outcome.UNDERCUT)),
+        opp_knocks=Count("pk", filter=opp_knocks & Q(outcome__in=KNOCKS)),
+        given=Count("pk", filter=opp_knocks & Q(outcome=Hand.Outcome.UNDERCUT)),
+        knock_deadwood=Sum("knocker_deadwood", filter=knocks & Q(outcome__in=KNOCKS)),
+        defended=Count(
+            "pk", filter=opp_knocks & Q(outcome__in=OUT, defender_deadwood__isnull=False)
+        ),
+        caught=Sum("defender_deadwood", filter=opp_knocks & Q(outcome__in=OUT)),
+    )
+    hands, mine = n["hands"], n["knocks"]
+
+    def per100(key: str, label: str, count: int) -> Figure:
+        return Figure(key, label, _ratio(count, hands, 100), hands, "hands", "per100", count)
+
+    return [
+        per100("hands_won", "Hands won", n["won"]),
+        per100("knocks", "Knocks", mine),
+        per100("gins", "Gins", n["gins"]),
+        per100("big_gins", "Big gins", n["big_gins"]),
+        Figure(
+            "undercuts_given", "Undercuts given (of your opponents' knocks)",
+            _ratio(n["given"], n["opp_knocks"], 100), n["opp_knocks"], "knocks against you",
+            "percent", n["given"],
+        ),
+        Figure(
+            "undercuts_suffered", "Undercuts suffered (of your knocks)",
+            _ratio(n["suffered"], mine, 100), mine, "knocks", "percent", n["suffered"],
+        ),
+        Figure(
+            "knock_deadwood", "Average deadwood when knocking",
+            _ratio(n["knock_deadwood"], mine), mine, "knocks", "average",
+        ),
+        Figure(
+            "caught_deadwood", "Average deadwood caught when defending",
+            _ratio(n["caught"], n["defended"]), n["defended"], "hands defended", "average",
+        ),
+    ]  # fmt: skip
+
+
+def game_figures(player: Player, hidden: frozenset[int] = frozenset()) -> list[Figure]:
+    """Boxes per game and shutouts, from the engine's breakdown of each finished game."""
+    pid = player.pk
+    games = Game.objects.filter(state=Game.State.FINISHED).filter(
+        Q(match__player_a=player) | Q(match__player_b=player)
+    )
+    if hidden:
+        games = games.exclude(match_id__in=hidden)
+    n = games.annotate(
+        won_a=Cast(KT("breakdown__hands_won__A"), IntegerField()),
+        won_b=Cast(KT("breakdown__hands_won__B"), IntegerField()),
+    ).aggregate(
+        games=Count("pk"),
+        boxes=Sum(_own(pid, F("won_a"), F("won_b"), "match__")),
+        shutouts=Count("pk", filter=Q(winner="A", match__player_a_id=pid, won_b=0)
+                       | Q(winner="B", match__player_b_id=pid, won_a=0)),
+        shut_out=Count("pk", filter=Q(winner="B", match__player_a_id=pid, won_a=0)
+                       | Q(winner="A", match__player_b_id=pid, won_b=0)),
+    )  # fmt: skip
+    played = n["games"]
+    return [
+        Figure("boxes", "Boxes per game", _ratio(n["boxes"], played), played, "games", "average"),
+        Figure("shutouts", "Shutouts won", n["shutouts"], played, "games", "count", n["shutouts"]),
+        Figure(
+            "shut_out", "Shutouts suffered", n["shut_out"], played, "games", "count", n["shut_out"]
+        ),
+    ]
+
+
+def meld_shape(meld: list[str]) -> str:
+    """'set' (one rank) or 'run' (one suit in sequence), from the stored cards ('7H')."""
+    return "set" if len({card[:-1] for card in meld}) == 1 else "run"
+
+
+def card_figures(player: Player, hidden: frozenset[int] = frozenset()) -> list[Figure]:
+    """Meld shapes and lay-offs against the player, from their card-entry hands."""
+    pid = player.pk
+    rows = (
+        hands_of(player, hidden)
+        .filter(cards__isnull=False, outcome__in=OUT)
+        .annotate(seat=_own(pid, Value("A"), Value("B"), "game__match__"))
+        .values_list("seat", "knocker", "outcome", "cards")
+    )
+    hands = sets = runs = knocks = laid = 0
+    for seat, knocker, outcome, cards in rows:
+        hands += 1
+        melds = cards.get("knocker_melds" if knocker == seat else "defender_melds") or []
+        shapes = [meld_shape(meld) for meld in melds]
+        sets += shapes.count("set")
+        runs += shapes.count("run")
+        if knocker == seat and outcome in KNOCKS:
+            knocks += 1
+            laid += len(cards.get("laid_off") or [])
+    return [
+        Figure("sets", "Melds that are sets", _ratio(sets, sets + runs, 100), hands,
+               "card-entry hands", "percent", sets, sets + runs, "melds"),
+        Figure("runs", "Melds that are runs", _ratio(runs, sets + runs, 100), hands,
+               "card-entry hands", "percent", runs, sets + runs, "melds"),
+        Figure("layoffs_against", "Cards laid off on your melds per knock",
+               _ratio(laid, knocks), knocks, "card-entry knocks", "average", laid),
+    ]  # fmt: skip
+
+
+# --------------------------------------------------------- matches and head-to-head
+
+
+@dataclass(frozen=True)
+class MatchLine:
+    """One match from the player's side."""
+
+    match: Match
+    opponent: Player
+    result: str  # "won", "lost", "in progress", "hidden"
+    games: tuple[int, int]
+    points: tuple[int, int]
+    place: str = ""
+
+
+def match_lines(player: Player, hidden: frozenset[int] = frozenset()) -> list[MatchLine]:
+    """Every match of the player, newest first (one query); results held back from the
+    viewer (`hidden`) are shown as such."""
+    matches = (
+        Match.objects.filter(Q(player_a=player) | Q(player_b=player))
+        .select_related("player_a", "player_b")
+        .order_by("-created_at", "-pk")
+    )
+    lines = []
+    for match in matches:
+        seat = "A" if match.player_a_id == player.pk else "B"
+        games = (match.games_won_a, match.games_won_b)
+        points = (match.points_a, match.points_b)
+        if seat == "B":
+            games, points = games[::-1], points[::-1]
+        if match.pk in hidden:
+            result, games, points = "hidden", (0, 0), (0, 0)
+        elif match.state in DONE and match.winner:
+            result = "won" if match.winner == seat else "lost"
+        else:
+            result = match.get_state_display()
+        opponent = match.player_b if seat == "A" else match.player_a
+        lines.append(MatchLine(match, opponent, result, games, points))
+    return lines
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    opponent_id: int
+    opponent: str
+    played: int
+    won: int
+    lost: int
+    games_for: int
+    games_against: int
+    points_for: int
+    points_against: int
+
+
+def head_to_head(player: Player, hidden: frozenset[int] = frozenset()) -> list[HeadToHead]:
+    """The player's finished matches against each opponent, summed by the database."""
+    pid = player.pk
+    rows = (
+        matches_of(player, hidden)
+        .filter(state__in=DONE)
+        .annotate(
+            opponent_id=_own(pid, F("player_b_id"), F("player_a_id")),
+            opponent_name=_own(pid, F("player_b__name"), F("player_a__name")),
+        )
+        .values("opponent_id", "opponent_name")
+        .annotate(
+            played=Count("pk"),
+            won=Count("pk", filter=_mine("winner", pid, "")),
+            lost=Count("pk", filter=_theirs("winner", pid, "")),
+            games_for=Sum(_own(pid, F("games_won_a"), F("games_won_b"))),
+            games_against=Sum(_own(pid, F("games_won_b"), F("games_won_a"))),
+            points_for=Sum(_own(pid, F("points_a"), F("points_b"))),
+            points_against=Sum(_own(pid, F("points_b"), F("points_a"))),
+        )
+        .order_by("-played", "opponent_name")
+    )
+    return [
+        HeadToHead(
+            r["opponent_id"], r["opponent_name"], r["played"], r["won"], r["lost"],
+            r["games_for"] or 0, r["games_against"] or 0, r["points_for"] or 0,
+            r["points_against"] or 0,
+        )
+        for r in rows
+    ]  # fmt: skip
+
+
+# ------------------------------------------------------------------- chart series
+
+
+@dataclass(frozen=True)
+class MonthResults:
+    month: date
+    won: int
+    lost: int
+
+
+def results_by_month(player: Player, hidden: frozenset[int] = frozenset()) -> list[MonthResults]:
+    """Finished matches won and lost in each month the player played (the month a
+    match was started)."""
+    pid = player.pk
+    rows = (
+        matches_of(player, hidden)
+        .filter(state__in=DONE)
+        .annotate(month=TruncMonth("created_at"))
+        .values("month")
+        .annotate(
+            won=Count("pk", filter=_mine("winner", pid, "")),
+            lost=Count("pk", filter=_theirs("winner", pid, "")),
+        )
+        .order_by("month")
+    )
+    return [MonthResults(_day(r["month"]), r["won"], r["lost"]) for r in rows]
+
+
+def _day(moment) -> date:
+    return moment.date() if hasattr(moment, "date") else moment
+
+
+def knock_deadwood_counts(
+    player: Player, hidden: frozenset[int] = frozenset()
+) -> list[tuple[int, int]]:
+    """[(deadwood, knocks)] of the player's knocks, by deadwood."""
+    rows = (
+        hands_of(player, hidden)
+        .filter(_mine("knocker", player.pk), outcome__in=KNOCKS)
+        .values("knocker_deadwood")
+        .annotate(knocks=Count("pk"))
+        .order_by("knocker_deadwood")
+    )
+    return [(r["knocker_deadwood"], r["knocks"]) for r in rows]
+
+
+# --------------------------------------------------------------------- the record
+
+
+@dataclass
+class PlayerRecord:
+    """Everything the player's page and API show, for one viewer."""
+
+    player: Player
+    hands: int
+    games: int
+    figures: list[Figure]
+    matches: list[MatchLine]
+    head_to_head: list[HeadToHead]
+    months: list[MonthResults]
+    deadwood: list[tuple[int, int]]
+    events: tuple = ()
+    hidden: frozenset[int] = field(default_factory=frozenset)
+
+
+def player_record(player: Player, actor) -> PlayerRecord:
+    """The player's record as `actor` may see it: results the apps above hold back from
+    this viewer (scoring.hooks.player_events) are left out of every figure. A fixed
+    number of queries whatever the player's history."""
+    found = hooks.player_events(player.pk, actor)
+    hidden = found.hidden_matches
+    hand_part = hand_figures(player, hidden)
+    game_part = game_figures(player, hidden)
+    matches = match_lines(player, hidden)
+    places = hooks.match_places([line.match.pk for line in matches])
+    return PlayerRecord(
+        player=player,
+        hands=hand_part[0].basis,
+        games=game_part[0].basis,
+        figures=hand_part + game_part + card_figures(player, hidden),
+        matches=[replace(line, place=places.get(line.match.pk, "")) for line in matches],
+        head_to_head=head_to_head(player, hidden),
+        months=results_by_month(player, hidden),
+        deadwood=knock_deadwood_counts(player, hidden),
+        events=found.events,
+        hidden=hidden,
+    )

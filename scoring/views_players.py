@@ -1,0 +1,75 @@
+"""A player's page: their matches and events, head-to-head lines and statistics.
+
+Who may read it is asked of ginclub.permissions (may_see_player): the club's members and
+organisers, or anyone when the club made its player pages public. Anyone else is told
+there is no such player. The figures come from scoring.stats in a fixed number of queries.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from ginclub import permissions
+from ginclub.errors import NotFound
+from scoring import selectors, services, stats
+from scoring.models import Player
+
+
+def visible_player(request: HttpRequest, player_id: int) -> tuple[Player, permissions.Actor]:
+    """The player with their club, if the request may see them (else a 404)."""
+    player = Player.objects.select_related("club").filter(pk=player_id).first()
+    actor = permissions.actor_of(request)
+    if player is None:
+        raise NotFound("not_found", "No such player.")
+    permissions.require_see_player(actor, player)
+    return player, actor
+
+
+@require_GET
+def player(request: HttpRequest, player_id: int) -> HttpResponse:
+    player, actor = visible_player(request, player_id)
+    record = stats.player_record(player, actor)
+    organiser = permissions.organises(actor, player.club)
+    user_id = actor.user.pk if actor.is_authenticated else None
+    return render(
+        request,
+        "scoring/player.html",
+        {
+            "player": player,
+            "record": record,
+            "organiser": organiser,
+            # The viewer opens a match's own page only where they may (its players,
+            # organisers); everyone else reads the result in the list.
+            "openable": {
+                line.match.pk
+                for line in record.matches
+                if organiser
+                or (
+                    user_id
+                    and user_id in (line.match.player_a.user_id, line.match.player_b.user_id)
+                )
+            },
+            "min_hands": stats.MIN_HANDS,
+            "min_games": stats.MIN_GAMES,
+        },
+    )
+
+
+@login_required
+@require_POST
+def player_pages_setting(request: HttpRequest, slug: str) -> HttpResponse:
+    """Organisers open the club's player pages to everybody, or keep them to members."""
+    club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
+    public = request.POST.get("player_pages_public") == "on"
+    services.set_player_pages_public(club=club, actor=permissions.actor_of(request), public=public)
+    messages.success(
+        request,
+        "Player pages are open to everybody."
+        if public
+        else f"Player pages are for the members and organisers of {club.name}.",
+    )
+    return redirect("scoring:club", slug=slug)
