@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from ginclub import permissions
 from ginclub.api_errors import ERRORS, valid
 from ginclub.errors import Forbidden, ServiceError
-from scoring import ledger, selectors, services
+from scoring import ledger, selectors, services, stats
 from scoring import serializers as s
 from scoring.hand_input import hand_input_from
 from scoring.models import Club, Hand, Match, Player
@@ -316,3 +316,17 @@ def verify_ledger(request: Request) -> Response:
             ],
         }
     )
+
+
+# ------------------------------------------------------------------ a player's record
+
+
+@extend_schema(responses={200: s.PlayerRecordOutputSerializer, **ERRORS})
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def player_record(request: Request, player_id: int) -> Response:
+    """A player's matches, events, head-to-head lines and statistics: the club's members
+    and organisers, or anyone when the club opened its player pages (else 404)."""
+    actor = permissions.actor_of(request)
+    player = stats.visible_player(actor, player_id)
+    return Response(stats.record_dict(stats.player_record(player, actor)))

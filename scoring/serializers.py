@@ -121,6 +121,9 @@ class PlayerSerializer(serializers.Serializer):
 class ClubSerializer(serializers.Serializer):
     slug = serializers.SlugField()
     name = serializers.CharField()
+    player_pages_public = serializers.BooleanField(
+        help_text="Anyone may read its players' records; else only members and organisers."
+    )
 
 
 class LedgerRowSerializer(serializers.Serializer):
@@ -491,3 +494,112 @@ class CorrectionPreviewOutputSerializer(serializers.Serializer):
         help_text="Null unless the match is played in a closed round of a tournament and "
         "its result changes.",
     )
+
+
+# ------------------------------------------------------------- a player's record
+
+
+class PlayerRefOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class PlayerOfClubOutputSerializer(PlayerRefOutputSerializer):
+    club = serializers.SlugField()
+
+
+class MinimumsOutputSerializer(serializers.Serializer):
+    hands = serializers.IntegerField(help_text="Figures from fewer hands are marked too few.")
+    games = serializers.IntegerField(help_text="The same for figures from games.")
+
+
+class FigureOutputSerializer(serializers.Serializer):
+    key = serializers.ChoiceField(
+        choices=[
+            "hands_won", "knocks", "gins", "big_gins", "undercuts_given",
+            "undercuts_suffered", "knock_deadwood", "caught_deadwood", "boxes", "shutouts",
+            "shut_out", "sets", "runs", "layoffs_against",
+        ]
+    )  # fmt: skip
+    label = serializers.CharField()
+    value = serializers.FloatField(allow_null=True, help_text="Null: nothing to rest on.")
+    count = serializers.IntegerField(allow_null=True, help_text="The count behind a rate.")
+    basis = serializers.IntegerField(help_text="How many hands (or games) it rests on.")
+    unit = serializers.CharField(help_text="What the basis counts: hands, knocks, games...")
+    kind = serializers.ChoiceField(choices=["per100", "percent", "average", "count"])
+    minimum = serializers.IntegerField()
+    enough = serializers.BooleanField(help_text="False: resting on fewer than the minimum.")
+    whole = serializers.IntegerField(
+        allow_null=True, help_text="What a percentage is of, when not the basis (melds)."
+    )
+    text = serializers.CharField(help_text="The value in words, as the page shows it.")
+
+
+class PlayerEventOutputSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    date = serializers.DateField()
+    state = serializers.CharField()
+    path = serializers.CharField(help_text="The event's public page.")
+    record_shown = serializers.BooleanField(
+        help_text="False while the event hides its latest results from this viewer."
+    )
+    won = serializers.IntegerField(allow_null=True)
+    lost = serializers.IntegerField(allow_null=True)
+    drawn = serializers.IntegerField(allow_null=True)
+    byes = serializers.IntegerField(allow_null=True)
+    undecided = serializers.IntegerField(allow_null=True)
+
+
+class ForAgainstOutputSerializer(serializers.Serializer):
+    def get_fields(self):
+        # "for" is a Python keyword: declared here rather than as a class attribute.
+        return {"for": serializers.IntegerField(), "against": serializers.IntegerField()}
+
+
+class HeadToHeadOutputSerializer(serializers.Serializer):
+    opponent = PlayerRefOutputSerializer()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    games = ForAgainstOutputSerializer()
+    points = ForAgainstOutputSerializer()
+
+
+class PlayerMatchOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    started = serializers.DateTimeField()
+    opponent = PlayerRefOutputSerializer()
+    state = serializers.ChoiceField(choices=Match.State.choices)
+    result = serializers.CharField(
+        help_text="won, lost, the match's state while undecided, or hidden (the event "
+        "hides it from this viewer for now)."
+    )
+    games = ForAgainstOutputSerializer(allow_null=True)
+    points = ForAgainstOutputSerializer(allow_null=True)
+    place = serializers.CharField(
+        allow_blank=True, help_text="Event, round and table; blank for a club match."
+    )
+
+
+class MonthResultsOutputSerializer(serializers.Serializer):
+    month = serializers.RegexField(r"^\d{4}-\d{2}$", help_text="YYYY-MM")
+    won = serializers.IntegerField()
+    lost = serializers.IntegerField()
+
+
+class DeadwoodCountOutputSerializer(serializers.Serializer):
+    deadwood = serializers.IntegerField()
+    knocks = serializers.IntegerField()
+
+
+class PlayerRecordOutputSerializer(serializers.Serializer):
+    player = PlayerOfClubOutputSerializer()
+    minimums = MinimumsOutputSerializer()
+    hands = serializers.IntegerField(help_text="Confirmed hands the figures come from.")
+    games = serializers.IntegerField(help_text="Finished games.")
+    figures = FigureOutputSerializer(many=True)
+    events = PlayerEventOutputSerializer(many=True)
+    head_to_head = HeadToHeadOutputSerializer(many=True)
+    matches = PlayerMatchOutputSerializer(many=True)
+    months = MonthResultsOutputSerializer(many=True)
+    knock_deadwood = DeadwoodCountOutputSerializer(many=True)

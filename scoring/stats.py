@@ -43,6 +43,8 @@ from django.db.models import (
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, TruncMonth
 
+from ginclub import permissions
+from ginclub.errors import NotFound
 from scoring import hooks
 from scoring.models import Game, Hand, Match, Player
 
@@ -412,6 +414,16 @@ class PlayerRecord:
     hidden: frozenset[int] = field(default_factory=frozenset)
 
 
+def visible_player(actor, player_id: int) -> Player:
+    """The player with their club, if `actor` may see them (ginclub.permissions
+    may_see_player); anyone else, like an unknown id, gets NotFound."""
+    player = Player.objects.select_related("club").filter(pk=player_id).first()
+    if player is None:
+        raise NotFound("not_found", "No such player.")
+    permissions.require_see_player(actor, player)
+    return player
+
+
 def player_record(player: Player, actor) -> PlayerRecord:
     """The player's record as `actor` may see it: results the apps above hold back from
     this viewer (scoring.hooks.player_events) are left out of every figure. A fixed
@@ -434,3 +446,60 @@ def player_record(player: Player, actor) -> PlayerRecord:
         events=found.events,
         hidden=hidden,
     )
+
+
+def record_dict(record: PlayerRecord) -> dict[str, Any]:
+    """The record as the API shows it (scoring.serializers.PlayerRecordOutputSerializer)."""
+    player = record.player
+    return {
+        "player": {"id": player.pk, "name": player.name, "club": player.club.slug},
+        "minimums": {"hands": MIN_HANDS, "games": MIN_GAMES},
+        "hands": record.hands,
+        "games": record.games,
+        "figures": [f.as_dict() for f in record.figures],
+        "events": [
+            {
+                "name": e.name,
+                "date": e.date.isoformat(),
+                "state": e.state,
+                "path": e.path,
+                "record_shown": e.record_shown,
+                **{
+                    k: getattr(e, k) if e.record_shown else None
+                    for k in ("won", "lost", "drawn", "byes", "undecided")
+                },
+            }
+            for e in record.events
+        ],
+        "head_to_head": [
+            {
+                "opponent": {"id": h.opponent_id, "name": h.opponent},
+                "played": h.played,
+                "won": h.won,
+                "lost": h.lost,
+                "games": {"for": h.games_for, "against": h.games_against},
+                "points": {"for": h.points_for, "against": h.points_against},
+            }
+            for h in record.head_to_head
+        ],
+        "matches": [_match_dict(line) for line in record.matches],
+        "months": [
+            {"month": m.month.strftime("%Y-%m"), "won": m.won, "lost": m.lost}
+            for m in record.months
+        ],
+        "knock_deadwood": [{"deadwood": d, "knocks": n} for d, n in record.deadwood],
+    }
+
+
+def _match_dict(line: MatchLine) -> dict[str, Any]:
+    shown = line.result != "hidden"
+    return {
+        "id": line.match.pk,
+        "started": line.match.created_at.isoformat(),
+        "opponent": {"id": line.opponent.pk, "name": line.opponent.name},
+        "state": line.match.state,
+        "result": line.result,
+        "games": {"for": line.games[0], "against": line.games[1]} if shown else None,
+        "points": {"for": line.points[0], "against": line.points[1]} if shown else None,
+        "place": line.place,
+    }

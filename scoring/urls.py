@@ -64,4 +64,5 @@ api_urlpatterns = [
     path("hands/<id:hand_id>/void/", api.void, name="api-void"),
     path("hands/<id:hand_id>/void/preview/", api.void_preview, name="api-void-preview"),
     path("ledger/verify/", api.verify_ledger, name="api-verify-ledger"),
+    path("players/<id:player_id>/", api.player_record, name="api-player"),
 ]

@@ -14,19 +14,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from ginclub import permissions
-from ginclub.errors import NotFound
 from scoring import selectors, services, stats
 from scoring.models import Player
 
 
 def visible_player(request: HttpRequest, player_id: int) -> tuple[Player, permissions.Actor]:
     """The player with their club, if the request may see them (else a 404)."""
-    player = Player.objects.select_related("club").filter(pk=player_id).first()
     actor = permissions.actor_of(request)
-    if player is None:
-        raise NotFound("not_found", "No such player.")
-    permissions.require_see_player(actor, player)
-    return player, actor
+    return stats.visible_player(actor, player_id), actor
 
 
 @require_GET
