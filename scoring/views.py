@@ -244,7 +244,13 @@ def hand_form(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _visible_match(request, match_id)
     context = _match_context(request, match, cards=CARD_CHOICES)
     context["hand_form"] = _blank_hand_form(context["view"], request.GET.get("mode", "quick"))
-    return render(request, "scoring/_hand_form.html", context)
+    return render(request, _hand_form_template(context), context)
+
+
+def _hand_form_template(context: dict) -> str:
+    """The #hand-form partial: the form, or why no new hand may start (the result, or
+    time called with the hand in play entered: issue 9, traps 2 and 3)."""
+    return "scoring/_hand_form.html" if context["hand_form"] else "scoring/_hand_form_stopped.html"
 
 
 @require_POST
@@ -411,7 +417,7 @@ def _after_write(request: HttpRequest, match: Match) -> HttpResponse:
         return _back(match)
     context = _match_context(request, match, cards=CARD_CHOICES)
     context["hand_form"] = _blank_hand_form(context["view"], request.POST.get("mode", "quick"))
-    response = render(request, "scoring/_hand_form.html", context)
+    response = render(request, _hand_form_template(context), context)
     response["HX-Trigger"] = "hand-recorded"
     return response
 

@@ -134,7 +134,7 @@ def test_organiser_day_from_registration_to_public_standings(desk, phone):
     rival.screenshot(path=str(ARTIFACTS / "organiser-day-4-confirm-on-phone.png"), full_page=True)
     confirm.click()
     for page in (alice, rival):
-        expect(page.locator("#scoreboard")).to_contain_text("Alice wins the match", timeout=10000)
+        expect(page.locator("#scoreboard")).to_contain_text("Alice wins 1–0", timeout=10000)
     alice.screenshot(path=str(ARTIFACTS / "organiser-day-5-match-won.png"), full_page=True)
     alices_match = Match.objects.get(
         pairing__round__tournament=tournament,
@@ -202,7 +202,7 @@ def test_organiser_day_from_registration_to_public_standings(desk, phone):
     shot(desk, "10-correction-preview")
     assert list(hands) == hands_before  # the previews wrote nothing
     desk.get_by_test_id("apply").click()
-    expect(desk.locator("#scoreboard")).to_contain_text(f"{opponent} wins the match")
+    expect(desk.locator("#scoreboard")).to_contain_text(f"{opponent} wins 1–0")
 
     # The public standings follow, and say that a result changed after the round closed.
     public.goto(f"/tournaments/{tournament.slug}/standings/")

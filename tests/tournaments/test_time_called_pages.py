@@ -76,7 +76,9 @@ def test_phones_stop_offering_a_hand_once_the_hand_in_play_is_entered(table, org
         board = _get(phone, f"/matches/{table.match_id}/scoreboard/")
         assert "no new hand (hand 1 of game 1 was the hand in play)." in board
         assert 'data-next-hand="none"' in board  # the open form goes stale
-        assert "Save hand" not in _get(phone, f"/matches/{table.match_id}/hands/new/")
+        form = _get(phone, f"/matches/{table.match_id}/hands/new/")
+        assert "Save hand" not in form and "No game in progress" not in form
+        assert "<strong>No new hand:</strong> time was called and this table has entered" in form
         assert "Save hand" not in _get(phone, f"/matches/{table.match_id}/")
 
 
@@ -105,6 +107,8 @@ def test_a_normal_finish_and_a_result_by_hand_say_so(table, organiser):
     assert f"{a} won games 1 and 2; the first to 2 games wins." in board
     assert "Match points (game totals): " in board
     assert "No game in progress" not in board
+    form = _get(phone, f"/matches/{table.match_id}/hands/new/")
+    assert f"<strong>No more hands:</strong> {a} wins 2–0." in form
 
 
 def test_a_result_set_by_the_organiser_says_so_with_its_reason(table, organiser):
