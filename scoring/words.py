@@ -51,17 +51,17 @@ def total(game: Game, seat: str, names: dict[str, str], rules: dict[str, Any]) -
     final = bd["totals"][seat]
     if bd["winner"] != seat:
         return f"{names[seat]}: {points} in hands + {boxes} = {final}"
-    bonus = f"{bd['game_bonus']} game"
+    bonus = f"{bd['game_bonus']} game + " if bd["game_bonus"] else ""
     shutout = rules.get("shutout") if bd.get("shutout") else None
     if shutout == "double":
-        text = f"({points} in hands + {bonus} + {boxes}) × 2 shutout = {final}"
+        text = f"({points} in hands + {bonus}{boxes}) × 2 shutout = {final}"
     elif shutout == "double_points":
-        text = f"{points} in hands × 2 shutout + {bonus} + {boxes} = {final}"
+        text = f"{points} in hands × 2 shutout + {bonus}{boxes} = {final}"
     elif shutout == "bonus":
         extra = rules.get("shutout_bonus", 100)
-        text = f"{points} in hands + {bonus} + {boxes} + {extra} shutout = {final}"
+        text = f"{points} in hands + {bonus}{boxes} + {extra} shutout = {final}"
     else:
-        text = f"{points} in hands + {bonus} + {boxes} = {final}"
+        text = f"{points} in hands + {bonus}{boxes} = {final}"
     floor = rules.get("game_bonus_min")
     if not bd["game_bonus"] and floor is not None and points < floor:
         text += f" (no game bonus: {points} in hands, under {floor})"
