@@ -30,6 +30,11 @@ urlpatterns = [
     path("matches/<id:match_id>/revoke-links/", views.revoke_links, name="revoke-links"),
     path("players/<id:player_id>/", views_players.player, name="player"),
     path(
+        "players/<id:player_id>/charts/<str:chart>.svg",
+        views_players.player_chart,
+        name="player-chart",
+    ),
+    path(
         "clubs/<slug:slug>/player-pages/",
         views_players.player_pages_setting,
         name="player-pages-setting",

@@ -7,6 +7,7 @@ there is no such player. The figures come from scoring.stats in a fixed number o
 
 from __future__ import annotations
 
+from csp.decorators import csp
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -14,7 +15,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from ginclub import permissions
-from scoring import selectors, services, stats
+from ginclub.errors import NotFound
+from scoring import charts, hooks, selectors, services, stats
 from scoring.models import Player
 
 
@@ -68,3 +70,28 @@ def player_pages_setting(request: HttpRequest, slug: str) -> HttpResponse:
         else f"Player pages are for the members and organisers of {club.name}.",
     )
     return redirect("scoring:club", slug=slug)
+
+
+CHARTS = {
+    "results": lambda player, hidden: charts.results_per_month(
+        stats.results_by_month(player, hidden)
+    ),
+    "deadwood": lambda player, hidden: charts.knock_deadwood(
+        stats.knock_deadwood_counts(player, hidden)
+    ),
+}
+
+
+# A chart is an image of shapes and text styled by its own <style> element: it may use
+# inline styles and load nothing, run nothing (charts.py takes pygal's scripts out).
+@csp({"default-src": ["'none'"], "style-src": ["'unsafe-inline'"]})
+@require_GET
+def player_chart(request: HttpRequest, player_id: int, chart: str) -> HttpResponse:
+    """One of the player's charts as image/svg+xml, for an <img> on their page."""
+    if chart not in CHARTS:
+        raise NotFound("not_found", "No such chart.")
+    player, actor = visible_player(request, player_id)
+    hidden = hooks.player_events(player.pk, actor).hidden_matches
+    response = HttpResponse(CHARTS[chart](player, hidden), content_type="image/svg+xml")
+    response["Cache-Control"] = "private, no-cache"
+    return response

@@ -1,0 +1,100 @@
+"""A player's charts as SVG, drawn on the server with pygal, so they work offline and print.
+
+Each chart is served as its own image/svg+xml response and shown with <img> beside a
+text table of the same figures (the table is what screen readers and search read; the
+image carries a title and a one-line description too). pygal writes its interactive
+tooltips as a <script> (its configuration, even with no script files): `_no_scripts`
+takes every script and the tooltip layer out of the tree, so an image holds only
+shapes, text and its own <style> element. The response's own Content-Security-Policy
+(scoring.views_players) allows that inline style and nothing else.
+
+Sizes: 360 x 260 user units, the width of a phone, with 12-14 px text, so an image
+shown 100% wide on a 360 px screen keeps its text at about the page's small print.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pygal
+from pygal.style import Style
+
+from scoring.stats import MonthResults
+
+WIDTH, HEIGHT = 360, 260
+# High-contrast colours that stay apart for the common colour blindnesses (won blue,
+# lost orange), text in the site's ink colour.
+STYLE = Style(
+    background="#ffffff",
+    plot_background="#ffffff",
+    foreground="#1b1b1b",
+    foreground_strong="#1b1b1b",
+    foreground_subtle="#6b6b6b",
+    colors=("#1f5fa8", "#c25a00"),
+    font_family="system-ui, sans-serif",
+    title_font_size=15,
+    label_font_size=12,
+    major_label_font_size=12,
+    legend_font_size=13,
+    value_font_size=12,
+    no_data_font_size=14,
+)
+
+
+def _no_scripts(root):
+    """Drop pygal's <script> elements and its tooltip layer (only scripts use it)."""
+    for parent in list(root.iter()):
+        for child in list(parent):
+            tag = child.tag.rsplit("}", 1)[-1] if isinstance(child.tag, str) else ""
+            classes = (child.get("class") or "").split()
+            # The overlay and the tooltip box go; the bars ("tooltip-trigger") stay.
+            if tag == "script" or {"tooltip", "tooltip-overlay"} & set(classes):
+                parent.remove(child)
+    return root
+
+
+def _chart(kind, title: str, **options):
+    chart = kind(
+        js=(),
+        width=WIDTH,
+        height=HEIGHT,
+        style=STYLE,
+        title=title,
+        legend_at_bottom=True,
+        legend_box_size=12,
+        truncate_legend=-1,
+        no_data_text="Nothing yet",
+        disable_xml_declaration=True,
+        # At most 6 steps up the side, in whole numbers: readable on a phone.
+        max_scale=6,
+        min_scale=2,
+        **options,
+    )
+    chart.xml_filters.append(_no_scripts)
+    return chart
+
+
+MONTHS_SHOWN = 12  # bars a phone's width keeps readable; the table beside lists them all
+
+
+def results_per_month(months: Sequence[MonthResults]) -> str:
+    """Finished matches won and lost in each of the last MONTHS_SHOWN months played, as
+    stacked bars."""
+    months = list(months)[-MONTHS_SHOWN:]
+    chart = _chart(pygal.StackedBar, "Matches won and lost per month", x_label_rotation=-45)
+    chart.x_labels = [m.month.strftime("%b %Y") for m in months]
+    chart.add("Won", [m.won for m in months])
+    chart.add("Lost", [m.lost for m in months])
+    return chart.render(is_unicode=True)
+
+
+def knock_deadwood(counts: Sequence[tuple[int, int]]) -> str:
+    """How many knocks at each deadwood count (0 to the highest seen)."""
+    chart = _chart(pygal.Bar, "Deadwood when knocking", show_legend=False)
+    top = max((deadwood for deadwood, _ in counts), default=-1)
+    by_deadwood = dict(counts)
+    chart.x_labels = [str(d) for d in range(top + 1)]
+    chart.x_title = "deadwood"
+    chart.y_title = "knocks"
+    chart.add("Knocks", [by_deadwood.get(d, 0) for d in range(top + 1)])
+    return chart.render(is_unicode=True)
