@@ -10,6 +10,9 @@
 //   arrives, so a double tap cannot land on the fresh form;
 // - a hand the opponent saved first with other figures is shown beside this entry.
 (function () {
+  // A boosted navigation (the seat form) runs this file again: set up the new page only,
+  // never a second set of listeners (which would, say, step a deadwood twice per tap).
+  if (window.ginclubHandForm) { window.ginclubHandForm(); return; }
   var root = document.documentElement;
   root.classList.add("js");
   try { if (localStorage.getItem("ginclub:four-colour") === "1") root.classList.add("four-colour"); } catch (err) { /* private mode */ }
@@ -71,7 +74,7 @@
     var name = document.querySelector("[data-clear-name]");
     if (name) name.textContent = which + "'s";
     var entry = document.querySelector("[data-card-entry]");
-    if (entry) entry.dataset.side = which;
+    if (entry) entry.dataset.showing = which;
   }
   document.addEventListener("click", function (e) {
     var sideButton = e.target.closest("[data-side]");
@@ -219,6 +222,7 @@
     sync();
     if (f.querySelector("[data-card-entry]") && !document.querySelector('[data-side][aria-pressed="true"]')) show("knocker");
   }
+  window.ginclubHandForm = setUp;
   document.addEventListener("DOMContentLoaded", setUp);
   window.addEventListener("pageshow", function (e) { if (e.persisted) setUp(); });
 })();

@@ -251,3 +251,114 @@ def _quick(number=1, kd=4, dd=30):
         game=1, number=number, outcome="knock", knocker="A", knocker_deadwood=kd,
         defender_deadwood=dd,
     )  # fmt: skip
+
+
+def test_the_card_by_card_page_is_short_with_big_cards_counts_and_a_clear_button(phone):
+    """Trap 8: it was about 2,500-2,800 px tall at 360 px, with no count or clear button."""
+    match, link = start()
+    alice = phone()
+    sit_down(alice, link, "Alice", "1111")
+    alice.get_by_role("link", name="Card by card").click()
+    expect(alice.locator('[data-grid="knocker"]')).to_be_visible()
+    expect(alice.locator('[data-grid="defender"]')).to_be_hidden()  # one grid at a time
+    assert alice.evaluate("document.documentElement.scrollHeight") < 1800
+    assert alice.evaluate("document.documentElement.scrollWidth") <= 360
+    sizes = alice.locator('[data-grid="knocker"] label').evaluate_all(
+        "ls => ls.map(l => [l.getBoundingClientRect().width, l.getBoundingClientRect().height,"
+        " l.getBoundingClientRect().right])"
+    )
+    assert len(sizes) == 52
+    assert all(w >= 44 and h >= 44 and right <= 360 for w, h, right in sizes), sizes
+    choose_knocker(alice, "Alice")
+    tap(alice, "knocker", KNOCKER[:7])
+    expect(alice.locator('[data-count="knocker"]')).to_have_text("7/10")
+    alice.get_by_role("button", name="Clear knocker's cards").click()
+    expect(alice.locator('[data-count="knocker"]')).to_have_text("0/10")
+    tap(alice, "knocker", KNOCKER)  # a full hand moves on to the defender's grid
+    expect(alice.locator('[data-grid="defender"]')).to_be_visible()
+    expect(alice.locator('[data-count="knocker"]')).to_have_text("10/10")
+
+    # clubs and spades are told apart, and more so with four-colour suits
+    def colour(card: str) -> str:
+        return alice.locator(f'[data-grid="defender"] input[value="{card}"] + span').evaluate(
+            "s => getComputedStyle(s).backgroundColor + getComputedStyle(s).color"
+        )
+
+    assert colour("3C") != colour("3S")
+    plain = colour("3C")
+    alice.get_by_label("Four-colour suits").check()
+    assert colour("3C") != plain
+    alice.reload()
+    expect(alice.get_by_label("Four-colour suits")).to_be_checked()
+
+
+def test_outcome_and_knocker_are_big_labelled_buttons_and_deadwood_is_quick_to_enter(phone):
+    """Trap 8: bare radio circles apart from their labels; 30 was 30 taps."""
+    match, link = start()
+    alice = phone()
+    sit_down(alice, link, "Alice", "1111")
+    for name in ("Knock", "Gin", "Big gin", "Dead hand", "Alice", "Bob"):
+        control = alice.locator("#hand-entry").get_by_label(name, exact=True)
+        box = control.locator("xpath=ancestor::label").bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44, (name, box)
+    alice.locator("#hand-entry").get_by_text("Bob", exact=True).click()
+    expect(alice.locator('input[name="knocker"][value="B"]')).to_be_checked()
+    plus_ten = alice.get_by_role(
+        "button", name="Add 10 to defender's deadwood (after lay-offs)", exact=True
+    )
+    for _ in range(3):
+        plus_ten.click()
+    expect(alice.get_by_label("Defender's deadwood (after lay-offs)", exact=True)).to_have_value(
+        "30"
+    )
+    alice.get_by_label("Knocker's deadwood", exact=True).fill("7")
+    alice.get_by_test_id("submit-hand").click()
+    expect(alice.locator("#scoreboard")).to_contain_text("Knock: 30 − 7 = 23")
+
+
+class Taps:
+    """Counts a player's taps on the phone (each click is one tap)."""
+
+    def __init__(self, page):
+        self.page, self.count = page, 0
+
+    def on(self, locator) -> None:
+        locator.click()
+        self.count += 1
+
+
+def test_taps_for_a_quick_hand_and_for_a_card_entry_knock(phone, record_property):
+    """The README states these numbers: a quick knock (Ada 4, Ben 30, with the steppers)
+    and a card-entry knock (both hands tapped), from an empty form to saved."""
+    match, link = start()
+    alice = phone()
+    sit_down(alice, link, "Alice", "1111")
+    quick = Taps(alice)
+    quick.on(alice.locator("#hand-entry").get_by_text("Alice", exact=True))
+    for _ in range(4):
+        quick.on(alice.get_by_role("button", name="Add 1 to knocker's deadwood", exact=True))
+    for _ in range(3):
+        quick.on(
+            alice.get_by_role(
+                "button", name="Add 10 to defender's deadwood (after lay-offs)", exact=True
+            )
+        )
+    quick.on(alice.get_by_test_id("submit-hand"))
+    expect(alice.locator("#scoreboard")).to_contain_text("Knock: 30 − 4 = 26")
+    assert quick.count == 9
+
+    cards = Taps(alice)
+    expect(alice.get_by_test_id("submit-hand")).to_be_enabled()
+    cards.on(alice.get_by_role("link", name="Card by card"))
+    expect(alice.locator('[data-grid="knocker"]')).to_be_visible()
+    cards.on(alice.locator("#hand-entry").get_by_text("Alice", exact=True))
+    for card in KNOCKER:
+        cards.on(alice.locator(f'[data-grid="knocker"] label:has(input[value="{card}"])'))
+    for card in DEFENDER:  # the defender's grid came up by itself after the tenth card
+        cards.on(alice.locator(f'[data-grid="defender"] label:has(input[value="{card}"])'))
+    cards.on(alice.get_by_test_id("submit-hand"))
+    expect(alice.locator("#hand-form h2")).to_contain_text("Enter hand 3")
+    assert cards.count == 23
+    record_property("taps", {"quick knock": quick.count, "card-entry knock": cards.count})
+    hands = Hand.objects.filter(game__match=match).order_by("number")
+    assert [(h.knocker_deadwood, h.defender_deadwood) for h in hands] == [(4, 30), (2, 8)]
