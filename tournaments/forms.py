@@ -1,7 +1,10 @@
 """Page forms for tournaments. They check shape; the services check the tournament.
 
-Rule overrides are typed one per line ("games_to_win = 1"), which a phone keyboard
-handles better than JSON; values read as whole numbers, true/false, none, or text.
+Rule overrides: the common options have fields of their own (blank keeps the profile's
+value, RULE_FIELDS); the rest are typed one per line ("big_gin_bonus = none"), which a
+phone keyboard handles better than JSON; values read as whole numbers, true/false,
+none, or text. Each profile is shown with its rules in words and the round length they
+suggest (tournaments.rule_guide).
 """
 
 from __future__ import annotations
@@ -14,9 +17,11 @@ from django import forms
 
 from ginclub.inputs import INT_MAX
 from scoring.models import Match
+from scoring.rules import RulesError, make_profile
 from scoring.rules.profiles import PROFILES, RuleProfile
 from tournaments.models import Tournament
 from tournaments.pairing import TIEBREAKS
+from tournaments.rule_guide import rules_in_words, suggested_round_minutes
 
 TIEBREAK_LABELS = {
     "head_to_head": "Head-to-head (two tied players)",
@@ -27,6 +32,108 @@ TIEBREAK_LABELS = {
 }
 TIEBREAK_SLOTS = len(TIEBREAKS)
 RULE_OPTIONS = [f.name for f in dataclass_fields(RuleProfile) if f.name != "name"]
+AS_PROFILE = "This and the rule options below: blank keeps the profile's value (above)."
+YES_NO = [("", "as the profile"), ("true", "yes"), ("false", "no")]
+SHUTOUTS = [
+    ("", "as the profile"),
+    ("double", "doubles the winner's whole total"),
+    ("double_points", "doubles the winner's hand points"),
+    ("bonus", "adds the shutout bonus"),
+    ("none", "counts for nothing"),
+]
+
+
+def _number(label: str, low: int, high: int, help_text: str = "") -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label, required=False, min_value=low, max_value=high, help_text=help_text
+    )
+
+
+def rule_fields() -> dict[str, forms.Field]:
+    """The common rule options as typed fields, named rule_<option>."""
+    return {
+        "rule_game_target": _number("Game target (points)", 1, 1_000_000, AS_PROFILE),
+        "rule_games_to_win": _number("Games to win the match", 1, 99),
+        "rule_game_hands": _number("Hands a game (a fixed-length game)", 1, 1_000),
+        "rule_knock_limit": _number("Knock with at most (0: gin only)", 0, 98),
+        "rule_gin_bonus": _number("Gin bonus", 0, 10_000),
+        "rule_undercut_bonus": _number("Undercut bonus", 0, 10_000),
+        "rule_box_bonus": _number("Box bonus (each hand won)", 0, 10_000),
+        "rule_game_bonus": _number("Game bonus", 0, 10_000),
+        "rule_layoffs": forms.ChoiceField(label="Lay-offs", required=False, choices=YES_NO),
+        "rule_shutout": forms.ChoiceField(label="A shutout", required=False, choices=SHUTOUTS),
+    }
+
+
+RULE_FIELDS = tuple(name.removeprefix("rule_") for name in rule_fields())
+
+
+def split_overrides(overrides: dict[str, Any] | None) -> dict[str, Any]:
+    """Initial values: the common options in their fields, the rest as text lines."""
+    initial: dict[str, Any] = {}
+    rest = {}
+    for key, value in (overrides or {}).items():
+        if key in RULE_FIELDS:
+            initial[f"rule_{key}"] = (
+                ("true" if value else "false") if isinstance(value, bool) else value
+            )
+        else:
+            rest[key] = value
+    initial["overrides"] = format_overrides(rest)
+    return initial
+
+
+def profile_choices() -> list[tuple[str, str]]:
+    """Each profile with its rules in words and the round length they suggest."""
+    return [
+        (
+            name,
+            f"{name}: {rules_in_words(rules)} "
+            f"Rounds of about {suggested_round_minutes(rules)} minutes.",
+        )
+        for name, rules in PROFILES.items()
+    ]
+
+
+class RuleOptionsMixin:
+    """A profile, the common options as fields and the rest as text, merged into one
+    `overrides` dict by clean()."""
+
+    def add_rule_fields(self) -> None:
+        self.fields["profile"].widget = forms.RadioSelect(choices=profile_choices())
+        self.fields["profile"].choices = profile_choices()
+        self.fields.update(rule_fields())
+        other = self.fields["overrides"]
+        other.label = "Other rule options"
+        other.help_text = (
+            "One option a line, e.g. big_gin_bonus = none. Options: "
+            + ", ".join(o for o in RULE_OPTIONS if o not in RULE_FIELDS)
+            + "."
+        )
+        rules = [*rule_fields(), "overrides"]
+        rest = [name for name in self.fields if name not in rules]
+        at = rest.index("profile") + 1
+        self.order_fields(rest[:at] + rules + rest[at:])
+
+    def merged_overrides(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        raw = data.get("overrides")
+        overrides = dict(raw) if isinstance(raw, dict) else parse_overrides(raw or "")
+        for option in RULE_FIELDS:
+            value = data.get(f"rule_{option}")
+            if value in (None, ""):
+                continue
+            if option in overrides:
+                self.add_error(
+                    "overrides", f"{option} has a field of its own above: set it there only."
+                )
+            overrides[option] = {"true": True, "false": False}.get(value, value)
+        return overrides
+
+    def rule_error_field(self, key: str) -> str | None:
+        if f"rule_{key}" in self.fields:
+            return f"rule_{key}"
+        return "overrides" if key in RULE_OPTIONS else None
 
 
 def parse_overrides(text: str) -> dict[str, Any]:
@@ -80,7 +187,7 @@ def _tiebreak_field(slot: int) -> forms.ChoiceField:
     )
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(RuleOptionsMixin, forms.Form):
     """Every setting of a tournament. Once round 1 is published the settings that would
     contradict played rounds are shown disabled (rules change through RulesChangeForm)."""
 
@@ -94,21 +201,28 @@ class TournamentForm(forms.Form):
     profile = forms.ChoiceField(
         label="Rule profile", choices=[(p, p) for p in PROFILES], initial="tournament"
     )
-    overrides = forms.CharField(
-        label="Rule overrides",
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="One option a line, e.g. games_to_win = 1. Options: "
-        + ", ".join(RULE_OPTIONS)
-        + ".",
-    )
+    overrides = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
     format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SWISS)
     rounds = forms.IntegerField(label="Swiss rounds", min_value=1, max_value=50, initial=5)
     cut_size = forms.TypedChoiceField(
         label="Top cut", coerce=int, initial=0, choices=[(0, "no cut"), (4, "top 4"), (8, "top 8")]
     )
+    first_round = forms.ChoiceField(
+        label="Round 1 of a Swiss",
+        required=False,
+        choices=Tournament.FirstRound.choices,
+        initial=Tournament.FirstRound.RANDOM,
+        help_text="At random: the draw's number is on each pairing and in the ledger, so "
+        "the draw can be checked. By seed: seed 1 meets the first of the bottom half. In "
+        "list order: neighbours in the player list meet and the last gets the bye.",
+    )
     round_minutes = forms.IntegerField(
-        label="Round length (minutes)", min_value=1, max_value=600, initial=50
+        label="Round length (minutes)",
+        min_value=1,
+        max_value=600,
+        required=False,
+        help_text="Blank: as long as the rules suggest (shown with each profile: about "
+        "2.5 minutes a hand, plus 10 to seat the players and finish the last hand).",
     )
     bye_games = forms.IntegerField(label="A bye counts as games won", min_value=0, initial=3)
     bye_points = forms.IntegerField(label="A bye counts as points", min_value=0, initial=0)
@@ -131,32 +245,46 @@ class TournamentForm(forms.Form):
 
     def __init__(self, *args: Any, frozen: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.add_rule_fields()
         for slot in range(1, TIEBREAK_SLOTS + 1):
             self.fields[f"tiebreak_{slot}"] = _tiebreak_field(slot)
         if frozen:
-            for name in self.LOCKED:
+            for name in self.LOCKED + tuple(f"rule_{o}" for o in RULE_FIELDS):
                 self.fields[name].disabled = True
 
     @classmethod
     def initial_from(cls, settings: dict[str, Any]) -> dict[str, Any]:
         initial = dict(settings)
-        initial["overrides"] = format_overrides(settings.get("overrides"))
+        initial.update(split_overrides(settings.get("overrides")))
         for slot, name in enumerate(settings.get("tiebreaks") or TIEBREAKS, start=1):
             initial[f"tiebreak_{slot}"] = name
         return initial
 
-    def clean_overrides(self) -> dict[str, Any]:
-        value = self.cleaned_data.get("overrides")
-        return value if isinstance(value, dict) else parse_overrides(value or "")
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.fields["overrides"].disabled:
+            data["overrides"] = self.merged_overrides()
+        if data.get("round_minutes") is None and not self.fields["profile"].disabled:
+            try:
+                rules = make_profile(data.get("profile") or "", data.get("overrides"))
+            except RulesError:
+                pass  # the service names the bad rule
+            else:
+                data["round_minutes"] = suggested_round_minutes(rules)
+        return data
 
     def settings(self) -> dict[str, Any]:
-        """The cleaned values as the services' keyword arguments (disabled ones left out)."""
+        """The cleaned values as the services' keyword arguments (disabled ones left out;
+        a blank round length or round-1 method leaves the service's default)."""
         data = self.cleaned_data
         values = {
             name: data[name]
             for name, field in self.fields.items()
-            if not field.disabled and not name.startswith("tiebreak_")
+            if not field.disabled and not name.startswith(("tiebreak_", "rule_"))
         }
+        for name in ("round_minutes", "first_round"):
+            if values.get(name) in (None, ""):
+                values.pop(name, None)
         values["tiebreaks"] = [
             data[f"tiebreak_{slot}"]
             for slot in range(1, TIEBREAK_SLOTS + 1)
@@ -168,7 +296,7 @@ class TournamentForm(forms.Form):
         """The form field a service error's field name belongs to."""
         if key == "tiebreaks":
             return "tiebreak_1"
-        return key if key in self.fields else None
+        return key if key in self.fields else self.rule_error_field(key)
 
 
 class CreateTournamentForm(TournamentForm):
@@ -187,17 +315,12 @@ class CreateTournamentForm(TournamentForm):
         return values
 
 
-class RulesChangeForm(forms.Form):
+class RulesChangeForm(RuleOptionsMixin, forms.Form):
     """A rules change, for the whole event or from a round on. `rounds` is what
     services.rescoring.change_rounds answers: the published rounds and the next one."""
 
     profile = forms.ChoiceField(label="Rule profile", choices=[(p, p) for p in PROFILES])
-    overrides = forms.CharField(
-        label="Rule overrides",
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="One option a line, e.g. game_target = 150.",
-    )
+    overrides = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
     from_round = forms.TypedChoiceField(
         label="Apply to",
         coerce=int,
@@ -212,7 +335,9 @@ class RulesChangeForm(forms.Form):
     def __init__(
         self, *args: Any, rounds: tuple[list[int], int | None] = ([], None), **kwargs: Any
     ) -> None:
+        kwargs.setdefault("auto_id", "id_rules_%s")  # it shares a page with the settings
         super().__init__(*args, **kwargs)
+        self.add_rule_fields()
         played, upcoming = rounds
         choices = [("", "The whole event (re-score every round)")]
         choices += [(n, f"Round {n} on (rounds before it keep their rules)") for n in played[1:]]
@@ -220,8 +345,10 @@ class RulesChangeForm(forms.Form):
             choices.append((upcoming, f"Round {upcoming} on (not yet played: re-scores nothing)"))
         self.fields["from_round"].choices = choices
 
-    def clean_overrides(self) -> dict[str, Any]:
-        return parse_overrides(self.cleaned_data.get("overrides") or "")
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        data["overrides"] = self.merged_overrides()
+        return data
 
 
 class RegistrationForm(forms.Form):

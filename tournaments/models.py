@@ -30,6 +30,11 @@ class Tournament(models.Model):
         ELIMINATION = "elimination", "single elimination"
         SWISS_CUT = "swiss_cut", "Swiss then top cut"
 
+    class FirstRound(models.TextChoices):  # first_round: how round 1 of a Swiss is paired
+        RANDOM = "random", "at random (a recorded draw)"
+        SEED = "seed", "by seed (top half against bottom half)"
+        LIST = "list", "in list order (neighbours in the player list meet)"
+
     class State(models.TextChoices):
         SETUP = "setup", "setting up"
         RUNNING = "running", "running"
@@ -49,6 +54,9 @@ class Tournament(models.Model):
     rounds = models.PositiveSmallIntegerField(default=5)
     cut_size = models.PositiveSmallIntegerField(default=0, help_text="Top cut: 0, 4 or 8.")
     round_minutes = models.PositiveSmallIntegerField(default=50)
+    first_round = models.CharField(  # first_round: see tournaments.pairing.first_round
+        max_length=6, choices=FirstRound.choices, default=FirstRound.RANDOM
+    )
     tiebreaks = models.JSONField(default=list, blank=True)
     bye_games = models.PositiveSmallIntegerField(default=3, help_text="Games a bye counts as won.")
     bye_points = models.PositiveIntegerField(default=0, help_text="Points a bye counts for.")
@@ -86,6 +94,7 @@ class Tournament(models.Model):
         "rounds",
         "cut_size",
         "round_minutes",
+        "first_round",
         "tiebreaks",
         "bye_games",
         "bye_points",

@@ -28,7 +28,9 @@ def actor(user) -> scoring.Actor:
 
 
 def new_event(club, organiser, *, players: int | list[str] = 4, **settings) -> Tournament:
-    """A tournament with QUICK rules and `players` registered (names P01, P02...)."""
+    """A tournament with QUICK rules and `players` registered (names P01, P02...).
+    Round 1 pairs in list order (P01 v P02, ...) so hand-worked cases stay readable."""
+    settings.setdefault("first_round", "list")
     settings.setdefault("overrides", dict(QUICK))
     settings.setdefault("bye_games", 2)
     settings.setdefault("round_minutes", 30)

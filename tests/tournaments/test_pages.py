@@ -46,6 +46,7 @@ def stranger(db) -> Client:
 def make_event(club, organiser, players=4, **settings) -> Tournament:
     settings.setdefault("overrides", dict(QUICK))
     settings.setdefault("bye_games", 1)
+    settings.setdefault("first_round", "list")  # P01 v P02 ...: the cases below name them
     tournament = services.create_tournament(
         club=club, actor=actor(organiser), name="Club Open", date=dt.date(2026, 11, 28), **settings
     )

@@ -1,7 +1,8 @@
 """Pure pairing and standings maths for tournaments: no Django, no models.
 
 Plain values in, plain values out. See each module for the terms it uses:
-``swiss`` (score groups, pull-ups, byes), ``round_robin``, ``elimination`` (seeds,
+``swiss`` (score groups, pull-ups, byes), ``first_round`` (round 1 at random or by
+seed), ``round_robin``, ``elimination`` (seeds,
 bracket order) and ``standings`` (tie-breaks).
 """
 
@@ -14,6 +15,7 @@ from tournaments.pairing.elimination import (
     next_elimination_round,
 )
 from tournaments.pairing.errors import PairingError
+from tournaments.pairing.first_round import drawn_order, first_round
 from tournaments.pairing.round_robin import round_robin
 from tournaments.pairing.standings import (
     DEFAULT_TIEBREAKS,
@@ -37,7 +39,9 @@ __all__ = [
     "bracket_order",
     "bracket_size",
     "compute_standings",
+    "drawn_order",
     "elimination_round",
+    "first_round",
     "next_elimination_round",
     "pair_swiss",
     "round_robin",

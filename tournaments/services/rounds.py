@@ -2,7 +2,12 @@
 and closing are in tournaments.services.results.
 
 How a round is paired (tournaments.pairing does the maths):
-    Swiss         from the standings of the rounds played: score = match wins, rank =
+    Swiss         round 1 as the tournament's `first_round` says: at random (a draw
+                  recorded in the pairs' reasons and the ledger, so it can be redone)
+                  or by seed (top half against bottom half), or in list order (paired
+                  like later rounds: neighbours in seed order meet, the last gets the
+                  bye). Later rounds from the
+                  standings of the rounds played: score = match wins, rank =
                   standings place (seed, then registration, among equals); no rematch
                   while a rematch-free pairing exists; the bye to the lowest-ranked
                   player without one.
@@ -17,6 +22,7 @@ Withdrawn players are never paired; when check-in is required, only checked-in p
 
 from __future__ import annotations
 
+import secrets
 from collections import Counter, defaultdict
 
 from django.db import transaction
@@ -32,10 +38,13 @@ from tournaments.pairing import (
     Pair,
     compute_standings,
     elimination_round,
+    first_round,
     next_elimination_round,
     round_robin,
     swiss_round,
 )
+from tournaments.pairing.first_round import DRAW_MAX
+from tournaments.pairing.first_round import METHODS as FIRST_ROUND
 from tournaments.selectors import (
     PAIRING_FIELDS,
     decided_winner,
@@ -60,9 +69,10 @@ SET_BY_ORGANISER = "set by organiser"
 # -------------------------------------------------------------------------- draft
 
 
-def draft_round(*, tournament_id: int, actor: Actor) -> Round:
+def draft_round(*, tournament_id: int, actor: Actor, draw: int | None = None) -> Round:
     """Draft the next round: pairings by the format (module docstring), each with the
-    reason it was made. Nothing is played until publish_round.
+    reason it was made. Nothing is played until publish_round. A random round 1 uses
+    `draw` when given (to redo a recorded draw), else a new one.
 
     Raises Forbidden, Conflict (`finished`, `round_open`, `no_more_rounds`),
     ServiceError (`too_few_players` and the pairing package's other codes).
@@ -95,7 +105,8 @@ def draft_round(*, tournament_id: int, actor: Actor) -> Round:
         if number > 1 and number > planned:
             raise Conflict("no_more_rounds", f"All {planned} rounds have been played.")
         stage = stage_of(tournament, number)
-        pairs = _pairs(tournament, number, stage, active)  # PairingError is a refusal too
+        drawn = _draw(tournament, number, stage, draw)
+        pairs = _pairs(tournament, number, stage, active, drawn)  # a PairingError refuses
         new = Round.objects.create(tournament=tournament, number=number, stage=stage)
         Pairing.objects.bulk_create(
             [
@@ -117,9 +128,27 @@ def draft_round(*, tournament_id: int, actor: Actor) -> Round:
                 "round": number,
                 "stage": stage,
                 "pairs": [[pair.a, pair.b, pair.reason] for pair in pairs],
+                **({"draw": drawn} if drawn is not None else {}),
             },
         )
     return new
+
+
+def _draw(tournament: Tournament, number: int, stage: str, draw: int | None) -> int | None:
+    """The draw of a random Swiss round 1 (None for every other round)."""
+    if number != 1 or stage != Round.Stage.SWISS:
+        return None
+    if tournament.first_round != Tournament.FirstRound.RANDOM:
+        return None
+    if draw is None:
+        return secrets.randbelow(DRAW_MAX) + 1
+    if not 1 <= draw <= DRAW_MAX:
+        raise ServiceError(
+            "invalid",
+            f"A draw is a whole number from 1 to {DRAW_MAX}, not {draw}.",
+            fields={"draw": f"1 to {DRAW_MAX}"},
+        )
+    return draw
 
 
 def active_registrations(tournament: Tournament) -> list[Registration]:
@@ -131,9 +160,15 @@ def active_registrations(tournament: Tournament) -> list[Registration]:
 
 
 def _pairs(
-    tournament: Tournament, number: int, stage: str, active: list[Registration]
+    tournament: Tournament,
+    number: int,
+    stage: str,
+    active: list[Registration],
+    draw: int | None = None,
 ) -> list[Pair]:
     ids = [r.pk for r in active]
+    if stage == Round.Stage.SWISS and number == 1 and tournament.first_round in FIRST_ROUND:
+        return first_round(ids, method=tournament.first_round, draw=draw)
     if stage == Round.Stage.SWISS:
         return swiss_round(swiss_entrants(tournament, active))
     if stage == Round.Stage.ROUND_ROBIN:

@@ -19,6 +19,7 @@ from scoring.models import Club, Match
 from scoring.rules import RulesError, make_profile
 from tournaments.models import Round, Tournament
 from tournaments.pairing import TIEBREAKS
+from tournaments.rule_guide import suggested_round_minutes
 from tournaments.services.base import lock_tournament, log
 
 SETTINGS = Tournament.SETTINGS
@@ -40,7 +41,8 @@ def create_tournament(
     *, club: Club, actor: Actor, name: str, date: dt.date, **settings: Any
 ) -> Tournament:
     """Create a tournament of `club` in setup. `settings` are any of SETTINGS (defaults:
-    profile "tournament", Swiss, 5 rounds, 50-minute rounds, byes 3 games 0 points).
+    profile "tournament", Swiss, 5 rounds, round 1 at random, byes 3 games 0 points,
+    and rounds as long as the rules suggest: tournaments.rule_guide, first_round).
 
     Raises Forbidden, ServiceError (`invalid` or `bad_option`, with `fields`).
     """
@@ -55,12 +57,21 @@ def create_tournament(
     tournament = Tournament(club=club, name=name, date=date, created_by=user_of(actor))
     for key, value in settings.items():
         setattr(tournament, key, value)
+    if "round_minutes" not in settings:  # first_round: the rules' own length
+        tournament.round_minutes = _suggested_minutes(tournament)
     check_settings(tournament)
     with transaction.atomic():
         tournament.slug = unique_slug(tournament)
         tournament.save()
         log(tournament, "tournament_created", actor, after=settings_of(tournament))
     return tournament
+
+
+def _suggested_minutes(tournament: Tournament) -> int:  # first_round: see create_tournament
+    try:
+        return suggested_round_minutes(make_profile(tournament.profile, tournament.overrides))
+    except RulesError:
+        return tournament.round_minutes  # check_settings names the bad rule
 
 
 def update_tournament(*, tournament_id: int, actor: Actor, **changes: Any) -> Tournament:
@@ -147,6 +158,8 @@ def check_settings(t: Tournament) -> None:
     elif t.format != Tournament.Format.SWISS_CUT and t.cut_size != 0:
         problems["cut_size"] = "a top cut exists only in the Swiss-then-top-cut format"
     _whole(problems, "round_minutes", t.round_minutes, 1, 600)
+    if t.first_round not in Tournament.FirstRound.values:  # first_round
+        problems["first_round"] = f"must be one of {', '.join(Tournament.FirstRound.values)}"
     _tiebreak_problems(problems, t.tiebreaks)
     _whole(problems, "bye_games", t.bye_games, 0, games_to_win)
     _whole(problems, "bye_points", t.bye_points, 0, 10_000)

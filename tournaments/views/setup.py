@@ -22,7 +22,7 @@ from tournaments.forms import (
     RegistrationForm,
     RulesChangeForm,
     TournamentForm,
-    format_overrides,
+    split_overrides,
 )
 from tournaments.models import Job, Registration, Tournament
 from tournaments.services.rescoring import change_rounds, rules_by_round
@@ -93,7 +93,7 @@ def _settings_page(request, tournament, form, rules_form=None, status=200) -> Ht
             or RulesChangeForm(
                 initial={
                     "profile": tournament.profile,
-                    "overrides": format_overrides(tournament.overrides),
+                    **split_overrides(tournament.overrides),
                 },
                 rounds=change_rounds(tournament),
             ),
