@@ -152,5 +152,10 @@ def test_time_called_stops_play_and_both_phones_say_how_the_match_ended(desk, ph
             f"Game to {a}. {a}: (38 in hands + 100 game + 1 box × 25) × 2 shutout = 326; "
             f"{b}: 0 in hands + 0 boxes × 25 = 0"
         )
+    # The scoreboard refreshes every 3 s: what the reader opened stays open.
+    first.wait_for_timeout(3500)
+    for page in (first, second):
+        expect(page.get_by_test_id("match-arithmetic")).to_be_visible()
+        expect(page.get_by_test_id("game-words-1").locator("p")).to_be_visible()
     _shot(first, "3-result-and-why")
     _shot(second, "4-result-and-why-other-phone")

@@ -1,0 +1,37 @@
+// Polled partials (the scoreboard every 3 s, the dashboard every 5 s) are swapped whole,
+// which would close a <details> the reader just opened: a tapped game total or result
+// showing its arithmetic (issue 9, "every number explains itself"), a table's "More
+// time…" with minutes half typed. Each <details data-keep-open="key"> that was open
+// before a swap is opened again after it, with the values typed in its inputs.
+(function () {
+  "use strict";
+  if (window.ginclubKeepOpen) return;
+  window.ginclubKeepOpen = true;
+  var kept = {};
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    kept = {};
+    var target = event.detail.target;
+    if (!target || !target.querySelectorAll) return;
+    target.querySelectorAll("details[data-keep-open][open]").forEach(function (details) {
+      var values = {};
+      details.querySelectorAll("input[name]").forEach(function (input) {
+        values[input.name] = input.value;
+      });
+      kept[details.dataset.keepOpen] = values;
+    });
+  });
+
+  document.addEventListener("htmx:afterSwap", function () {
+    document.querySelectorAll("details[data-keep-open]").forEach(function (details) {
+      var values = kept[details.dataset.keepOpen];
+      if (!values) return;
+      details.open = true;
+      details.querySelectorAll("input[name]").forEach(function (input) {
+        if (input.type !== "hidden" && Object.prototype.hasOwnProperty.call(values, input.name)) {
+          input.value = values[input.name];
+        }
+      });
+    });
+  });
+})();
