@@ -252,3 +252,37 @@ def test_one_more_hand_and_undo_from_the_dashboard_and_the_api(table, organiser,
         ),
         idempotency_key="after-undo",
     )
+
+
+def test_a_hollywood_scoreboard_explains_each_of_its_three_games(club, organiser, org):
+    event = new_event(
+        club,
+        organiser,
+        players=2,
+        rounds=1,
+        profile="hollywood",
+        overrides={"game_target": 50},
+        bye_games=3,
+    )
+    rnd = services.draft_round(tournament_id=event.pk, actor=actor(organiser))
+    services.publish_round(round_id=rnd.pk, actor=actor(organiser))
+    pairing = rnd.pairings.select_related("player_a__player", "player_b__player").get()
+    a, b = _names(pairing)
+    for number in (1, 2):  # seat A knocks 50: game 1, then game 2 (game 3 still open)
+        play_hand(pairing.match, organiser, game=1, number=number, winner="A", kd=5, dd=55)
+    board = _get(org, f"/matches/{pairing.match_id}/scoreboard/")
+    assert 'data-testid="hollywood-games"' in board
+    for game in (1, 2):
+        assert (
+            f"Game to {a}. {a}: (50 in hands + 100 game + 1 box × 25) × 2 shutout = 350; "
+            f"{b}: 0 in hands + 0 boxes × 25 = 0"
+        ) in board.split(f'data-testid="game-words-{game}"')[1].split("</details>")[0]
+    third = board.split('data-testid="game-words-3"')[1].split("</details>")[0]
+    assert f"{a}: 0 in hands so far; {b}: 0 in hands so far" in third
+    play_hand(pairing.match, organiser, game=1, number=3, winner="A", kd=5, dd=55)
+    board = _get(org, f"/matches/{pairing.match_id}/scoreboard/")
+    assert f"{a} wins 3–0</strong>" in board
+    assert (
+        f"{a} won games 1, 2 and 3; three games at once: the match goes to whoever wins more "
+        f"of them. Match points (game totals): {a} 350 + 350 + 350 = 1050; {b} 0 + 0 + 0 = 0."
+    ) in board
