@@ -347,13 +347,16 @@ def compare(request: HttpRequest, match_id: int) -> HttpResponse:
             **(saved.cards or {}),
         }
         mine = {**mine, **(mine["cards"] or {})}
+        entered_by = saved.entered_names[0] if saved.entered_names else "an organiser"
+        me = context["seated"].name if context["seated"] else "the other entry"
         diff = differences(theirs, mine)
         context.update(
             hand=saved,
             rows=_clash_rows(match, theirs, mine),
             differ=bool(diff),
-            reason="My entry: " + describe_differences(diff, names=("saved", "mine")),
-            entered_by=saved.entered_names[0] if saved.entered_names else "an organiser",
+            reason=f"{me} entered other figures: "
+            + describe_differences(diff, names=(entered_by, me)),
+            entered_by=entered_by,
         )
     return render(request, "scoring/_hand_clash.html", context)
 

@@ -58,4 +58,7 @@ def test_the_clash_and_dispute_views_pass_axe(phone):
     expect(bob.get_by_test_id("next-step-1")).to_be_visible(timeout=10000)
     assert_accessible(bob, name="disputed hand, disputer")
     expect(alice.get_by_test_id("next-step-1")).to_be_visible(timeout=10000)
+    expect(alice.locator("ol.hands")).to_contain_text(
+        "Bob entered other figures: knocker's deadwood: 2 (Alice) vs 5 (Bob)"
+    )
     assert_accessible(alice, name="disputed hand, enterer")
