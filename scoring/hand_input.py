@@ -61,7 +61,7 @@ class HandInput:
             raise ServiceError(
                 "invalid",
                 f"Say who knocked{who}.",
-                fields={"knocker": "choose the player who knocked"},
+                fields={"knocker": f"choose who knocked{who}"},
             )
         if self.outcome == "dead":
             return

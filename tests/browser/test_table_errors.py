@@ -26,6 +26,11 @@ def test_an_illegal_knock_is_explained_on_the_phone_and_the_entry_kept(phone):
     expect(alice.locator("#hand-form [role=alert]")).to_contain_text(
         "deadwood 15 is over the knock limit 10"
     )
+    # the engine's message reads as a sentence: shown with a capital (issue 9, trap 7)
+    first_letter = alice.locator("#hand-form [role=alert] .error").evaluate(
+        "p => getComputedStyle(p, '::first-letter').textTransform"
+    )
+    assert first_letter == "uppercase"
     expect(alice.locator("#id_knocker_deadwood")).to_have_value("15")
     assert not Hand.objects.filter(game__match=match).exists()
 
