@@ -30,7 +30,13 @@ from scoring.models import Game, Hand, LedgerRow, Match
 from scoring.services.results import RESULT_CHANGED
 from tournaments.formats import planned_rounds
 from tournaments.models import Pairing, Registration, Round, Tournament
-from tournaments.pairing import DEFAULT_TIEBREAKS, MatchRecord, Standing, compute_standings
+from tournaments.pairing import (
+    DEFAULT_TIEBREAKS,
+    MatchRecord,
+    Standing,
+    compute_standings,
+    explain_standings,
+)
 from tournaments.play import NOT_CALLED, Play, plays_of
 from tournaments.play import words as play_words
 
@@ -149,6 +155,7 @@ class StandingRow:
     withdrawn: bool
     late: bool
     head_to_head: str
+    why: str = ""  # why this line is where it is (pairing.standings_words)
 
     @property
     def registration_id(self) -> int:
@@ -173,6 +180,7 @@ class StandingRow:
             "points": s.points,
             "head_to_head": self.head_to_head,
             "tiebreaks": {k: round(v, 4) for k, v in s.tiebreaks.items()},
+            "why": self.why,
         }
 
 
@@ -296,6 +304,9 @@ def _rows(
 ) -> list[StandingRow]:
     by_id = {r["id"]: r for r in registrations}
     lines = compute_standings(sorted(by_id), records, tiebreaks_of(tournament))
+    why = explain_standings(  # why each line is where it is
+        lines, {i: r["player__name"] for i, r in by_id.items()}, tiebreaks_of(tournament)
+    )
     rows = []
     for line in lines:
         reg = by_id[line.id]
@@ -307,6 +318,7 @@ def _rows(
                 reg["withdrawn"],
                 reg["late"],
                 _named(line.head_to_head, by_id),
+                why[line.id],
             )
         )
     return rows

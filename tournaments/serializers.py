@@ -474,6 +474,12 @@ class StandingOutputSerializer(serializers.Serializer):
     tiebreaks = serializers.DictField(
         child=serializers.FloatField(), help_text="Each configured tie-break's value by name."
     )
+    why = serializers.CharField(
+        allow_blank=True,
+        help_text="Why this line is where it is, against the lines above and below, in "
+        'words: "Behind Ada on match wins: 2 against 3; ahead of Ben on game-win %: 7 of 11 '
+        'against 6 of 11."',
+    )
 
 
 class StandingsOutputSerializer(serializers.Serializer):

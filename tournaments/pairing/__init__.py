@@ -24,6 +24,7 @@ from tournaments.pairing.standings import (
     Standing,
     compute_standings,
 )
+from tournaments.pairing.standings_words import explain_standings
 from tournaments.pairing.swiss import SwissPairing, pair_swiss, swiss_round
 from tournaments.pairing.values import Entrant, Pair
 
@@ -41,6 +42,7 @@ __all__ = [
     "compute_standings",
     "drawn_order",
     "elimination_round",
+    "explain_standings",
     "first_round",
     "next_elimination_round",
     "pair_swiss",

@@ -1,0 +1,90 @@
+"""Every standings line says why it stands there (issue 9, 'every number explains
+itself'), from hand-worked events."""
+
+from __future__ import annotations
+
+from tournaments.pairing import MatchRecord, compute_standings, explain_standings
+
+NAMES = {1: "Ada", 2: "Ben", 3: "Cleo", 4: "Dev"}
+
+
+def why(records, tiebreaks):
+    lines = compute_standings(sorted(NAMES), records, tiebreaks)
+    words = explain_standings(lines, NAMES, tiebreaks)
+    return [(NAMES[line.id], words[line.id]) for line in lines]
+
+
+def test_game_win_percentage_and_match_wins_are_named_with_both_values():
+    records = [
+        MatchRecord(1, 3, 1, 3, 2, 0, 0),  # Ada beats Cleo 3-2
+        MatchRecord(2, 4, 2, 3, 2, 0, 0),  # Ben beats Dev 3-2
+        MatchRecord(1, 4, 1, 4, 2, 0, 0),  # Ada: 7 games of 11
+        MatchRecord(2, 3, 2, 3, 3, 0, 0),  # Ben: 6 games of 11
+    ]
+    assert why(records, ("game_win_pct",)) == [
+        ("Ada", "Ahead of Ben on game-win %: 7 of 11 against 6 of 11."),
+        (
+            "Ben",
+            "Behind Ada on game-win %: 6 of 11 against 7 of 11; "
+            "ahead of Cleo on match wins: 2 against 0.",
+        ),
+        (
+            "Cleo",
+            "Behind Ben on match wins: 0 against 2; "
+            "ahead of Dev on game-win %: 5 of 11 against 4 of 11.",
+        ),
+        ("Dev", "Behind Cleo on game-win %: 4 of 11 against 5 of 11."),
+    ]
+
+
+def test_head_to_head_says_who_beat_whom():
+    won = [(1, 2), (2, 3), (3, 4), (4, 1), (1, 3), (2, 4)]  # (winner, loser)
+    records = [MatchRecord(w, loser, w, 1, 0, 10, 0) for w, loser in won]
+    assert why(records, ("head_to_head",)) == [
+        ("Ada", "Ahead of Ben on head-to-head: beat Ben."),
+        (
+            "Ben",
+            "Behind Ada on head-to-head: lost to Ada; ahead of Cleo on match wins: 2 against 1.",
+        ),
+        ("Cleo", "Behind Ben on match wins: 1 against 2; ahead of Dev on head-to-head: beat Dev."),
+        ("Dev", "Behind Cleo on head-to-head: lost to Cleo."),
+    ]
+
+
+def test_players_level_on_everything_share_the_rank_and_are_told_so():
+    records = [MatchRecord(1, 2, 1, 2, 0, 50, 0), MatchRecord(3, 4, 3, 2, 0, 50, 0)]
+    assert why(records, ("game_win_pct", "margin")) == [
+        (
+            "Ada",
+            "Shares 1st with Cleo: level on match wins and every tie-break; "
+            "ahead of Ben on match wins: 1 against 0.",
+        ),
+        (
+            "Cleo",
+            "Shares 1st with Ada: level on match wins and every tie-break; "
+            "ahead of Ben on match wins: 1 against 0.",
+        ),
+        (
+            "Ben",
+            "Shares 3rd with Dev: level on match wins and every tie-break; "
+            "behind Cleo on match wins: 0 against 1.",
+        ),
+        (
+            "Dev",
+            "Shares 3rd with Ben: level on match wins and every tie-break; "
+            "behind Cleo on match wins: 0 against 1.",
+        ),
+    ]
+
+
+def test_margin_points_and_opponents_percentages_read_as_numbers():
+    records = [
+        MatchRecord(1, 3, 1, 1, 0, 1200, 100),
+        MatchRecord(2, 4, 2, 1, 0, 900, 300),
+    ]
+    words = dict(why(records, ("margin", "points")))
+    assert words["Ada"] == "Ahead of Ben on margin: +1,100 against +600."
+    words = dict(why(records, ("opponents_match_win_pct", "points")))
+    assert words["Ada"] == "Ahead of Ben on points: 1,200 against 900."
+    # Cleo and Dev are level on opponents' match-win % (100% each): points decide.
+    assert words["Cleo"] == "Behind Dev on points: 100 against 300."
