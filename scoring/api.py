@@ -330,3 +330,19 @@ def player_record(request: Request, player_id: int) -> Response:
     actor = permissions.actor_of(request)
     player = stats.visible_player(actor, player_id)
     return Response(stats.record_dict(stats.player_record(player, actor)))
+
+
+@extend_schema(responses={200: s.RatedPlayerOutputSerializer(many=True), **ERRORS})
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def club_ratings(request: Request, slug: str) -> Response:
+    """The club's rated list, best first: for those who may read its player pages."""
+    club = stats.visible_club(permissions.actor_of(request), slug)
+    rows = stats.club_ratings(club)
+    return Response(
+        [
+            {"rank": rank, "player": {"id": r.player_id, "name": r.player.name}}
+            | stats.rating_dict(r)
+            for rank, r in rows
+        ]
+    )

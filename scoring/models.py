@@ -366,3 +366,41 @@ class PinFailure(models.Model):
 
     def __str__(self) -> str:
         return f"wrong PIN for {self.player} at match {self.match_id}"
+
+
+class Rating(models.Model):
+    """A player's club rating after every finished match of the club they played, as
+    last recomputed by scoring.services.ratings (openskill's Plackett-Luce model): `mu`
+    the estimate, `sigma` its uncertainty, `ordinal` = mu - 3 sigma what lists show.
+    Derived data: recomputed whole from the matches, never edited."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="rating")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(db_index=True)
+    matches = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.ordinal:.1f}"
+
+
+class RatingChange(models.Model):
+    """What one rated match did to one player's rating (ordinals before and after)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    before = models.FloatField()
+    after = models.FloatField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="rating_change_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} at match {self.match_id}: {self.before:.1f} → {self.after:.1f}"
+
+    @property
+    def change(self) -> float:
+        return self.after - self.before

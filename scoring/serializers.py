@@ -579,6 +579,9 @@ class PlayerMatchOutputSerializer(serializers.Serializer):
     place = serializers.CharField(
         allow_blank=True, help_text="Event, round and table; blank for a club match."
     )
+    rating_change = serializers.FloatField(
+        allow_null=True, help_text="The player's rating after the match minus before it."
+    )
 
 
 class MonthResultsOutputSerializer(serializers.Serializer):
@@ -592,6 +595,19 @@ class DeadwoodCountOutputSerializer(serializers.Serializer):
     knocks = serializers.IntegerField()
 
 
+class RatingOutputSerializer(serializers.Serializer):
+    rating = serializers.FloatField(help_text="mu − 3 sigma: what lists show and sort by.")
+    mu = serializers.FloatField(help_text="The estimate of the player's strength.")
+    sigma = serializers.FloatField(help_text="Its uncertainty.")
+    matches = serializers.IntegerField(help_text="Rated matches played.")
+    computed_at = serializers.DateTimeField()
+
+
+class RatedPlayerOutputSerializer(RatingOutputSerializer):
+    rank = serializers.IntegerField()
+    player = PlayerRefOutputSerializer()
+
+
 class PlayerRecordOutputSerializer(serializers.Serializer):
     player = PlayerOfClubOutputSerializer()
     minimums = MinimumsOutputSerializer()
@@ -603,3 +619,4 @@ class PlayerRecordOutputSerializer(serializers.Serializer):
     matches = PlayerMatchOutputSerializer(many=True)
     months = MonthResultsOutputSerializer(many=True)
     knock_deadwood = DeadwoodCountOutputSerializer(many=True)
+    rating = RatingOutputSerializer(allow_null=True, help_text="Null until rated.")

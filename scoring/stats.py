@@ -46,7 +46,7 @@ from django.db.models.functions import Cast, TruncMonth
 from ginclub import permissions
 from ginclub.errors import NotFound
 from scoring import hooks
-from scoring.models import Game, Hand, Match, Player
+from scoring.models import Club, Game, Hand, Match, Player, Rating, RatingChange
 
 MIN_HANDS = 20
 MIN_GAMES = 5
@@ -141,11 +141,16 @@ def matches_of(player: Player, hidden: frozenset[int] = frozenset()) -> QuerySet
     return matches.exclude(pk__in=hidden) if hidden else matches
 
 
+def games_of(player: Player, hidden: frozenset[int] = frozenset()) -> QuerySet[Game]:
+    # Through the match ids (a subquery): the database starts from the player's matches
+    # (indexed by player) rather than from every game or hand of the club.
+    return Game.objects.filter(match_id__in=matches_of(player, hidden).values("pk"))
+
+
 def hands_of(player: Player, hidden: frozenset[int] = frozenset()) -> QuerySet[Hand]:
-    hands = Hand.objects.filter(state=Hand.State.CONFIRMED).filter(
-        Q(game__match__player_a=player) | Q(game__match__player_b=player)
+    return Hand.objects.filter(
+        state=Hand.State.CONFIRMED, game_id__in=games_of(player, hidden).values("pk")
     )
-    return hands.exclude(game__match_id__in=hidden) if hidden else hands
 
 
 # --------------------------------------------------------------------- the figures
@@ -203,11 +208,7 @@ def hand_figures(player: Player, hidden: frozenset[int] = frozenset()) -> list[F
 def game_figures(player: Player, hidden: frozenset[int] = frozenset()) -> list[Figure]:
     """Boxes per game and shutouts, from the engine's breakdown of each finished game."""
     pid = player.pk
-    games = Game.objects.filter(state=Game.State.FINISHED).filter(
-        Q(match__player_a=player) | Q(match__player_b=player)
-    )
-    if hidden:
-        games = games.exclude(match_id__in=hidden)
+    games = games_of(player, hidden).filter(state=Game.State.FINISHED)
     n = games.annotate(
         won_a=Cast(KT("breakdown__hands_won__A"), IntegerField()),
         won_b=Cast(KT("breakdown__hands_won__B"), IntegerField()),
@@ -241,6 +242,7 @@ def card_figures(player: Player, hidden: frozenset[int] = frozenset()) -> list[F
         hands_of(player, hidden)
         .filter(cards__isnull=False, outcome__in=OUT)
         .annotate(seat=_own(pid, Value("A"), Value("B"), "game__match__"))
+        .order_by()
         .values_list("seat", "knocker", "outcome", "cards")
     )
     hands = sets = runs = knocks = laid = 0
@@ -276,6 +278,7 @@ class MatchLine:
     games: tuple[int, int]
     points: tuple[int, int]
     place: str = ""
+    rating_change: float | None = None  # the player's, when the match was rated
 
 
 def match_lines(player: Player, hidden: frozenset[int] = frozenset()) -> list[MatchLine]:
@@ -412,6 +415,7 @@ class PlayerRecord:
     deadwood: list[tuple[int, int]]
     events: tuple = ()
     hidden: frozenset[int] = field(default_factory=frozenset)
+    rating: Rating | None = None
 
 
 def visible_player(actor, player_id: int) -> Player:
@@ -424,6 +428,14 @@ def visible_player(actor, player_id: int) -> Player:
     return player
 
 
+def visible_club(actor, slug: str) -> Club:
+    """The club, if `actor` may read its players' pages (else NotFound, as for no club)."""
+    club = Club.objects.filter(slug=slug).first()
+    if club is None or not permissions.may_see_players_of(actor, club):
+        raise NotFound("not_found", "No such club.")
+    return club
+
+
 def player_record(player: Player, actor) -> PlayerRecord:
     """The player's record as `actor` may see it: results the apps above hold back from
     this viewer (scoring.hooks.player_events) are left out of every figure. A fixed
@@ -434,12 +446,26 @@ def player_record(player: Player, actor) -> PlayerRecord:
     game_part = game_figures(player, hidden)
     matches = match_lines(player, hidden)
     places = hooks.match_places([line.match.pk for line in matches])
+    changes = {
+        match_id: round(after - before, 2)
+        for match_id, before, after in RatingChange.objects.filter(player=player)
+        .exclude(match_id__in=hidden)
+        .values_list("match_id", "before", "after")
+    }
     return PlayerRecord(
         player=player,
         hands=hand_part[0].basis,
         games=game_part[0].basis,
         figures=hand_part + game_part + card_figures(player, hidden),
-        matches=[replace(line, place=places.get(line.match.pk, "")) for line in matches],
+        matches=[
+            replace(
+                line,
+                place=places.get(line.match.pk, ""),
+                rating_change=changes.get(line.match.pk),
+            )
+            for line in matches
+        ],
+        rating=Rating.objects.filter(player=player).first(),
         head_to_head=head_to_head(player, hidden),
         months=results_by_month(player, hidden),
         deadwood=knock_deadwood_counts(player, hidden),
@@ -488,6 +514,17 @@ def record_dict(record: PlayerRecord) -> dict[str, Any]:
             for m in record.months
         ],
         "knock_deadwood": [{"deadwood": d, "knocks": n} for d, n in record.deadwood],
+        "rating": rating_dict(record.rating) if record.rating else None,
+    }
+
+
+def rating_dict(rating: Rating) -> dict[str, Any]:
+    return {
+        "rating": round(rating.ordinal, 2),
+        "mu": round(rating.mu, 3),
+        "sigma": round(rating.sigma, 3),
+        "matches": rating.matches,
+        "computed_at": rating.computed_at.isoformat(),
     }
 
 
@@ -502,4 +539,24 @@ def _match_dict(line: MatchLine) -> dict[str, Any]:
         "games": {"for": line.games[0], "against": line.games[1]} if shown else None,
         "points": {"for": line.points[0], "against": line.points[1]} if shown else None,
         "place": line.place,
+        "rating_change": line.rating_change,
     }
+
+
+# ------------------------------------------------------------------------ ratings
+
+
+def club_ratings(club: Club) -> list[tuple[int, Rating]]:
+    """The club's rated list, best first, with ranks (one query): ordinals equal to two
+    decimals share a rank."""
+    ratings = list(
+        Rating.objects.filter(player__club=club).select_related("player")
+        .order_by("-ordinal", "player__name")
+    )  # fmt: skip
+    ranked, rank, last = [], 0, None
+    for position, rating in enumerate(ratings, start=1):
+        shown = round(rating.ordinal, 2)
+        if shown != last:
+            rank, last = position, shown
+        ranked.append((rank, rating))
+    return ranked

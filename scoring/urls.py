@@ -34,6 +34,7 @@ urlpatterns = [
         views_players.player_chart,
         name="player-chart",
     ),
+    path("clubs/<slug:slug>/ratings/", views_players.ratings, name="ratings"),
     path(
         "clubs/<slug:slug>/player-pages/",
         views_players.player_pages_setting,
@@ -70,4 +71,5 @@ api_urlpatterns = [
     path("hands/<id:hand_id>/void/preview/", api.void_preview, name="api-void-preview"),
     path("ledger/verify/", api.verify_ledger, name="api-verify-ledger"),
     path("players/<id:player_id>/", api.player_record, name="api-player"),
+    path("clubs/<slug:slug>/ratings/", api.club_ratings, name="api-club-ratings"),
 ]

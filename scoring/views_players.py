@@ -95,3 +95,12 @@ def player_chart(request: HttpRequest, player_id: int, chart: str) -> HttpRespon
     response = HttpResponse(CHARTS[chart](player, hidden), content_type="image/svg+xml")
     response["Cache-Control"] = "private, no-cache"
     return response
+
+
+@require_GET
+def ratings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's rated list: for those who may read its player pages."""
+    club = stats.visible_club(permissions.actor_of(request), slug)
+    return render(
+        request, "scoring/ratings.html", {"club": club, "ratings": stats.club_ratings(club)}
+    )

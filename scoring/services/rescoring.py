@@ -34,6 +34,7 @@ from scoring.services.base import (
 )
 from scoring.services.hands import hand_fields, hand_values
 from scoring.services.matches import check_players
+from scoring.services.ratings import counts, queue_ratings
 from scoring.services.results import result_of
 
 # ------------------------------------------------------- what a stored hand said
@@ -163,6 +164,8 @@ def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor, reason:
             if before != after:
                 report.games.append({"game": number, "before": before, "after": after})
         report.after = result_of(match)
+        if report.before != report.after and (counts(report.before) or counts(report.after)):
+            queue_ratings(match.club_id)  # a rated result moved under the new rules
         log(
             match,
             "match_rescored",

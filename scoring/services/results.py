@@ -19,6 +19,7 @@ from ginclub.permissions import Actor
 from scoring import hooks
 from scoring.models import Hand, Match
 from scoring.progress import recompute_match
+from scoring.services import ratings
 from scoring.services.base import log
 
 RESULT_CHANGED = "result_changed_after_close"
@@ -58,6 +59,10 @@ def recompute(match: Match, actor: Actor, *, action: str, hand: Hand, reason: st
     report = ResultReport(before, result_of(match))
     if not report.changed:
         return report
+    if ratings.counts(report.before) or ratings.counts(report.after):
+        # A rated result moved (a match ended, or a finished one was corrected): the
+        # club's ratings are rebuilt in the background once this commits.
+        ratings.queue_ratings(match.club_id)
     change = hooks.ResultChange(
         match_id=match.pk,
         action=action,
