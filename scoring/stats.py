@@ -281,14 +281,16 @@ class MatchLine:
     rating_change: float | None = None  # the player's, when the match was rated
 
 
-def match_lines(player: Player, hidden: frozenset[int] = frozenset()) -> list[MatchLine]:
-    """Every match of the player, newest first (one query); results held back from the
-    viewer (`hidden`) are shown as such."""
+def match_lines(
+    player: Player, hidden: frozenset[int] = frozenset(), limit: int | None = None
+) -> list[MatchLine]:
+    """The player's matches, newest first, all or the latest `limit` (one query); results
+    held back from the viewer (`hidden`) are shown as such."""
     matches = (
         Match.objects.filter(Q(player_a=player) | Q(player_b=player))
         .select_related("player_a", "player_b")
         .order_by("-created_at", "-pk")
-    )
+    )[:limit]
     lines = []
     for match in matches:
         seat = "A" if match.player_a_id == player.pk else "B"
@@ -416,6 +418,7 @@ class PlayerRecord:
     events: tuple = ()
     hidden: frozenset[int] = field(default_factory=frozenset)
     rating: Rating | None = None
+    matches_played: int = 0  # all of them, when `matches` shows only the latest
 
 
 def visible_player(actor, player_id: int) -> Player:
@@ -436,15 +439,16 @@ def visible_club(actor, slug: str) -> Club:
     return club
 
 
-def player_record(player: Player, actor) -> PlayerRecord:
+def player_record(player: Player, actor, *, matches_shown: int | None = None) -> PlayerRecord:
     """The player's record as `actor` may see it: results the apps above hold back from
-    this viewer (scoring.hooks.player_events) are left out of every figure. A fixed
-    number of queries whatever the player's history."""
+    this viewer (scoring.hooks.player_events) are left out of every figure; the latest
+    `matches_shown` matches listed (None: all). A fixed number of queries whatever the
+    player's history."""
     found = hooks.player_events(player.pk, actor)
     hidden = found.hidden_matches
     hand_part = hand_figures(player, hidden)
     game_part = game_figures(player, hidden)
-    matches = match_lines(player, hidden)
+    matches = match_lines(player, hidden, matches_shown)
     places = hooks.match_places([line.match.pk for line in matches])
     changes = {
         match_id: round(after - before, 2)
@@ -466,6 +470,7 @@ def player_record(player: Player, actor) -> PlayerRecord:
             for line in matches
         ],
         rating=Rating.objects.filter(player=player).first(),
+        matches_played=len(matches) if matches_shown is None else matches_of(player).count(),
         head_to_head=head_to_head(player, hidden),
         months=results_by_month(player, hidden),
         deadwood=knock_deadwood_counts(player, hidden),

@@ -26,10 +26,16 @@ def visible_player(request: HttpRequest, player_id: int) -> tuple[Player, permis
     return stats.visible_player(actor, player_id), actor
 
 
+# The page lists the latest matches (a phone need not render two hundred rows); "all
+# matches" (?matches=all) and the API list every one.
+MATCHES_SHOWN = 50
+
+
 @require_GET
 def player(request: HttpRequest, player_id: int) -> HttpResponse:
     player, actor = visible_player(request, player_id)
-    record = stats.player_record(player, actor)
+    every = request.GET.get("matches") == "all"
+    record = stats.player_record(player, actor, matches_shown=None if every else MATCHES_SHOWN)
     organiser = permissions.organises(actor, player.club)
     user_id = actor.user.pk if actor.is_authenticated else None
     return render(

@@ -1,6 +1,6 @@
-"""A player's page on a phone: it fits 360 px (wide tables scroll in their own labelled
-boxes), both charts load as images under the page's CSP with no violation reported,
-and axe finds nothing serious. Screenshots go to test-artifacts/."""
+"""A player's page and the club's ratings on a phone: they fit 360 px (wide tables scroll
+in their own labelled boxes), both charts load as images under the page's CSP with no
+violation reported, and axe finds nothing serious. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
@@ -93,6 +93,14 @@ def test_the_player_page_on_a_phone(phone):
     page.screenshot(path=str(ARTIFACTS / "phone-player-page.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert not violations, violations
+    assert_accessible(page)
+    # Finished matches were rated in the background as they ended (the test backend runs
+    # the task at once): the page says so, and the club's rated list fits a phone too.
+    expect(page.get_by_test_id("player-rating")).to_contain_text("Club rating")
+    page.goto("/clubs/riverside/ratings/")
+    expect(page.get_by_test_id("ratings")).to_contain_text("Alexandra Montgomery-Smythe")
+    page.screenshot(path=str(ARTIFACTS / "phone-club-ratings.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert_accessible(page)
     # The chart on its own, as the browser draws the image (its styles are its own).
     chart = phone()

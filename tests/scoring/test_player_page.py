@@ -133,3 +133,21 @@ def test_a_member_may_not_open_the_player_pages(client, club, alice):
     assert "Only the organisers of" in response.content.decode()
     club.refresh_from_db()
     assert not club.player_pages_public
+
+
+def test_the_page_lists_the_latest_matches_and_links_to_all(
+    client, monkeypatch, club, organiser, alice, bob, played
+):
+    from scoring import views_players
+
+    monkeypatch.setattr(views_players, "MATCHES_SHOWN", 2)
+    for _ in range(2):
+        start(club, alice, bob, organiser)
+    client.force_login(bob.user)
+    html = page(client, alice).content.decode()
+    rows = html[html.index('data-testid="player-matches"') :].split("</table>")[0]
+    assert rows.count("<tr>") == 1 + 2  # the header and the latest two
+    assert "All 3 matches" in html and "3 matches," in html
+    html = client.get(reverse("scoring:player", args=[alice.pk]) + "?matches=all").content.decode()
+    rows = html[html.index('data-testid="player-matches"') :].split("</table>")[0]
+    assert rows.count("<tr>") == 1 + 3 and "All 3 matches" not in html
