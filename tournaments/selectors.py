@@ -752,6 +752,7 @@ def tournament_dict(tournament: Tournament) -> dict[str, Any]:
         "rounds": t.rounds,
         "cut_size": t.cut_size,
         "round_minutes": t.round_minutes,
+        "first_round": t.first_round,
         "tiebreaks": list(tiebreaks_of(t)),
         "bye_games": t.bye_games,
         "bye_points": t.bye_points,

@@ -38,7 +38,14 @@ class SettingsSerializer(StrictSerializer):
     format = serializers.ChoiceField(choices=Tournament.Format.choices, required=False)
     rounds = whole_field(required=False, help_text="Swiss rounds.")
     cut_size = whole_field(required=False, help_text="Top cut: 0, 4 or 8.")
-    round_minutes = whole_field(required=False)
+    round_minutes = whole_field(
+        required=False, help_text="Default: as long as the rules suggest (tournaments.rule_guide)."
+    )
+    first_round = serializers.ChoiceField(
+        choices=Tournament.FirstRound.choices,
+        required=False,
+        help_text="How round 1 of a Swiss is paired (default random: a recorded draw).",
+    )
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS), required=False, max_length=len(TIEBREAKS)
     )
@@ -73,6 +80,7 @@ class TournamentSerializer(serializers.Serializer):
     rounds = serializers.IntegerField()
     cut_size = serializers.IntegerField()
     round_minutes = serializers.IntegerField()
+    first_round = serializers.CharField(help_text="random, seed or list (round 1 of a Swiss).")
     tiebreaks = serializers.ListField(child=serializers.CharField())
     bye_games = serializers.IntegerField()
     bye_points = serializers.IntegerField()

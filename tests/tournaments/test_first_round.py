@@ -179,3 +179,21 @@ def test_the_rules_change_form_has_the_typed_options_too():
     assert form.is_valid(), form.errors
     assert form.cleaned_data["overrides"] == {"gin_bonus": 30}
     assert 'id="id_rules_profile_0"' in str(form["profile"])  # no clash with the settings
+
+
+def test_the_api_takes_and_gives_the_round_one_method(club, organiser, client):
+    client.force_login(organiser)
+    made = client.post(
+        "/api/tournaments/",
+        {"club": club.slug, "name": "API Open", "date": "2026-11-28", "first_round": "seed"},
+        content_type="application/json",
+    )
+    assert made.status_code == 201, made.json()
+    assert made.json()["first_round"] == "seed"
+    assert made.json()["round_minutes"] == 150
+    bad = client.post(
+        "/api/tournaments/",
+        {"club": club.slug, "name": "API Open", "date": "2026-11-28", "first_round": "abc"},
+        content_type="application/json",
+    )
+    assert bad.status_code == 400 and "first_round" in bad.json()["error"]["fields"]
