@@ -350,6 +350,11 @@ class RulesChangeForm(RuleOptionsMixin, forms.Form):
         data["overrides"] = self.merged_overrides()
         return data
 
+    @property
+    def overrides_text(self) -> str:
+        """The merged overrides as lines, for the preview page to post back on Apply."""
+        return format_overrides(self.cleaned_data.get("overrides"))
+
 
 class RegistrationForm(forms.Form):
     name = forms.CharField(max_length=120)

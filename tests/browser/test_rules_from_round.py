@@ -35,7 +35,10 @@ def test_an_organiser_changes_the_rules_from_round_2_on_a_phone(phone):
     page.get_by_role("button", name="Log in").click()
     page.goto(f"/tournaments/{event.slug}/manage/")
     form = page.locator("#rules-change")
-    form.get_by_label("Rule overrides").fill("game_target = 25\ngames_to_win = 2\ngin_bonus = 20")
+    # QUICK (game target 25, two games to win) comes back in its fields; gin 20 is new.
+    expect(form.get_by_label("Game target (points)", exact=True)).to_have_value("25")
+    expect(form.get_by_label("Games to win the match", exact=True)).to_have_value("2")
+    form.get_by_label("Gin bonus", exact=True).fill("20")
     form.get_by_label("Apply to").select_option("2")
     form.get_by_role("button", name="Preview the change").click()
     scope = page.locator("#rules-change-scope")

@@ -197,3 +197,16 @@ def test_the_api_takes_and_gives_the_round_one_method(club, organiser, client):
         content_type="application/json",
     )
     assert bad.status_code == 400 and "first_round" in bad.json()["error"]["fields"]
+
+
+def test_the_rules_preview_posts_the_typed_options_back_on_apply():
+    form = RulesChangeForm(
+        {"profile": "standard", "rule_gin_bonus": "30", "overrides": "big_gin_bonus = none"},
+        rounds=([1], 2),
+    )
+    assert form.is_valid(), form.errors
+    again = RulesChangeForm(
+        {"profile": "standard", "overrides": form.overrides_text}, rounds=([1], 2)
+    )
+    assert again.is_valid(), again.errors
+    assert again.cleaned_data["overrides"] == {"big_gin_bonus": None, "gin_bonus": 30}
