@@ -141,6 +141,11 @@ def test_no_serious_violations_on_public_and_organiser_pages(browser, live_serve
         ("ledger", f"/matches/{finished.match_id}/ledger/"),
     ]:
         check(page, name, path)
+    page.goto(base + "manage/")
+    page.locator("#rules-change").get_by_label("Gin bonus", exact=True).fill("30")
+    page.get_by_role("button", name="Preview the change").click()
+    expect(page.get_by_label("Reason (goes in the ledger)")).to_be_visible()
+    assert_accessible(page, name=f"rules change preview ({width} px)")
     context.close()
 
 
