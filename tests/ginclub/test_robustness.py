@@ -295,6 +295,8 @@ def assert_unavailable_page(response):
     text = response.content.decode()
     assert "Back in a moment" in text and "nothing was saved" in text
     assert "Server Error" not in text
+    # it tries again by script (axe: a <meta refresh> cannot be stopped by the reader)
+    assert 'data-retry-after="10"' in text and "js/retry" in text and "http-equiv" not in text
 
 
 @pytest.mark.parametrize("error", [OperationalError, InterfaceError])
