@@ -72,6 +72,7 @@ PERMISSIONS: dict[str, set[str]] = {
     "scoring:leave-seat": AT_THE_TABLE,
     "scoring:hand-form": AT_THE_TABLE,
     "scoring:preview": AT_THE_TABLE,
+    "scoring:hand-compare": AT_THE_TABLE,
     "scoring:submit": AT_THE_TABLE,
     "scoring:hand-action": AT_THE_TABLE,
     "scoring:correct": MANAGERS,
