@@ -85,6 +85,10 @@ PERMISSIONS: dict[str, set[str]] = {
     "scoring:table-qr": MANAGERS,
     "scoring:revoke-links": MANAGERS,
     "scoring:unlock-pin": MANAGERS,
+    "scoring:player": MANAGERS,
+    "scoring:player-chart": MANAGERS,
+    "scoring:player-pages-setting": MANAGERS,
+    "scoring:ratings": MANAGERS,
     # scoring API
     "api-clubs": LOGGED_IN,
     "api-club-players": MANAGERS,
@@ -105,6 +109,8 @@ PERMISSIONS: dict[str, set[str]] = {
     "api-void": MANAGERS,
     "api-void-preview": MANAGERS,
     "api-verify-ledger": STAFF,
+    "api-player": MANAGERS,
+    "api-club-ratings": MANAGERS,
     # tournament pages
     "tournaments:list": EVERYONE,
     "tournaments:create": LOGGED_IN - {"player_of_another_club"},
@@ -212,6 +218,7 @@ def world():
         "club": club.slug,
         "tournament": tournament.slug,
         "job_id": job.pk,
+        "chart": "results",
     }
     users = {
         "player_of_another_club": away_user,
