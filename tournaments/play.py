@@ -157,7 +157,9 @@ def play_gate(match_id: int) -> PlayNote | None:
     """scoring.hooks' play gate: may a new hand start at this match's table, and what the
     phones say about play after the call (None before it)."""
     pairing = _pairing_of(match_id)
-    if pairing is None or not pairing.round.time_called or pairing.resolved:
+    if pairing is None or pairing.resolved or not pairing.round.time_called:
+        return None
+    if pairing.round.state != Round.State.PUBLISHED:  # a closed round's match, reopened
         return None
     rnd = pairing.round
     entered = entered_from(called_at(rnd), [match_id]).get(match_id, [])

@@ -93,7 +93,7 @@ def call_time(*, round_id: int, actor: Actor) -> Round:
 def undo_time_call(*, round_id: int, actor: Actor, reason: str) -> Round:
     """A mistaken call is taken back: the round plays on with its clock as it was,
     tables the time policy decided since are undecided again (their matches resume),
-    extra hands given after the call go; an organiser's own results stay.
+    extra hands given to tables go (extra minutes stay); an organiser's own results stay.
 
     Raises Forbidden, ServiceError (`reason_required`), Conflict (`not_published`,
     `time_not_called`)."""
