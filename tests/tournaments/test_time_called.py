@@ -14,11 +14,10 @@ from ginclub.errors import Conflict, ServiceError
 from scoring import services as scoring
 from scoring.hand_input import HandInput
 from scoring.models import Match
+from tests.tournaments.helpers import actor, new_event, play_hand
 from tournaments import selectors, services
 from tournaments.models import Pairing, Round
 from tournaments.play import clock_time
-
-from tests.tournaments.helpers import actor, new_event, play_hand
 
 SMALL = {"kd": 5, "dd": 10}  # 5 points: the QUICK game (to 25) goes on
 
