@@ -9,6 +9,16 @@
   window.ginclubKeepOpen = true;
   var kept = {};
 
+  // A polled element marked data-hold-while-focused skips its poll while the reader is
+  // inside it (a focused button or field would be swapped away). Done here, not as an
+  // hx-trigger filter, because filters need eval, which the site's htmx config forbids.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!elt || !elt.hasAttribute || !elt.hasAttribute("data-hold-while-focused")) return;
+    var active = document.activeElement;
+    if (active && active !== document.body && elt.contains(active)) event.preventDefault();
+  });
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     kept = {};
     var target = event.detail.target;

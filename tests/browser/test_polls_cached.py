@@ -45,6 +45,8 @@ def test_an_unchanged_scoreboard_poll_is_a_304_and_the_board_stays(phone):
 
     page = phone()
     page.on("response", on_response)
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     try:
         page.goto(f"/t/{table_token(match)}/")
         board = page.locator("#scoreboard")
@@ -78,5 +80,7 @@ def test_an_unchanged_scoreboard_poll_is_a_304_and_the_board_stays(phone):
         )
         expect(board).to_contain_text("20", timeout=10000)
         assert BOARD in rendered
+        # no trigger filter needing eval (htmx:evalDisallowedError on every poll)
+        assert errors == [], errors
     finally:
         template_rendered.disconnect(on_render)
