@@ -10,13 +10,17 @@
   var kept = {};
 
   // A polled element marked data-hold-while-focused skips its poll while the reader is
-  // inside it (a focused button or field would be swapped away). Done here, not as an
-  // hx-trigger filter, because filters need eval, which the site's htmx config forbids.
+  // typing inside it (a dispute reason would be swapped away). Only fields hold it: a
+  // tapped button or "how?" keeps the focus until the next tap elsewhere, and holding
+  // then would freeze the phone's board (a result decided meanwhile would never show);
+  // opened <details> survive the swap anyway (above). Done here, not as an hx-trigger
+  // filter, because filters need eval, which the site's htmx config forbids.
+  var TYPING = "input:not([type=hidden]):not([type=radio]):not([type=checkbox]), textarea, select";
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
     if (!elt || !elt.hasAttribute || !elt.hasAttribute("data-hold-while-focused")) return;
     var active = document.activeElement;
-    if (active && active !== document.body && elt.contains(active)) event.preventDefault();
+    if (active && elt.contains(active) && active.matches(TYPING)) event.preventDefault();
   });
 
   document.addEventListener("htmx:beforeSwap", function (event) {
