@@ -141,6 +141,7 @@ ACTIONS = {
         "timer",
         "call-time",
         "time-policy",
+        "undo-time-call",
         "revoke-links",
         "discard",
         "publish",
