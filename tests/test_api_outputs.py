@@ -16,6 +16,8 @@ from rest_framework.fields import _UnvalidatedField
 from rest_framework.test import APIClient
 
 from scoring import serializers as ss
+from scoring import services as scoring_services
+from scoring.hand_input import HandInput
 from scoring.models import LedgerRow
 from tests.factories import PIN, ClubFactory, PlayerFactory, UserFactory
 from tests.tournaments.helpers import QUICK, new_event, play_hand, reg
@@ -308,6 +310,14 @@ def test_a_round_its_tables_results_standings_and_a_rules_change(
     board = check(org.get(url + "dashboard/"), 200, ts.DashboardOutputSerializer)
     assert board["tables"][1]["current_game"] == 2
     check(org.post(url + "call-time/", {}, format="json"), 200, round_out)
+    # time called: table 2 plays its hand in play (a dead hand in game 2), then its time
+    # is up and it is decided on games; table 3 is still finishing its hand in play
+    scoring_services.submit_hand(
+        match_id=second.match_id,
+        actor=scoring_services.Actor(user=organiser),
+        hand=HandInput(game=2, number=1, outcome="dead"),
+        idempotency_key="hand-in-play",
+    )
     report = check(
         org.post(url + "time-policy/", {}, format="json"), 200, ts.TimePolicyOutputSerializer
     )

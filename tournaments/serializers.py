@@ -278,6 +278,7 @@ class RescoredMatchOutputSerializer(serializers.Serializer):
 
 class StandingValuesSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
+    matches = serializers.IntegerField()
     match_wins = serializers.IntegerField()
     games_won = serializers.IntegerField()
     games_played = serializers.IntegerField()
