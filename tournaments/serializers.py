@@ -13,6 +13,7 @@ from scoring.serializers import (
     MATCH_STATES,
     SeatNamesSerializer,
     SeatNumbersSerializer,
+    StandingMoveOutputSerializer,
     StrictSerializer,
 )
 from tournaments.models import Job, Round, Tournament
@@ -276,25 +277,6 @@ class RescoredMatchOutputSerializer(serializers.Serializer):
     after = RescoredMatchSummarySerializer()
 
 
-class StandingValuesSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    matches = serializers.IntegerField()
-    match_wins = serializers.IntegerField()
-    games_won = serializers.IntegerField()
-    games_played = serializers.IntegerField()
-    game_win_pct = serializers.FloatField()
-    opponents_match_win_pct = serializers.FloatField()
-    margin = serializers.IntegerField()
-    points = serializers.IntegerField()
-
-
-class StandingChangeOutputSerializer(serializers.Serializer):
-    registration = serializers.IntegerField()
-    name = serializers.CharField()
-    before = StandingValuesSerializer(allow_null=True, help_text="Null: not in them before.")
-    after = StandingValuesSerializer()
-
-
 class RulesChangeOutputSerializer(serializers.Serializer):
     applied = serializers.BooleanField(help_text="False for a preview (nothing was saved).")
     from_round = serializers.IntegerField(help_text="The first round the rules apply to (1: all).")
@@ -323,7 +305,7 @@ class RulesChangeOutputSerializer(serializers.Serializer):
     games_changed = serializers.IntegerField()
     results_changed = serializers.IntegerField()
     matches = RescoredMatchOutputSerializer(many=True, help_text="Matches that change.")
-    standings = StandingChangeOutputSerializer(many=True, help_text="Lines that change.")
+    standings = StandingMoveOutputSerializer(many=True, help_text="Lines that change.")
 
 
 class RoundSummaryOutputSerializer(serializers.Serializer):
