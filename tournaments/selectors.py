@@ -797,13 +797,13 @@ def event_ledger(tournament: Tournament) -> QuerySet[LedgerRow]:
 
 
 @dataclass(frozen=True)
-class Seat:
+class PlayerSeat:
     name: str
     table: int | None
     opponent: str | None  # None: a bye
 
 
-def seats_by_name(rows: list[TableRow]) -> list[Seat]:
+def seats_by_name(rows: list[TableRow]) -> list[PlayerSeat]:
     """Every player of a round A to Z with their table and opponent, so each finds
     their seat without reading every table (as card-game events post them)."""
     seats = []
@@ -811,9 +811,9 @@ def seats_by_name(rows: list[TableRow]) -> list[Seat]:
         p = row.pairing
         a = p.player_a.player.name
         b = p.player_b.player.name if p.player_b else None
-        seats.append(Seat(a, p.table, b))
+        seats.append(PlayerSeat(a, p.table, b))
         if b is not None:
-            seats.append(Seat(b, p.table, a))
+            seats.append(PlayerSeat(b, p.table, a))
     return sorted(seats, key=lambda seat: seat.name.casefold())
 
 
