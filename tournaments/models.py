@@ -34,6 +34,7 @@ class Tournament(models.Model):
         RANDOM = "random", "at random (a recorded draw)"
         SEED = "seed", "by seed (top half against bottom half)"
         LIST = "list", "in list order (neighbours in the player list meet)"
+        RATING = "rating", "by club rating (top half against bottom half)"
 
     class State(models.TextChoices):
         SETUP = "setup", "setting up"
