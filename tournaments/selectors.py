@@ -16,11 +16,13 @@ Hiding (for the public only; organisers always see everything):
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import segno
+from django.core.cache import cache
 from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
@@ -194,6 +196,7 @@ class StandingsView:
     hidden: bool = False
     note: str = ""
     rounds_closed: int = 0  # the last closed round counted
+    version: str = ""  # a digest of what the lines were computed from (standings_version)
 
     @property
     def caption(self) -> str:
@@ -272,16 +275,55 @@ def standings(
         (n for n, s in rounds if s == Round.State.CLOSED and (limit is None or n <= limit)),
         default=0,
     )
+    version = standings_version(tournament, registrations, records)
     return StandingsView(
         tournament,
-        _rows(tournament, registrations, records),
+        _cached_rows(version, tournament, registrations, records),
         tiebreaks_of(tournament),
         limit,
         played,
         bool(note),
         note,
         closed,
+        version,
     )
+
+
+STANDINGS_CACHE_SECONDS = 3600
+
+
+def standings_version(
+    tournament: Tournament, registrations: list[dict], records: list[MatchRecord]
+) -> str:
+    """A digest of everything the standings lines are computed from: the players (names,
+    withdrawn, late), the decided results and the tie-breaks. Undecided matches, hands in
+    play and the clock do not move a line, so they are not in it: while a busy hall plays
+    its hands, the version stays put and the lines (and the rendered table, see
+    _standings_table.html) are reused instead of computed again for every poll."""
+    raw = repr(
+        (
+            tiebreaks_of(tournament),
+            sorted(
+                (r["id"], r["player_id"], r["player__name"], r["withdrawn"], r["late"])
+                for r in registrations
+            ),
+            records,
+        )
+    )
+    return hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+
+def _cached_rows(
+    version: str, tournament: Tournament, registrations: list[dict], records: list[MatchRecord]
+) -> list[StandingRow]:
+    """The lines for `version`, computed once per process (the default cache is each
+    worker's own memory, so nothing stale can be shared: the key is the content)."""
+    key = f"standings-rows:{version}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = _rows(tournament, registrations, records)
+        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
+    return rows
 
 
 def _replaced(row: dict, replace: dict[int, dict[str, Any]] | None) -> dict:
@@ -650,6 +692,25 @@ def tables(round: Round) -> list[TableRow]:
             row.current_points = {"A": game["hand_points_a"], "B": game["hand_points_b"]}
         rows.append(row)
     return rows
+
+
+def projector_rows(round: Round) -> list[dict[str, Any]]:
+    """What the projector shows of each table (number, names, games won), as plain values
+    in one query: it is polled in every hall, and the table states of `tables` are not on
+    it."""
+    return list(
+        round.pairings.order_by("position").values(
+            "table",
+            "player_a__player__name",
+            "player_b_id",
+            "player_b__player__name",
+            "resolved_at",
+            "result_games_a",
+            "result_games_b",
+            "match__games_won_a",
+            "match__games_won_b",
+        )
+    )
 
 
 @dataclass

@@ -144,9 +144,14 @@ def match_summary(request: HttpRequest, tournament: Tournament, pairing_id: int)
 
 def _projector_context(tournament: Tournament) -> dict:
     rnd = _published(tournament).last()
-    context = _pairings_context(tournament, rnd)
-    context.update(_standings_context(tournament))
-    return context
+    limit = hidden_after(tournament)
+    return {
+        "round": rnd,
+        "rows": selectors.projector_rows(rnd) if rnd is not None else [],
+        "clock": selectors.clock(rnd) if rnd is not None else None,
+        "results_hidden": rnd is not None and limit is not None and rnd.number > limit,
+        **_standings_context(tournament),
+    }
 
 
 @public_page
