@@ -565,3 +565,11 @@ def club_ratings(club: Club) -> list[tuple[int, Rating]]:
             rank, last = position, shown
         ranked.append((rank, rating))
     return ranked
+
+
+def ratings_of(player_ids: list[int]) -> dict[int, float]:
+    """The club ratings (ordinals, what the rated list ranks by) of those of these
+    players who have one, by player id (one query)."""
+    return dict(
+        Rating.objects.filter(player_id__in=player_ids).values_list("player_id", "ordinal")
+    )

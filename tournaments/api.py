@@ -249,6 +249,21 @@ reinstate = _registration_action(
 seed = _registration_action(s.SeedSerializer, services.set_seed, "registration_seed")
 
 
+@extend_schema(
+    request=None, responses={200: s.SeededRegistrationOutputSerializer(many=True), **ERRORS}
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def seed_by_rating(request: Request, slug: str) -> Response:
+    """Seed every registered player by club rating (seed 1 the highest), the unrated
+    after the rated in their old seed order; before round 1 is published. Returns the
+    registrations in their new seed order, each with the rating it was seeded by."""
+    found = _tournament(request, slug)
+    seeded = services.seed_by_rating(tournament_id=found.pk, actor=actor_of(request))
+    rows = [selectors.registration_dict(r) | {"rating": rating} for r, rating in seeded]
+    return Response(s.SeededRegistrationOutputSerializer(rows, many=True).data)
+
+
 @extend_schema(request=None, responses={204: None, **ERRORS})
 @api_view(["DELETE"])
 @permission_classes([IsAuthenticated])

@@ -213,8 +213,10 @@ class TournamentForm(RuleOptionsMixin, forms.Form):
         choices=Tournament.FirstRound.choices,
         initial=Tournament.FirstRound.RANDOM,
         help_text="At random: the draw's number is on each pairing and in the ledger, so "
-        "the draw can be checked. By seed: seed 1 meets the first of the bottom half. In "
-        "list order: neighbours in the player list meet and the last gets the bye.",
+        "the draw can be checked. By seed: seed 1 meets the first of the bottom half. By "
+        "club rating: the same halves, highest club rating first, players without a "
+        "rating after them in seed order. In list order: neighbours in the player list "
+        "meet and the last gets the bye.",
     )
     round_minutes = forms.IntegerField(
         label="Round length (minutes)",

@@ -45,7 +45,8 @@ class SettingsSerializer(StrictSerializer):
     first_round = serializers.ChoiceField(
         choices=Tournament.FirstRound.choices,
         required=False,
-        help_text="How round 1 of a Swiss is paired (default random: a recorded draw).",
+        help_text="How round 1 of a Swiss is paired (default random: a recorded draw; "
+        "rating: by club rating, the unrated after the rated).",
     )
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS), required=False, max_length=len(TIEBREAKS)
@@ -81,7 +82,9 @@ class TournamentSerializer(serializers.Serializer):
     rounds = serializers.IntegerField()
     cut_size = serializers.IntegerField()
     round_minutes = serializers.IntegerField()
-    first_round = serializers.CharField(help_text="random, seed or list (round 1 of a Swiss).")
+    first_round = serializers.CharField(
+        help_text="random, seed, rating or list (round 1 of a Swiss)."
+    )
     tiebreaks = serializers.ListField(child=serializers.CharField())
     bye_games = serializers.IntegerField()
     bye_points = serializers.IntegerField()
@@ -112,6 +115,12 @@ class RegistrationSerializer(serializers.Serializer):
     checked_in = serializers.BooleanField()
     late = serializers.BooleanField()
     withdrawn = serializers.BooleanField()
+
+
+class SeededRegistrationOutputSerializer(RegistrationSerializer):
+    rating = serializers.FloatField(
+        allow_null=True, help_text="The club rating it was seeded by; null: unrated."
+    )
 
 
 class ImportCsvSerializer(StrictSerializer):

@@ -2,12 +2,13 @@ from django.urls import path
 
 import ginclub.inputs  # noqa: F401  (registers <id:...>, a bounded id)
 from tournaments import api
-from tournaments.views import jobs, outputs, public, rounds, setup
+from tournaments.views import jobs, outputs, public, rounds, seasons, setup
 
 app_name = "tournaments"
 
 T = "tournaments/<slug:slug>/"
 M = T + "manage/"
+S = "clubs/<slug:slug>/seasons/"  # a club's seasons
 
 urlpatterns = [
     path("tournaments/", setup.tournament_list, name="list"),
@@ -31,6 +32,7 @@ urlpatterns = [
     path(M + "players/import/", setup.import_players, name="import-players"),
     path(M + "players/counts/", setup.registration_counts, name="registration-counts"),
     path(M + "players/check-in-all/", setup.check_in_all, name="check-in-all"),
+    path(M + "players/seed-by-rating/", setup.seed_by_rating, name="seed-by-rating"),
     path(
         M + "players/<id:registration_id>/<str:action>/",
         setup.registration_action,
@@ -53,6 +55,12 @@ urlpatterns = [
     path(M + "export/standings.csv", outputs.standings_csv, name="export-standings"),
     path(M + "export/hands.csv", outputs.hands_csv, name="export-hands"),
     path(M + "export/archive.json", outputs.archive_json, name="export-archive"),
+    # Seasons: members and organisers; the ladder of a public season, anybody.
+    path(S, seasons.season_list, name="seasons"),
+    path(S + "new/", seasons.season_create, name="season-create"),
+    path(S + "<slug:season>/", seasons.season_ladder, name="season"),
+    path(S + "<slug:season>/edit/", seasons.season_edit, name="season-edit"),
+    path(S + "<slug:season>/ladder.csv", seasons.season_csv, name="season-csv"),
 ]
 
 api_urlpatterns = [
@@ -85,6 +93,9 @@ api_urlpatterns = [
     ),
     path("registrations/<id:registration_id>/reinstate/", api.reinstate, name="api-reinstate"),
     path("registrations/<id:registration_id>/seed/", api.seed, name="api-seed"),
+    path(
+        "tournaments/<slug:slug>/seed-by-rating/", api.seed_by_rating, name="api-seed-by-rating"
+    ),
     path("rounds/<id:round_id>/", api.round_detail, name="api-round"),
     path("rounds/<id:round_id>/swap/", api.swap, name="api-round-swap"),
     path("rounds/<id:round_id>/fix/", api.fix, name="api-round-fix"),

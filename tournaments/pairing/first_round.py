@@ -14,19 +14,26 @@ method of its own, a tournament setting:
   by registration) is cut in halves and the top half meets the bottom half in order,
   1 v 5, 2 v 6, 3 v 7, 4 v 8 of eight, so the strongest do not meet in round 1. In an
   odd field the lowest seed takes the bye first.
+- **by rating**: the same halves, but of the field in **rating order**: players with a
+  club rating first, highest rating first (ratings equal to two decimals, as the rated
+  list shows them, keep seed order), then the unrated players in seed order. In an odd
+  field the last in that order takes the bye (an unrated player when there is one).
+  The caller passes each rated player's rating (the openskill ordinal the club's rated
+  list ranks by); a player missing from ``ratings`` is unrated.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from tournaments.pairing.errors import PairingError
 from tournaments.pairing.values import Pair
 
 RANDOM = "random"
 BY_SEED = "seed"
-METHODS = (RANDOM, BY_SEED)
+BY_RATING = "rating"
+METHODS = (RANDOM, BY_SEED, BY_RATING)
 DRAW_MAX = 999_999
 """Draws are 1 to DRAW_MAX: short enough to read out, plenty for a club field."""
 
@@ -38,14 +45,30 @@ def drawn_order(ids: Sequence[int], draw: int) -> list[int]:
     return order
 
 
-def first_round(ids: Sequence[int], *, method: str, draw: int | None = None) -> list[Pair]:
+def rating_order(ids: Sequence[int], ratings: Mapping[int, float]) -> list[int]:
+    """``ids`` (in seed order) in rating order: rated players by rating, highest first
+    (equal to two decimals: seed order), then the unrated in seed order."""
+    rated = sorted((i for i in ids if i in ratings), key=lambda i: -round(ratings[i], 2))
+    return rated + [i for i in ids if i not in ratings]
+
+
+def first_round(
+    ids: Sequence[int],
+    *,
+    method: str,
+    draw: int | None = None,
+    ratings: Mapping[int, float] | None = None,
+) -> list[Pair]:
     """Round 1 pairs, best table first, then the bye if the field is odd.
 
-    ``ids`` are in seed order. Raises PairingError ``too_few_players``,
-    ``duplicate_player``, ``bad_method``; a random round without a draw is a bug.
+    ``ids`` are in seed order; ``ratings`` the rated players' ratings (by rating only).
+    Raises PairingError ``too_few_players``, ``duplicate_player``, ``bad_method``; a
+    random round without a draw is a bug.
     """
     if method not in METHODS:
-        raise PairingError("bad_method", f"Round 1 is paired at random or by seed, not {method!r}.")
+        raise PairingError(
+            "bad_method", f"Round 1 is paired at random, by seed or by rating, not {method!r}."
+        )
     if len(ids) < 2:
         raise PairingError("too_few_players", "A Swiss round needs at least two players.")
     if len(set(ids)) != len(ids):
@@ -53,6 +76,8 @@ def first_round(ids: Sequence[int], *, method: str, draw: int | None = None) -> 
     if method == RANDOM:
         assert draw is not None, "a random round 1 needs its draw"
         return _random(drawn_order(ids, draw), draw)
+    if method == BY_RATING:
+        return _by_rating(rating_order(ids, ratings or {}), ratings or {})
     return _by_seed(list(ids))
 
 
@@ -75,4 +100,25 @@ def _by_seed(order: list[int]) -> list[Pair]:
     ]
     if bye is not None:
         pairs.append(Pair(a=bye, b=None, reason="bye: lowest seed"))
+    return pairs
+
+
+def _by_rating(order: list[int], ratings: Mapping[int, float]) -> list[Pair]:
+    def who(place: int) -> str:
+        player = order[place - 1]
+        shown = f"rated {ratings[player]:.2f}" if player in ratings else "unrated"
+        return f"{place} ({shown})"
+
+    bye = len(order) if len(order) % 2 else None
+    half = len(order) // 2
+    pairs = [
+        Pair(
+            a=order[i],
+            b=order[i + half],
+            reason=f"round 1 by club rating: {who(i + 1)} v {who(i + half + 1)}",
+        )
+        for i in range(half)
+    ]
+    if bye is not None:
+        pairs.append(Pair(a=order[-1], b=None, reason=f"bye: last by club rating, {who(bye)}"))
     return pairs

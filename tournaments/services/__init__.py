@@ -46,6 +46,7 @@ from tournaments.services.registration import (
     import_registrations,
     reinstate_registration,
     remove_registration,
+    seed_by_rating,
     set_seed,
     withdraw_registration,
 )
@@ -89,6 +90,7 @@ __all__ = [
     "reinstate_registration",
     "remove_registration",
     "set_seed",
+    "seed_by_rating",
     "preview_rules_change",
     "apply_rules_change",
     "draft_round",

@@ -28,7 +28,9 @@ from ginclub.errors import Conflict, ServiceError
 from ginclub.permissions import Actor
 from scoring import services as scoring
 from scoring.models import Player
+from scoring.stats import ratings_of
 from tournaments.models import Pairing, Registration, Round, Tournament
+from tournaments.pairing.first_round import rating_order
 from tournaments.services.base import lock_registration, lock_tournament, log
 
 MAX_BYTES = 1_000_000
@@ -458,3 +460,65 @@ def set_seed(*, registration_id: int, actor: Actor, seed: int | None) -> Registr
         registration.save(update_fields=["seed"])
         log(tournament, "seed_set", actor, before={"seed": before}, after=_summary(registration))
     return registration
+
+
+def seed_by_rating(*, tournament_id: int, actor: Actor) -> list[tuple[Registration, float | None]]:
+    """Seed every registered player from the club's ratings: seed 1 the highest rating
+    (the openskill ordinal the rated list ranks by; equal to two decimals, the old seed
+    order decides), then the unrated players in their old seed order (seeded first,
+    then by registration). One ledger row lists the old and new seeds with the ratings.
+    Returns the registrations in their new seed order, each with its rating (None:
+    unrated).
+
+    Raises Forbidden, Conflict (`finished`, `seeding_closed`: round 1 is published),
+    ServiceError (`no_ratings`: nobody registered has a rating).
+    """
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id, actor)
+        if tournament.state == Tournament.State.FINISHED:
+            raise Conflict("finished", "The tournament is finished.")
+        if tournament.frozen:
+            raise Conflict(
+                "seeding_closed",
+                f"Round 1 of {tournament.name} is published: seeding by club rating is "
+                "for before round 1.",
+            )
+        old = sorted(
+            tournament.registrations.select_related("player"),
+            key=lambda r: (r.seed is None, r.seed or 0, r.pk),
+        )
+        by_player = ratings_of([r.player_id for r in old])
+        ratings = {r.pk: by_player[r.player_id] for r in old if r.player_id in by_player}
+        if not ratings:
+            raise ServiceError(
+                "no_ratings",
+                f"Nobody registered in {tournament.name} has a club rating yet"
+                + (f" ({_names(old)})" if old else "")
+                + f": ratings come from finished matches of {tournament.club.name}. "
+                "Seed the players by hand, or pair round 1 at random or by seed.",
+            )
+        by_id = {r.pk: r for r in old}
+        before = [{"player": r.player.name, "seed": r.seed} for r in old]
+        seeded = [by_id[i] for i in rating_order([r.pk for r in old], ratings)]
+        for seed, registration in enumerate(seeded, start=1):
+            registration.seed = seed
+        Registration.objects.bulk_update(seeded, ["seed"])
+        log(
+            tournament,
+            "seeded_by_rating",
+            actor,
+            before={"seeds": before},
+            after={
+                "seeds": [
+                    {"player": r.player.name, "seed": r.seed, "rating": ratings.get(r.pk)}
+                    for r in seeded
+                ]
+            },
+        )
+    return [(r, ratings.get(r.pk)) for r in seeded]
+
+
+def _names(registrations: list[Registration], shown: int = 5) -> str:
+    names = [r.player.name for r in registrations[:shown]]
+    more = len(registrations) - shown
+    return ", ".join(names) + (f" and {more} more" if more > 0 else "")

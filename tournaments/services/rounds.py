@@ -4,7 +4,10 @@ and closing are in tournaments.services.results.
 How a round is paired (tournaments.pairing does the maths):
     Swiss         round 1 as the tournament's `first_round` says: at random (a draw
                   recorded in the pairs' reasons and the ledger, so it can be redone)
-                  or by seed (top half against bottom half), or in list order (paired
+                  or by seed (top half against bottom half), by club rating (the
+                  same halves in rating order: rated players by their club rating,
+                  then the unrated in seed order; the order used is in the ledger),
+                  or in list order (paired
                   like later rounds: neighbours in seed order meet, the last gets the
                   bye). Later rounds from the
                   standings of the rounds played: score = match wins, rank =
@@ -32,6 +35,7 @@ from ginclub.errors import Conflict, ServiceError
 from ginclub.permissions import Actor
 from scoring import services as scoring
 from scoring.models import Match
+from scoring.stats import ratings_of
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.pairing import (
     Entrant,
@@ -43,7 +47,7 @@ from tournaments.pairing import (
     round_robin,
     swiss_round,
 )
-from tournaments.pairing.first_round import DRAW_MAX
+from tournaments.pairing.first_round import DRAW_MAX, rating_order
 from tournaments.pairing.first_round import METHODS as FIRST_ROUND
 from tournaments.selectors import (
     PAIRING_FIELDS,
@@ -106,7 +110,8 @@ def draft_round(*, tournament_id: int, actor: Actor, draw: int | None = None) ->
             raise Conflict("no_more_rounds", f"All {planned} rounds have been played.")
         stage = stage_of(tournament, number)
         drawn = _draw(tournament, number, stage, draw)
-        pairs = _pairs(tournament, number, stage, active, drawn)  # a PairingError refuses
+        ratings = _ratings(tournament, number, stage, active)
+        pairs = _pairs(tournament, number, stage, active, drawn, ratings)  # PairingError refuses
         new = Round.objects.create(tournament=tournament, number=number, stage=stage)
         Pairing.objects.bulk_create(
             [
@@ -129,9 +134,32 @@ def draft_round(*, tournament_id: int, actor: Actor, draw: int | None = None) ->
                 "stage": stage,
                 "pairs": [[pair.a, pair.b, pair.reason] for pair in pairs],
                 **({"draw": drawn} if drawn is not None else {}),
+                **({"rating_order": _rating_order(active, ratings)} if ratings is not None else {}),
             },
         )
     return new
+
+
+def _ratings(
+    tournament: Tournament, number: int, stage: str, active: list[Registration]
+) -> dict[int, float] | None:
+    """A rating round 1's club ratings by registration id (None for every other round)."""
+    if number != 1 or stage != Round.Stage.SWISS:
+        return None
+    if tournament.first_round != Tournament.FirstRound.RATING:
+        return None
+    by_player = ratings_of([r.player_id for r in active])
+    return {r.pk: by_player[r.player_id] for r in active if r.player_id in by_player}
+
+
+def _rating_order(active: list[Registration], ratings: dict[int, float]) -> list[dict]:
+    """The field in the order a rating round 1 paired it, for the ledger: anyone can
+    check the pairs against the ratings of that moment."""
+    names = {r.pk: r.player.name for r in active}
+    return [
+        {"registration": i, "player": names[i], "rating": ratings.get(i)}
+        for i in rating_order([r.pk for r in active], ratings)
+    ]
 
 
 def _draw(tournament: Tournament, number: int, stage: str, draw: int | None) -> int | None:
@@ -165,10 +193,11 @@ def _pairs(
     stage: str,
     active: list[Registration],
     draw: int | None = None,
+    ratings: dict[int, float] | None = None,
 ) -> list[Pair]:
     ids = [r.pk for r in active]
     if stage == Round.Stage.SWISS and number == 1 and tournament.first_round in FIRST_ROUND:
-        return first_round(ids, method=tournament.first_round, draw=draw)
+        return first_round(ids, method=tournament.first_round, draw=draw, ratings=ratings)
     if stage == Round.Stage.SWISS:
         return swiss_round(swiss_entrants(tournament, active))
     if stage == Round.Stage.ROUND_ROBIN:

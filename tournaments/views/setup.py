@@ -196,6 +196,20 @@ def check_in_all(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 @organiser_page
+@require_POST
+def seed_by_rating(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    seeded = services.seed_by_rating(tournament_id=tournament.pk, actor=actor_of(request))
+    rated = sum(1 for _, rating in seeded if rating is not None)
+    unrated = len(seeded) - rated
+    messages.success(
+        request,
+        f"Seeded by club rating: {rated} rated player{'s' if rated != 1 else ''} first"
+        + (f", then {unrated} unrated in their old order." if unrated else "."),
+    )
+    return back(tournament, "players")
+
+
+@organiser_page
 @require_GET
 def registration_counts(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The `registration-counts` partial, refreshed when a check-in changes."""
