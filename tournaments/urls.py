@@ -2,13 +2,12 @@ from django.urls import path
 
 import ginclub.inputs  # noqa: F401  (registers <id:...>, a bounded id)
 from tournaments import api
-from tournaments.views import jobs, outputs, public, rounds, seasons, setup
+from tournaments.views import jobs, outputs, public, rounds, setup
 
 app_name = "tournaments"
 
 T = "tournaments/<slug:slug>/"
 M = T + "manage/"
-S = "clubs/<slug:slug>/seasons/"  # a club's seasons
 
 urlpatterns = [
     path("tournaments/", setup.tournament_list, name="list"),
@@ -55,12 +54,6 @@ urlpatterns = [
     path(M + "export/standings.csv", outputs.standings_csv, name="export-standings"),
     path(M + "export/hands.csv", outputs.hands_csv, name="export-hands"),
     path(M + "export/archive.json", outputs.archive_json, name="export-archive"),
-    # Seasons: members and organisers; the ladder of a public season, anybody.
-    path(S, seasons.season_list, name="seasons"),
-    path(S + "new/", seasons.season_create, name="season-create"),
-    path(S + "<slug:season>/", seasons.season_ladder, name="season"),
-    path(S + "<slug:season>/edit/", seasons.season_edit, name="season-edit"),
-    path(S + "<slug:season>/ladder.csv", seasons.season_csv, name="season-csv"),
 ]
 
 api_urlpatterns = [
