@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import pygal
 from pygal.style import Style
 
-from scoring.stats import MonthResults
+from scoring.stats import MonthResults, RatingMonth
 
 WIDTH, HEIGHT = 360, 260
 # High-contrast colours that stay apart for the common colour blindnesses (won blue,
@@ -97,4 +97,18 @@ def knock_deadwood(counts: Sequence[tuple[int, int]]) -> str:
     chart.x_title = "deadwood"
     chart.y_title = "knocks"
     chart.add("Knocks", [by_deadwood.get(d, 0) for d in range(top + 1)])
+    return chart.render(is_unicode=True)
+
+
+def rating_over_time(months: Sequence[RatingMonth]) -> str:
+    """The club rating at the end of each of the last MONTHS_SHOWN months played, as a
+    line with a dot a month."""
+    months = list(months)[-MONTHS_SHOWN:]
+    chart = _chart(
+        pygal.Line, "Club rating at each month's end", show_legend=False, x_label_rotation=-45,
+        dots_size=4, stroke_style={"width": 3},
+    )  # fmt: skip
+    chart.x_labels = [m.month.strftime("%b %Y") for m in months]
+    chart.y_title = "rating"
+    chart.add("Rating", [round(m.rating, 1) for m in months])
     return chart.render(is_unicode=True)

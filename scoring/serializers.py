@@ -608,6 +608,14 @@ class RatedPlayerOutputSerializer(RatingOutputSerializer):
     player = PlayerRefOutputSerializer()
 
 
+class RatingMonthOutputSerializer(serializers.Serializer):
+    month = serializers.RegexField(r"^\d{4}-\d{2}$", help_text="YYYY-MM")
+    rating = serializers.FloatField(
+        help_text="The club rating after the player's last rated match of the month."
+    )
+    matches = serializers.IntegerField(help_text="Rated matches the player started that month.")
+
+
 class PlayerRecordOutputSerializer(serializers.Serializer):
     player = PlayerOfClubOutputSerializer()
     minimums = MinimumsOutputSerializer()
@@ -620,3 +628,6 @@ class PlayerRecordOutputSerializer(serializers.Serializer):
     months = MonthResultsOutputSerializer(many=True)
     knock_deadwood = DeadwoodCountOutputSerializer(many=True)
     rating = RatingOutputSerializer(allow_null=True, help_text="Null until rated.")
+    rating_history = RatingMonthOutputSerializer(
+        many=True, help_text="The rating month by month, oldest first (the chart's figures)."
+    )

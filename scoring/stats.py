@@ -400,6 +400,42 @@ def knock_deadwood_counts(
     return [(r["knocker_deadwood"], r["knocks"]) for r in rows]
 
 
+@dataclass(frozen=True)
+class RatingMonth:
+    """The player's club rating at the end of a month they played rated matches in:
+    after the last of them (`rating`), and how many they played that month."""
+
+    month: date
+    rating: float
+    matches: int
+
+
+def _rating_rows(player: Player, hidden: frozenset[int]) -> list[tuple[int, Any, float, float]]:
+    """(match id, started, before, after) of the player's rated matches, in the order
+    they were rated (one query)."""
+    rows = RatingChange.objects.filter(player=player).exclude(match_id__in=hidden)
+    return list(
+        rows.order_by("match__created_at", "match_id").values_list(
+            "match_id", "match__created_at", "before", "after"
+        )
+    )
+
+
+def rating_months(rows: list[tuple[int, Any, float, float]]) -> list[RatingMonth]:
+    """The rating at the end of each month, from `_rating_rows` (oldest first)."""
+    months: dict[date, RatingMonth] = {}
+    for _, started, _, after in rows:
+        month = _day(started).replace(day=1)
+        played = months[month].matches if month in months else 0
+        months[month] = RatingMonth(month, round(after, 2), played + 1)
+    return list(months.values())
+
+
+def rating_history(player: Player, hidden: frozenset[int] = frozenset()) -> list[RatingMonth]:
+    """The player's club rating month by month (the month a rated match was started)."""
+    return rating_months(_rating_rows(player, hidden))
+
+
 # --------------------------------------------------------------------- the record
 
 
@@ -415,6 +451,7 @@ class PlayerRecord:
     head_to_head: list[HeadToHead]
     months: list[MonthResults]
     deadwood: list[tuple[int, int]]
+    rating_months: list[RatingMonth] = field(default_factory=list)
     events: tuple = ()
     hidden: frozenset[int] = field(default_factory=frozenset)
     rating: Rating | None = None
@@ -450,12 +487,8 @@ def player_record(player: Player, actor, *, matches_shown: int | None = None) ->
     game_part = game_figures(player, hidden)
     matches = match_lines(player, hidden, matches_shown)
     places = hooks.match_places([line.match.pk for line in matches])
-    changes = {
-        match_id: round(after - before, 2)
-        for match_id, before, after in RatingChange.objects.filter(player=player)
-        .exclude(match_id__in=hidden)
-        .values_list("match_id", "before", "after")
-    }
+    rated = _rating_rows(player, hidden)
+    changes = {match_id: round(after - before, 2) for match_id, _, before, after in rated}
     return PlayerRecord(
         player=player,
         hands=hand_part[0].basis,
@@ -474,6 +507,7 @@ def player_record(player: Player, actor, *, matches_shown: int | None = None) ->
         head_to_head=head_to_head(player, hidden),
         months=results_by_month(player, hidden),
         deadwood=knock_deadwood_counts(player, hidden),
+        rating_months=rating_months(rated),
         events=found.events,
         hidden=hidden,
     )
@@ -520,6 +554,10 @@ def record_dict(record: PlayerRecord) -> dict[str, Any]:
         ],
         "knock_deadwood": [{"deadwood": d, "knocks": n} for d, n in record.deadwood],
         "rating": rating_dict(record.rating) if record.rating else None,
+        "rating_history": [
+            {"month": m.month.strftime("%Y-%m"), "rating": m.rating, "matches": m.matches}
+            for m in record.rating_months
+        ],
     }
 
 
@@ -570,6 +608,4 @@ def club_ratings(club: Club) -> list[tuple[int, Rating]]:
 def ratings_of(player_ids: list[int]) -> dict[int, float]:
     """The club ratings (ordinals, what the rated list ranks by) of those of these
     players who have one, by player id (one query)."""
-    return dict(
-        Rating.objects.filter(player_id__in=player_ids).values_list("player_id", "ordinal")
-    )
+    return dict(Rating.objects.filter(player_id__in=player_ids).values_list("player_id", "ordinal"))

@@ -85,6 +85,7 @@ CHARTS = {
     "deadwood": lambda player, hidden: charts.knock_deadwood(
         stats.knock_deadwood_counts(player, hidden)
     ),
+    "rating": lambda player, hidden: charts.rating_over_time(stats.rating_history(player, hidden)),
 }
 
 
