@@ -346,6 +346,16 @@ def may_manage_tournament(actor: Actor, tournament) -> bool:
     return organises(actor, tournament.club)
 
 
+def may_view_season(actor: Actor, season) -> bool:
+    """A season's settings and ladder: anyone when it is public; else its club's members
+    and organisers (and admins)."""
+    return season.public or organises(actor, season.club) or is_member(actor, season.club)
+
+
+def may_manage_season(actor: Actor, season) -> bool:
+    return organises(actor, season.club)
+
+
 def may_see_job(actor: Actor, job) -> bool:
     """A background job (an archive import, a rules change): its club's organisers."""
     return organises(actor, job.club)
@@ -405,6 +415,12 @@ def require_view_tournament(actor: Actor, tournament) -> None:
     """A private tournament is a 404 to everybody else: the public learns nothing of it."""
     if not may_view_tournament(actor, tournament):
         raise NotFound("not_found", "No such tournament.")
+
+
+def require_view_season(actor: Actor, season) -> None:
+    """A private season is a 404 to everybody else: the public learns nothing of it."""
+    if not may_view_season(actor, season):
+        raise NotFound("not_found", "No such season.")
 
 
 def require_manage_tournament(actor: Actor, tournament) -> None:

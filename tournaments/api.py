@@ -34,9 +34,10 @@ from ginclub.api_errors import ERRORS, valid
 from ginclub.errors import Forbidden, NotFound, ServiceError
 from ginclub.permissions import actor_of
 from scoring.models import Club
-from tournaments import exports, selectors, services
+from tournaments import exports, ladders, selectors, services
 from tournaments import serializers as s
-from tournaments.models import Job, Pairing, Registration, Round, Tournament
+from tournaments.models import Job, Pairing, Registration, Round, Season, Tournament
+from tournaments.services import seasons as season_services
 from tournaments.services.jobs import JobView
 
 CSV = {(200, "text/csv"): OpenApiTypes.STR, **ERRORS}
@@ -651,3 +652,90 @@ def job(request: Request, job_id: int) -> Response:
         raise NotFound("not_found", "No such job.")
     permissions.require_see_job(actor_of(request), found)
     return Response(_job_out(request, services.progress_of(found)))
+
+
+# -------------------------------------------------------------------------- seasons
+
+
+def _club_by_slug(slug: str) -> Club:
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise NotFound("not_found", "No such club.")
+    return club
+
+
+def _season(request: Request, slug: str, season: str) -> Season:
+    """The season if the requester may see it (ginclub.permissions), else 404."""
+    found = Season.objects.select_related("club").filter(club__slug=slug, slug=season).first()
+    if found is None:
+        raise NotFound("not_found", "No such season.")
+    permissions.require_view_season(actor_of(request), found)
+    return found
+
+
+def _season_detail(season: Season) -> dict:
+    values = {"id": season.pk, "slug": season.slug, "club": season.club.slug}
+    return s.SeasonOutputSerializer({**values, **season_services.settings_of(season)}).data
+
+
+@extend_schema(
+    methods=["GET"],
+    responses={200: s.SeasonOutputSerializer(many=True), **ERRORS},
+    operation_id="seasons_list",
+)
+@extend_schema(
+    methods=["POST"],
+    request=s.CreateSeasonSerializer,
+    responses={201: s.SeasonOutputSerializer, **ERRORS},
+    operation_id="seasons_create",
+)
+@api_view(["GET", "POST"])
+@permission_classes([AllowAny])
+def club_seasons(request: Request, slug: str) -> Response:
+    """A club's seasons: all of them for its members and organisers, the public ones
+    for anybody else. Its organisers create them."""
+    club = _club_by_slug(slug)
+    actor = actor_of(request)
+    if request.method == "GET":
+        rows = ladders.seasons_of(
+            club,
+            actor,
+            organiser=permissions.organises(actor, club),
+            member=permissions.is_member(actor, club),
+        )
+        return Response([_season_detail(season) for season in rows[:200]])
+    permissions.require_organiser(actor, club, "create seasons")
+    data = valid(s.CreateSeasonSerializer, request)
+    season = season_services.create_season(club=club, actor=actor, **data)
+    return Response(_season_detail(season), status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    methods=["GET"],
+    responses={200: s.SeasonOutputSerializer, **ERRORS},
+    operation_id="seasons_detail",
+)
+@extend_schema(
+    methods=["PATCH"],
+    request=s.SeasonSettingsSerializer,
+    responses={200: s.SeasonOutputSerializer, **ERRORS},
+    operation_id="seasons_update",
+)
+@api_view(["GET", "PATCH"])
+@permission_classes([AllowAny])
+def season_detail(request: Request, slug: str, season: str) -> Response:
+    found = _season(request, slug, season)
+    if request.method == "PATCH":
+        permissions.require_organiser(actor_of(request), found.club, f"change {found.name}")
+        data = valid(s.SeasonSettingsSerializer, request)
+        found = season_services.update_season(season_id=found.pk, actor=actor_of(request), **data)
+    return Response(_season_detail(found))
+
+
+@extend_schema(responses={200: s.LadderOutputSerializer, **ERRORS}, operation_id="season_ladder")
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def season_ladder(request: Request, slug: str, season: str) -> Response:
+    """The ladder, best first: ranked players, then those under the minimum of matches
+    (rank null), each line with its tie-break values and why it stands there."""
+    return Response(ladders.ladder(_season(request, slug, season)).as_dict())

@@ -1,5 +1,5 @@
 """Exports (reads): the standings and every hand of the event as CSV (one query each),
-and the JSON archive of a whole tournament.
+a season's ladder as CSV, and the JSON archive of a whole tournament.
 
 An archive holds the settings and frozen rules, the players and registrations, every
 round with its pairings and results, and every match with its games and hands (each
@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from scoring.models import Entry, Game, Hand, Match
 from scoring.services.rescoring import entered_values, stored_input
+from tournaments.ladders import LadderView
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.selectors import StandingsView
 
@@ -155,6 +156,52 @@ def hands_csv(tournament: Tournament) -> str:
 
 def _blank(value) -> object:
     return "" if value is None else value
+
+
+LADDER_COLUMNS = [
+    "rank",
+    "player",
+    "ranked",
+    "season_points",
+    "matches",
+    "match_wins",
+    "games_won",
+    "games_played",
+    "game_win_pct",
+    "opponents_match_win_pct",
+    "margin",
+    "points",
+    "head_to_head",
+    "why",
+]
+
+
+def ladder_csv(view: LadderView) -> str:
+    """A season's ladder as CSV: ranked players first, then the others (no rank)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(LADDER_COLUMNS)
+    for row in view.rows:
+        s = row.standing
+        writer.writerow(
+            [
+                s.rank if row.ranked else "",
+                safe(row.name),
+                "yes" if row.ranked else "no",
+                row.season_points,
+                s.matches,
+                s.match_wins,
+                s.games_won,
+                s.games_played,
+                f"{s.game_win_pct:.4f}",
+                f"{s.opponents_match_win_pct:.4f}",
+                s.margin,
+                s.points,
+                safe(row.head_to_head),
+                safe(row.why),
+            ]
+        )
+    return out.getvalue()
 
 
 def safe(text: str) -> str:

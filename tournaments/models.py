@@ -278,3 +278,78 @@ class Job(models.Model):
     @property
     def finished(self) -> bool:
         return self.state in self.FINISHED
+
+
+class Season(models.Model):
+    """A club's ladder over a stretch of dates (issue 12).
+
+    Terms:
+        counted match  a decided match between two players (a bye is no match played)
+                       that falls in the season: a table of a counted tournament (its
+                       date in the season's dates; all of them, or the chosen ones),
+                       or, when club nights count, a club match not played in any
+                       tournament, started on a day in the dates.
+        ranked         a player with at least `min_matches` counted matches; the others
+                       are listed after the ranked, marked, in the same order.
+    The ladder is ordered by the tournament standings maths (tournaments.pairing): match
+    wins, then the season's tie-breaks. Matches are never drawn (a level table is decided
+    by the organiser), so season points are `points_per_win` per match won and order the
+    ladder exactly as match wins do.
+    """
+
+    class Events(models.TextChoices):
+        ALL = "all", "every tournament of the club in the dates"
+        CHOSEN = "chosen", "only the tournaments chosen"
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, help_text="Unique in the club; kept when renamed.")
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    events = models.CharField(max_length=8, choices=Events.choices, default=Events.ALL)
+    tournaments = models.ManyToManyField(Tournament, blank=True, related_name="seasons")
+    club_nights = models.BooleanField(
+        default=True, help_text="Club matches played outside any tournament count."
+    )
+    points_per_win = models.PositiveSmallIntegerField(default=1)
+    min_matches = models.PositiveSmallIntegerField(
+        default=0, help_text="Fewer counted matches: listed after the ranked players."
+    )
+    tiebreaks = models.JSONField(default=list, blank=True)
+    public = models.BooleanField(default=False, help_text="Anyone may read the ladder.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    # The settings an organiser chooses, in the order the forms show them.
+    SETTINGS = (
+        "name",
+        "starts_on",
+        "ends_on",
+        "events",
+        "tournaments",
+        "club_nights",
+        "points_per_win",
+        "min_matches",
+        "tiebreaks",
+        "public",
+    )
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "slug"], name="season_slug_unique_in_club"),
+            models.CheckConstraint(
+                condition=models.Q(ends_on__gte=models.F("starts_on")),
+                name="season_ends_after_it_starts",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def chain(self) -> str:
+        """This season's ledger chain."""
+        return f"season:{self.pk}"

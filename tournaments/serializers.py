@@ -16,7 +16,7 @@ from scoring.serializers import (
     StandingMoveOutputSerializer,
     StrictSerializer,
 )
-from tournaments.models import Job, Round, Tournament
+from tournaments.models import Job, Round, Season, Tournament
 from tournaments.pairing import TIEBREAKS
 
 
@@ -532,3 +532,117 @@ class JobOutputSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+
+
+# ------------------------------------------------------------------------- seasons
+
+
+class SeasonSettingsSerializer(StrictSerializer):
+    """A season's settings; every field optional (only those sent are changed). The
+    services check the ranges and the chosen tournaments, and name the problem."""
+
+    name = serializers.CharField(max_length=120, required=False)
+    starts_on = serializers.DateField(required=False, help_text="The first day (YYYY-MM-DD).")
+    ends_on = serializers.DateField(required=False, help_text="The last day, counted.")
+    events = serializers.ChoiceField(
+        choices=Season.Events.choices,
+        required=False,
+        help_text="all: every tournament of the club in the dates; chosen: only `tournaments`.",
+    )
+    tournaments = serializers.ListField(
+        child=id_field(),
+        required=False,
+        max_length=1000,
+        help_text="Tournament ids, with events 'chosen'; each in the season's dates.",
+    )
+    club_nights = serializers.BooleanField(
+        required=False, help_text="Club matches played outside any tournament count."
+    )
+    points_per_win = whole_field(required=False, help_text="1 to 1000 (default 1).")
+    min_matches = whole_field(
+        required=False, help_text="Matches to be ranked (default 0); fewer: listed after."
+    )
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIEBREAKS), required=False, max_length=len(TIEBREAKS)
+    )
+    public = serializers.BooleanField(required=False, help_text="Anyone may read the ladder.")
+
+
+class CreateSeasonSerializer(SeasonSettingsSerializer):
+    name = serializers.CharField(max_length=120)
+    starts_on = serializers.DateField(help_text="The first day (YYYY-MM-DD).")
+    ends_on = serializers.DateField(help_text="The last day, counted.")
+
+
+class SeasonTournamentOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class SeasonOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    slug = serializers.SlugField(help_text="Unique in the club; kept when renamed.")
+    club = serializers.SlugField()
+    name = serializers.CharField()
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField()
+    events = serializers.ChoiceField(choices=Season.Events.choices)
+    tournaments = SeasonTournamentOutputSerializer(
+        many=True, help_text="The chosen tournaments (empty with events 'all')."
+    )
+    club_nights = serializers.BooleanField()
+    points_per_win = serializers.IntegerField()
+    min_matches = serializers.IntegerField()
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIEBREAKS),
+        help_text="Empty: the tournaments' default order.",
+    )
+    public = serializers.BooleanField()
+
+
+class LadderEventOutputSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    date = serializers.DateField()
+    counted = serializers.BooleanField(
+        help_text="False: it hides its last rounds from the public; it counts once finished."
+    )
+
+
+class LadderRowOutputSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(allow_null=True, help_text="Null when not ranked.")
+    ranked = serializers.BooleanField(help_text="At least the season's minimum of matches.")
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    season_points = serializers.IntegerField(help_text="points_per_win for each match won.")
+    matches = serializers.IntegerField()
+    match_wins = serializers.IntegerField()
+    games_won = serializers.IntegerField()
+    games_played = serializers.IntegerField()
+    game_win_pct = serializers.FloatField()
+    opponents_match_win_pct = serializers.FloatField()
+    margin = serializers.IntegerField()
+    points = serializers.IntegerField(help_text="Points scored in the counted matches.")
+    head_to_head = serializers.CharField(allow_blank=True, help_text='e.g. "beat Alice".')
+    tiebreaks = serializers.DictField(
+        child=serializers.FloatField(), help_text="Each tie-break's value by name."
+    )
+    why = serializers.CharField(
+        help_text="Why this line is where it is, in words (as in a tournament's standings)."
+    )
+
+
+class LadderOutputSerializer(serializers.Serializer):
+    season = serializers.SlugField()
+    club = serializers.SlugField()
+    name = serializers.CharField()
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField()
+    points_per_win = serializers.IntegerField()
+    min_matches = serializers.IntegerField()
+    tiebreaks = serializers.ListField(child=serializers.ChoiceField(choices=TIEBREAKS))
+    tournaments = LadderEventOutputSerializer(many=True)
+    club_nights = serializers.BooleanField()
+    tournament_matches = serializers.IntegerField(help_text="Counted tournament matches.")
+    club_night_matches = serializers.IntegerField(help_text="Counted club-night matches.")
+    rows = LadderRowOutputSerializer(many=True)

@@ -3,11 +3,13 @@ from django.urls import path
 import ginclub.inputs  # noqa: F401  (registers <id:...>, a bounded id)
 from tournaments import api
 from tournaments.views import jobs, outputs, public, rounds, setup
+from tournaments.views import seasons as season_views
 
 app_name = "tournaments"
 
 T = "tournaments/<slug:slug>/"
 M = T + "manage/"
+S = "clubs/<slug:slug>/seasons/"  # a club's seasons
 
 urlpatterns = [
     path("tournaments/", setup.tournament_list, name="list"),
@@ -54,6 +56,12 @@ urlpatterns = [
     path(M + "export/standings.csv", outputs.standings_csv, name="export-standings"),
     path(M + "export/hands.csv", outputs.hands_csv, name="export-hands"),
     path(M + "export/archive.json", outputs.archive_json, name="export-archive"),
+    # Seasons: members and organisers; the ladder of a public season, anybody.
+    path(S, season_views.season_list, name="seasons"),
+    path(S + "new/", season_views.season_create, name="season-create"),
+    path(S + "<slug:season>/", season_views.season_ladder, name="season"),
+    path(S + "<slug:season>/edit/", season_views.season_edit, name="season-edit"),
+    path(S + "<slug:season>/ladder.csv", season_views.season_csv, name="season-csv"),
 ]
 
 api_urlpatterns = [
@@ -108,4 +116,11 @@ api_urlpatterns = [
     path("pairings/<id:pairing_id>/result/clear/", api.clear_result, name="api-clear-result"),
     path("pairings/<id:pairing_id>/extend/", api.extend_table, name="api-extend-table"),
     path("pairings/<id:pairing_id>/qr.svg", api.table_qr, name="api-table-qr"),
+    path("clubs/<slug:slug>/seasons/", api.club_seasons, name="api-seasons"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/", api.season_detail, name="api-season"),
+    path(
+        "clubs/<slug:slug>/seasons/<slug:season>/ladder/",
+        api.season_ladder,
+        name="api-season-ladder",
+    ),
 ]

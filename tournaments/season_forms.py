@@ -1,0 +1,123 @@
+"""The season form (organiser pages). It checks shape and says what is wrong with names
+and dates; the services check again (tournaments.services.seasons) for the API."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django import forms
+
+from tournaments.forms import TIEBREAK_SLOTS, _tiebreak_field
+from tournaments.models import Season, Tournament
+from tournaments.pairing import TIEBREAKS
+from tournaments.services.seasons import MIN_MATCHES_MAX, POINTS_MAX
+
+ISO_DATE = {"invalid": "Enter a date as YYYY-MM-DD."}
+
+
+def _date(label: str) -> forms.DateField:
+    # An <input type="date"> reads and writes ISO dates whatever the language.
+    return forms.DateField(
+        label=label,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        error_messages=ISO_DATE,
+    )
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    starts_on = _date("First day")
+    ends_on = _date("Last day")
+    events = forms.ChoiceField(
+        label="Tournaments that count",
+        choices=Season.Events.choices,
+        initial=Season.Events.ALL,
+        widget=forms.RadioSelect,
+    )
+    tournaments = forms.TypedMultipleChoiceField(
+        label="The chosen tournaments",
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Only with “only the tournaments chosen”; each must fall in the dates.",
+    )
+    club_nights = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Club nights count (club matches played outside any tournament)",
+    )
+    points_per_win = forms.IntegerField(
+        label="Points for a match won", min_value=1, max_value=POINTS_MAX, initial=1
+    )
+    min_matches = forms.IntegerField(
+        label="Matches to be ranked",
+        min_value=0,
+        max_value=MIN_MATCHES_MAX,
+        initial=0,
+        help_text="Players with fewer are listed after the ranked ones, marked.",
+    )
+    public = forms.BooleanField(
+        required=False, label="Public ladder (anyone may read it without logging in)"
+    )
+
+    def __init__(self, *args: Any, tournaments: list[Tournament] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.events_by_id = {t.pk: t for t in tournaments}
+        self.fields["tournaments"].choices = [
+            (t.pk, f"{t.name} ({t.date.isoformat()})") for t in tournaments
+        ]
+        for slot in range(1, TIEBREAK_SLOTS + 1):
+            self.fields[f"tiebreak_{slot}"] = _tiebreak_field(slot)
+
+    @classmethod
+    def initial_from(cls, settings: dict[str, Any]) -> dict[str, Any]:
+        initial = dict(settings)
+        initial["tournaments"] = [t["id"] for t in settings.get("tournaments", [])]
+        for slot, name in enumerate(settings.get("tiebreaks") or TIEBREAKS, start=1):
+            initial[f"tiebreak_{slot}"] = name
+        for slot in range(len(settings.get("tiebreaks") or TIEBREAKS) + 1, TIEBREAK_SLOTS + 1):
+            initial[f"tiebreak_{slot}"] = ""
+        return initial
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        starts, ends = data.get("starts_on"), data.get("ends_on")
+        if isinstance(starts, dt.date) and isinstance(ends, dt.date) and ends < starts:
+            self.add_error(
+                "ends_on",
+                f"The season ends ({ends.isoformat()}) before it starts ({starts.isoformat()}).",
+            )
+            return data
+        chosen = [self.events_by_id[i] for i in data.get("tournaments") or []]
+        if data.get("events") == Season.Events.CHOSEN:
+            if starts and ends:
+                for t in chosen:
+                    if not starts <= t.date <= ends:
+                        self.add_error(
+                            "tournaments",
+                            f"{t.name} ({t.date.isoformat()}) is outside the season's dates.",
+                        )
+            if not chosen and not data.get("club_nights"):
+                self.add_error(
+                    "tournaments",
+                    "Nothing would count: choose tournaments, or count the club nights.",
+                )
+        names = [data.get(f"tiebreak_{slot}") for slot in range(1, TIEBREAK_SLOTS + 1)]
+        names = [n for n in names if n]
+        if len(set(names)) != len(names):
+            self.add_error("tiebreak_1", "A tie-break is listed twice.")
+        return data
+
+    def settings(self) -> dict[str, Any]:
+        """The cleaned values as the services' keyword arguments."""
+        data = self.cleaned_data
+        values = {key: data[key] for key in Season.SETTINGS if key != "tiebreaks"}
+        if values["events"] != Season.Events.CHOSEN:
+            values["tournaments"] = []  # the boxes mean nothing when every event counts
+        values["tiebreaks"] = [
+            data[f"tiebreak_{slot}"]
+            for slot in range(1, TIEBREAK_SLOTS + 1)
+            if data.get(f"tiebreak_{slot}")
+        ]
+        return values
