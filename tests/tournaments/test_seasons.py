@@ -551,3 +551,11 @@ def test_the_season_list_shows_the_public_ones_to_everybody(club, organiser):
     assert "Open ladder" in anonymous and "Members ladder" not in anonymous
     mine = client_for(organiser).get("/clubs/gin-club/seasons/").content.decode()
     assert "Members ladder" in mine and "New season" in mine
+
+
+def test_organisers_find_the_seasons_from_the_club_and_tournament_lists(club, organiser):
+    client = client_for(organiser)
+    link = 'href="/clubs/gin-club/seasons/"'
+    assert link in client.get("/tournaments/").content.decode()
+    assert link in client.get("/clubs/gin-club/").content.decode()
+    assert link not in Client().get("/tournaments/").content.decode()

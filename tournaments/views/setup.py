@@ -48,7 +48,8 @@ def require_some_club(actor: permissions.Actor, doing: str) -> list[Club]:
 def tournament_list(request: HttpRequest) -> HttpResponse:
     actor = actor_of(request)
     tournaments = list(selectors.tournaments_for(actor))
-    clubs = {club.pk for club in organised_clubs(actor)}
+    organised = organised_clubs(actor)
+    clubs = {club.pk for club in organised}
     return render(
         request,
         "tournaments/list.html",
@@ -56,6 +57,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
             "tournaments": tournaments,
             "can_create": bool(clubs),
             "managed": {t.pk for t in tournaments if t.club_id in clubs},
+            "season_clubs": organised,  # links to their seasons' ladders
         },
     )
 
