@@ -2,7 +2,7 @@ from django.urls import path
 
 import ginclub.inputs  # noqa: F401  (registers <id:...>, a bounded id)
 from tournaments import api
-from tournaments.views import jobs, outputs, public, rounds, setup
+from tournaments.views import bracket, jobs, outputs, player_event, public, rounds, setup
 from tournaments.views import seasons as season_views
 
 app_name = "tournaments"
@@ -25,6 +25,12 @@ urlpatterns = [
     path(T + "tables/<id:pairing_id>/", public.match_summary, name="match-summary"),
     path(T + "projector/", public.projector, name="projector"),
     path(T + "projector/board/", public.projector_board, name="projector-board"),
+    path(T + "bracket/", bracket.bracket_page, name="bracket"),
+    path(T + "bracket/board/", bracket.bracket_board, name="bracket-board"),
+    path(T + "bracket/print/", bracket.bracket_print, name="bracket-print"),
+    path(T + "players/", player_event.choose, name="player-choose"),
+    path(T + "players/<id:registration_id>/", player_event.page, name="player-event"),
+    path(T + "players/<id:registration_id>/now/", player_event.now, name="player-event-now"),
     # Organisers of the club, and admins.
     path(M, setup.settings, name="settings"),
     path(M + "rules/", setup.rules_change, name="rules-change"),
