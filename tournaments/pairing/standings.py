@@ -29,10 +29,11 @@ shows them as floats.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import lcm
 
 from tournaments.pairing.errors import PairingError
 
@@ -90,13 +91,13 @@ class _Tally:
     points: int = 0
     opponents: list[int] = field(default_factory=list)
 
-    def add(self, won: bool, games: tuple[int, int], points: tuple[int, int]) -> None:
+    def add(self, won: bool, games: int, games_against: int, points: int, against: int) -> None:
         self.matches += 1
         self.wins += won
-        self.games_won += games[0]
-        self.games_played += games[0] + games[1]
-        self.points += points[0]
-        self.margin += points[0] - points[1]
+        self.games_won += games
+        self.games_played += games + games_against
+        self.points += points
+        self.margin += points - against
 
     def match_win_pct(self) -> Fraction:
         return Fraction(self.wins, self.matches) if self.matches else Fraction(0)
@@ -115,7 +116,8 @@ def compute_standings(
     _check(ids, tiebreaks)
     finished = [r for r in records if r.winner is not None]
     tallies = _tally(finished)
-    values = {p: _values(tallies.get(p, _Tally()), tallies) for p in ids}
+    floored = {p: _floored(tally) for p, tally in tallies.items()}
+    values = {p: _values(tallies.get(p, _Tally()), floored) for p in ids}
     groups, duels = _order(ids, tiebreaks, values, _head_to_head_wins(finished))
     lines, place = [], 1
     for group in groups:
@@ -139,44 +141,56 @@ def _check(ids: Sequence[int], tiebreaks: Sequence[str]) -> None:
 
 
 def _tally(finished: Sequence[MatchRecord]) -> dict[int, _Tally]:
-    tallies: dict[int, _Tally] = {}
+    tallies: defaultdict[int, _Tally] = defaultdict(_Tally)  # a _Tally made only when new
     for r in finished:
         assert r.winner in (r.a, r.b), f"the winner {r.winner} did not play {r.a} v {r.b}"
         assert r.a != r.b, f"player {r.a} cannot meet themselves"
-        tallies.setdefault(r.a, _Tally()).add(
-            r.winner == r.a, (r.games_a, r.games_b), (r.points_a, r.points_b)
-        )
+        first = tallies[r.a]
+        first.add(r.winner == r.a, r.games_a, r.games_b, r.points_a, r.points_b)
         if r.b is not None:
-            tallies[r.a].opponents.append(r.b)
-            tallies.setdefault(r.b, _Tally()).add(
-                r.winner == r.b, (r.games_b, r.games_a), (r.points_b, r.points_a)
-            )
-            tallies[r.b].opponents.append(r.a)
-    return tallies
+            first.opponents.append(r.b)
+            second = tallies[r.b]
+            second.add(r.winner == r.b, r.games_b, r.games_a, r.points_b, r.points_a)
+            second.opponents.append(r.a)
+    return dict(tallies)
 
 
-def _values(tally: _Tally, tallies: dict[int, _Tally]) -> dict[str, Fraction]:
+def _floored(tally: _Tally) -> tuple[int, int]:
+    """A player's match-win %, floored at OMW_FLOOR, as (numerator, denominator)."""
+    pct = max(tally.match_win_pct(), OMW_FLOOR)
+    return pct.numerator, pct.denominator
+
+
+def _values(tally: _Tally, floored: dict[int, tuple[int, int]]) -> dict[str, Fraction]:
     """The exact value of every tie-break except head-to-head, plus match wins."""
-    floored = [max(tallies[o].match_win_pct(), OMW_FLOOR) for o in tally.opponents]
     played = tally.games_played
     return {
         "match_wins": Fraction(tally.wins),
         "game_win_pct": Fraction(tally.games_won, played) if played else Fraction(0),
-        "opponents_match_win_pct": sum(floored, Fraction(0)) / len(floored)
-        if floored
-        else Fraction(0),
+        "opponents_match_win_pct": _mean(Counter(tally.opponents), floored),
         "margin": Fraction(tally.margin),
         "points": Fraction(tally.points),
     }
 
 
+def _mean(opponents: Counter[int], floored: dict[int, tuple[int, int]]) -> Fraction:
+    """The exact mean of the opponents' floored match-win %, one entry per match.
+
+    Summed over one common denominator rather than fraction by fraction: a season's
+    player meets 200 opponents whose ratios have 200 different denominators, and adding
+    Fractions one at a time reduces a growing numerator at every step."""
+    if not opponents:
+        return Fraction(0)
+    common = lcm(*{floored[o][1] for o in opponents})
+    total = sum(n * floored[o][0] * (common // floored[o][1]) for o, n in opponents.items())
+    return Fraction(total, common * sum(opponents.values()))
+
+
 def _head_to_head_wins(finished: Sequence[MatchRecord]) -> Counter[tuple[int, int]]:
     """(winner, loser) -> how many times the winner beat the loser."""
-    wins: Counter[tuple[int, int]] = Counter()
-    for r in finished:
-        if r.b is not None:
-            wins[(r.winner, r.b if r.winner == r.a else r.a)] += 1
-    return wins
+    return Counter(  # counted from an iterable: Counter's fast path
+        (r.winner, r.b if r.winner == r.a else r.a) for r in finished if r.b is not None
+    )
 
 
 Groups = list[list[int]]
