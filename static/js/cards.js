@@ -3,6 +3,8 @@
 // - card by card: one grid on screen at a time, a knocker/defender switch with running
 //   counts ("7/10"), a card held by the other hand greyed out, a clear button, moving on
 //   to the defender once the knocker's hand is full, optional four-colour suits;
+// - under the grid, each hand's best melds and deadwood so far, found on this phone by
+//   melds.js (no network needed); the server still checks and scores the hand;
 // - a half-entered hand is kept in this browser (sessionStorage, per match, game and
 //   hand) until it is saved, so a reload or a locked screen loses nothing; the mode is in
 //   the address (?mode=cards);
@@ -57,7 +59,59 @@
     ["knocker", "defender"].forEach(function (side) {
       var count = document.querySelector('[data-count="' + side + '"]');
       if (count) count.textContent = g[side].querySelectorAll("input:checked").length + "/" + target(side);
+      showMelds(side, g[side]);
     });
+  }
+
+  // ------------------------------------------------------------ melds line
+  // "Knocker: 7♥ 8♥ 9♥ · Q♣ Q♦ Q♠ / deadwood 12: 3♦ 9♣", redrawn on every tap. The
+  // defender's deadwood is before lay-offs: those depend on the knocker's spread and are
+  // left to the server's preview.
+  function cardSpans(el, codes) {
+    codes.forEach(function (code, i) {
+      if (i) el.append(" ");
+      var span = document.createElement("span");
+      span.className = "s-" + code[1];
+      span.textContent = window.ginclubMelds.label(code);
+      el.appendChild(span);
+    });
+  }
+  function showMelds(side, grid) {
+    var line = document.querySelector('[data-melds="' + side + '"]');
+    if (!line || !window.ginclubMelds) return;
+    var cards = Array.prototype.map.call(grid.querySelectorAll("input:checked"), function (box) { return box.value; });
+    var found = window.ginclubMelds.arrange(cards);
+    var melds = line.querySelector("[data-meld-text]"), dead = line.querySelector("[data-dead-text]");
+    melds.textContent = dead.textContent = "";
+    if (!cards.length) { melds.textContent = "no cards yet"; return; }
+    if (!found) { melds.textContent = cards.length + " cards: a hand has " + target(side) + ", untap the extra"; return; }
+    found.melds.forEach(function (meld, i) {
+      if (i) melds.append(" · ");
+      var group = document.createElement("span");
+      group.className = "meld";  // a meld is never broken across two lines
+      cardSpans(group, meld);
+      melds.appendChild(group);
+    });
+    if (!found.melds.length) melds.textContent = "no melds yet";
+    dead.append("deadwood " + found.deadwood + (side === "defender" ? " before lay-offs" : "") + (found.dead.length ? ": " : ""));
+    cardSpans(dead, found.dead);
+  }
+  // Screen readers hear the tapped hand's count and line once the tapping pauses, not
+  // after every card (the checkbox itself already says "7♥, checked"), and never twice.
+  var newsTimer = null, lastNews = "";
+  function announce(who) {
+    clearTimeout(newsTimer);
+    newsTimer = setTimeout(function () {
+      var news = document.querySelector("[data-meld-news]");
+      var line = document.querySelector('[data-melds="' + who + '"]');
+      var count = document.querySelector('[data-count="' + who + '"]');
+      if (!news || !line || !count) return;
+      var dead = line.querySelector("[data-dead-text]").textContent;
+      var text = (who === "knocker" ? "Knocker, " : "Defender, ") + count.textContent.replace("/", " of ") + " cards: " +
+        line.querySelector("[data-meld-text]").textContent + (dead ? "; " + dead : "") + ".";
+      if (who !== side()) text += " Now the " + side() + "'s cards.";
+      if (text !== lastNews) news.textContent = lastNews = text;
+    }, 900);
   }
   function side() {
     var on = document.querySelector('[data-side][aria-pressed="true"]');
@@ -82,6 +136,7 @@
     if (e.target.closest("[data-clear-side]")) {
       grids()[side()].querySelectorAll("input:checked").forEach(function (box) { box.checked = false; });
       sync();
+      announce(side());
       save();
     }
   });
@@ -95,11 +150,13 @@
     sync();
     // the knocker's hand is complete: go on to the defender's
     var g = grids();
-    if (e.target.checked && side() === "knocker" &&
+    var tapped = side();
+    if (e.target.checked && tapped === "knocker" &&
         g.knocker.querySelectorAll("input:checked").length === target("knocker") &&
         g.defender.querySelectorAll("input:checked").length === 0) {
       show("defender");
     }
+    announce(tapped);
   });
 
   // ---------------------------------------------------------------- drafts
