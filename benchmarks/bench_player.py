@@ -128,16 +128,25 @@ def build(players: int, matches: int, hands: int, seed: int = 12) -> list:
     return people
 
 
-def timed(func, repeat: int) -> tuple[float, int]:
+def timed(func, repeat: int, cold: bool = False) -> tuple[float, int]:
+    """Median ms and the queries of one call; `cold` empties the cache before each call
+    (the player's figures are cached until one of their matches changes). The median
+    CPU time of this process (SQLite runs in it) is printed too: on a machine shared
+    with other work it is the steadier figure."""
+    from django.core.cache import cache
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    times = []
+    times, cpu = [], []
     for _ in range(repeat):
+        if cold:
+            cache.clear()
         with CaptureQueriesContext(connection) as captured:
-            begin = time.perf_counter()
+            begin, begin_cpu = time.perf_counter(), time.process_time()
             func()
             times.append((time.perf_counter() - begin) * 1000)
+            cpu.append((time.process_time() - begin_cpu) * 1000)
+    timed.cpu = statistics.median(cpu)
     return statistics.median(times), len(captured.captured_queries)
 
 
@@ -169,30 +178,37 @@ def main() -> None:
         from scoring.services.ratings import recompute_ratings
 
         club = people[0].club
-        begin = time.perf_counter()
+        begin, begin_cpu = time.perf_counter(), time.process_time()
         rated = recompute_ratings(club_id=club.pk)
-        took = time.perf_counter() - begin
-        print(f"ratings: full recompute of {rated} matches in {took:.1f} s")
+        took, cpu = time.perf_counter() - begin, time.process_time() - begin_cpu
+        print(f"ratings: full recompute of {rated} matches in {took:.1f} s (CPU {cpu:.1f} s)")
         ms, queries = timed(lambda: client.get("/clubs/big/ratings/"), args.repeat)
-        print(f"  rated list page {ms:.1f} ms median, {queries} queries")
+        print(f"  rated list page {ms:.1f} ms median (CPU {timed.cpu:.1f}), {queries} queries")
         player = people[0]
         played = stats.matches_of(player).count()
         hands = stats.hands_of(player).count()
         actor = Actor(user=organiser)
-        ms, queries = timed(lambda: stats.player_record(player, actor), args.repeat)
         print(f"{player.name}: {played} matches, {hands} hands")
-        print(f"  record selector {ms:.1f} ms median, {queries} queries")
         page = f"/players/{player.pk}/"
-        ms, queries = timed(lambda: client.get(page), args.repeat)
-        size = len(client.get(page).content) / 1024
-        print(f"  whole page {ms:.1f} ms median, {queries} queries, {size:.0f} KB of HTML")
-        for chart in ("results", "deadwood"):
-            url = f"/players/{player.pk}/charts/{chart}.svg"
-            ms, queries = timed(lambda url=url: client.get(url), args.repeat)
-            print(f"  chart {chart}: {ms:.1f} ms median, {queries} queries")
         api = f"/api/players/{player.pk}/"
-        ms, queries = timed(lambda: client.get(api), args.repeat)
-        print(f"  API {ms:.1f} ms median, {queries} queries")
+        size = len(client.get(page).content) / 1024
+        calls = [
+            ("record selector", lambda: stats.player_record(player, actor)),
+            (f"whole page ({size:.0f} KB of HTML)", lambda: client.get(page)),
+            ("API", lambda: client.get(api)),
+        ]
+        for chart in ("rating", "results", "deadwood"):
+            url = f"/players/{player.pk}/charts/{chart}.svg"
+            calls.append((f"chart {chart}", lambda url=url: client.get(url)))
+        for name, call in calls:
+            # Cold: the first request after one of the player's matches changed.
+            cold_ms, cold_queries = timed(call, args.repeat, cold=True)
+            cold_cpu = timed.cpu
+            warm_ms, warm_queries = timed(call, args.repeat)
+            print(
+                f"  {name}: {warm_ms:.1f} ms median (CPU {timed.cpu:.1f}), {warm_queries} "
+                f"queries; cold {cold_ms:.1f} ms (CPU {cold_cpu:.1f}), {cold_queries} queries"
+            )
 
 
 if __name__ == "__main__":

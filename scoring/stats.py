@@ -25,15 +25,18 @@ the database); only the card-entry figures walk their hands' stored melds in Pyt
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import (
     Case,
     Count,
     F,
     IntegerField,
+    Max,
     Q,
     QuerySet,
     Sum,
@@ -156,25 +159,50 @@ def hands_of(player: Player, hidden: frozenset[int] = frozenset()) -> QuerySet[H
 # --------------------------------------------------------------------- the figures
 
 
-def hand_figures(player: Player, hidden: frozenset[int] = frozenset()) -> list[Figure]:
-    """The figures from the player's hands, in one query."""
-    pid = player.pk
-    knocks, opp_knocks = _mine("knocker", pid), _theirs("knocker", pid)
-    n = hands_of(player, hidden).aggregate(
-        hands=Count("pk"),
-        won=Count("pk", filter=_mine("winner", pid)),
-        knocks=Count("pk", filter=knocks & Q(outcome__in=KNOCKS)),
-        gins=Count("pk", filter=knocks & Q(outcome=Hand.Outcome.GIN)),
-        big_gins=Count("pk", filter=knocks & Q(outcome=Hand.Outcome.BIG_GIN)),
-        suffered=Count("pk", filter=knocks & Q(outcome=Hand.Outcome.UNDERCUT)),
-        opp_knocks=Count("pk", filter=opp_knocks & Q(outcome__in=KNOCKS)),
-        given=Count("pk", filter=opp_knocks & Q(outcome=Hand.Outcome.UNDERCUT)),
-        knock_deadwood=Sum("knocker_deadwood", filter=knocks & Q(outcome__in=KNOCKS)),
-        defended=Count(
-            "pk", filter=opp_knocks & Q(outcome__in=OUT, defender_deadwood__isnull=False)
-        ),
-        caught=Sum("defender_deadwood", filter=opp_knocks & Q(outcome__in=OUT)),
+def _hand_rows(player: Player, hidden: frozenset[int]) -> list[dict[str, Any]]:
+    """The player's confirmed hands counted by (their seat, outcome, knocker, winner,
+    knocker's deadwood), with the defender's deadwood summed: one pass over the hands
+    that both `hand_figures` and `knock_deadwood_counts` read (a few dozen rows)."""
+    return list(
+        hands_of(player, hidden)
+        .annotate(seat=_own(player.pk, Value("A"), Value("B"), "game__match__"))
+        .values("seat", "outcome", "knocker", "winner", "knocker_deadwood")
+        .annotate(
+            n=Count("pk"), caught=Sum("defender_deadwood"), defended=Count("defender_deadwood")
+        )
+        .order_by()
     )
+
+
+def _hand_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
+    n = dict.fromkeys(
+        ("hands", "won", "knocks", "gins", "big_gins", "suffered", "opp_knocks", "given",
+         "knock_deadwood", "defended", "caught"), 0,
+    )  # fmt: skip
+    for r in rows:
+        count, outcome, mine = r["n"], r["outcome"], r["knocker"] == r["seat"]
+        theirs = r["knocker"] not in ("", r["seat"])
+        n["hands"] += count
+        n["won"] += count if r["winner"] == r["seat"] else 0
+        if mine and outcome in KNOCKS:
+            n["knocks"] += count
+            n["knock_deadwood"] += (r["knocker_deadwood"] or 0) * count
+        n["gins"] += count if mine and outcome == Hand.Outcome.GIN else 0
+        n["big_gins"] += count if mine and outcome == Hand.Outcome.BIG_GIN else 0
+        n["suffered"] += count if mine and outcome == Hand.Outcome.UNDERCUT else 0
+        n["opp_knocks"] += count if theirs and outcome in KNOCKS else 0
+        n["given"] += count if theirs and outcome == Hand.Outcome.UNDERCUT else 0
+        if theirs and outcome in OUT:
+            n["defended"] += r["defended"]
+            n["caught"] += r["caught"] or 0
+    return n
+
+
+def hand_figures(
+    player: Player, hidden: frozenset[int] = frozenset(), rows: list | None = None
+) -> list[Figure]:
+    """The figures from the player's hands (from `_hand_rows`, read here if not given)."""
+    n = _hand_counts(_hand_rows(player, hidden) if rows is None else rows)
     hands, mine = n["hands"], n["knocks"]
 
     def per100(key: str, label: str, count: int) -> Figure:
@@ -387,17 +415,15 @@ def _day(moment) -> date:
 
 
 def knock_deadwood_counts(
-    player: Player, hidden: frozenset[int] = frozenset()
+    player: Player, hidden: frozenset[int] = frozenset(), rows: list | None = None
 ) -> list[tuple[int, int]]:
-    """[(deadwood, knocks)] of the player's knocks, by deadwood."""
-    rows = (
-        hands_of(player, hidden)
-        .filter(_mine("knocker", player.pk), outcome__in=KNOCKS)
-        .values("knocker_deadwood")
-        .annotate(knocks=Count("pk"))
-        .order_by("knocker_deadwood")
-    )
-    return [(r["knocker_deadwood"], r["knocks"]) for r in rows]
+    """[(deadwood, knocks)] of the player's knocks, by deadwood (from `_hand_rows`)."""
+    knocks: dict[int, int] = {}
+    for r in _hand_rows(player, hidden) if rows is None else rows:
+        if r["knocker"] == r["seat"] and r["outcome"] in KNOCKS:
+            deadwood = r["knocker_deadwood"]
+            knocks[deadwood] = knocks.get(deadwood, 0) + r["n"]
+    return sorted(knocks.items())
 
 
 @dataclass(frozen=True)
@@ -456,6 +482,8 @@ class PlayerRecord:
     hidden: frozenset[int] = field(default_factory=frozenset)
     rating: Rating | None = None
     matches_played: int = 0  # all of them, when `matches` shows only the latest
+    # The History's version key: the page caches what it draws from the History under it.
+    version: str = ""
 
 
 def visible_player(actor, player_id: int) -> Player:
@@ -476,24 +504,93 @@ def visible_club(actor, slug: str) -> Club:
     return club
 
 
+@dataclass(frozen=True)
+class History:
+    """What the player's page shows from their hands and finished matches: it changes
+    only when one of their matches does, so it is cached (`history`)."""
+
+    hand_figures: list[Figure]
+    game_figures: list[Figure]
+    card_figures: list[Figure]
+    head_to_head: list[HeadToHead]
+    months: list[MonthResults]
+    deadwood: list[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class Version:
+    """A version of everything `History` is made from, read in one small query: every
+    change to a hand recomputes its match and saves the match row (scoring.progress),
+    so the latest `Match.updated_at` of the player's matches moves with any change to
+    their hands, games or results; the count and the newest id catch a match added or
+    removed. `hidden` is the viewer's part: results held back from them."""
+
+    player_id: int
+    matches: int
+    newest: int | None
+    changed: Any
+    hidden: frozenset[int]
+
+    @property
+    def key(self) -> str:
+        changed = self.changed.isoformat() if self.changed else "-"
+        hidden = hashlib.sha256(",".join(map(str, sorted(self.hidden))).encode()).hexdigest()
+        return (
+            f"player-history:{HISTORY_FORMAT}:{self.player_id}:{self.matches}:{self.newest}:"
+            f"{changed}:{hidden[:16]}"
+        )
+
+
+HISTORY_FORMAT = 1  # raise when History's shape changes: old entries are then not read
+HISTORY_SECONDS = 24 * 60 * 60
+
+
+def history_version(player: Player, hidden: frozenset[int] = frozenset()) -> Version:
+    n = Match.objects.filter(Q(player_a=player) | Q(player_b=player)).aggregate(
+        matches=Count("pk"), newest=Max("pk"), changed=Max("updated_at")
+    )
+    return Version(player.pk, n["matches"], n["newest"], n["changed"], hidden)
+
+
+def history(player: Player, hidden: frozenset[int] = frozenset(), version=None) -> History:
+    """The player's History for a viewer to whom `hidden` results are held back: from
+    the cache when their matches have not changed since it was made (one query), else
+    computed (five) and cached under the new version."""
+    key = (version or history_version(player, hidden)).key
+    found = cache.get(key)
+    if found is None:
+        rows = _hand_rows(player, hidden)
+        found = History(
+            hand_figures=hand_figures(player, hidden, rows),
+            game_figures=game_figures(player, hidden),
+            card_figures=card_figures(player, hidden),
+            head_to_head=head_to_head(player, hidden),
+            months=results_by_month(player, hidden),
+            deadwood=knock_deadwood_counts(player, hidden, rows),
+        )
+        cache.set(key, found, HISTORY_SECONDS)
+    return found
+
+
 def player_record(player: Player, actor, *, matches_shown: int | None = None) -> PlayerRecord:
     """The player's record as `actor` may see it: results the apps above hold back from
     this viewer (scoring.hooks.player_events) are left out of every figure; the latest
     `matches_shown` matches listed (None: all). A fixed number of queries whatever the
-    player's history."""
+    player's history; the figures from their hands come from `history`'s cache while
+    none of their matches has changed."""
     found = hooks.player_events(player.pk, actor)
     hidden = found.hidden_matches
-    hand_part = hand_figures(player, hidden)
-    game_part = game_figures(player, hidden)
+    version = history_version(player, hidden)
+    past = history(player, hidden, version)
     matches = match_lines(player, hidden, matches_shown)
     places = hooks.match_places([line.match.pk for line in matches])
     rated = _rating_rows(player, hidden)
     changes = {match_id: round(after - before, 2) for match_id, _, before, after in rated}
     return PlayerRecord(
         player=player,
-        hands=hand_part[0].basis,
-        games=game_part[0].basis,
-        figures=hand_part + game_part + card_figures(player, hidden),
+        hands=past.hand_figures[0].basis,
+        games=past.game_figures[0].basis,
+        figures=past.hand_figures + past.game_figures + past.card_figures,
         matches=[
             replace(
                 line,
@@ -503,11 +600,12 @@ def player_record(player: Player, actor, *, matches_shown: int | None = None) ->
             for line in matches
         ],
         rating=Rating.objects.filter(player=player).first(),
-        matches_played=len(matches) if matches_shown is None else matches_of(player).count(),
-        head_to_head=head_to_head(player, hidden),
-        months=results_by_month(player, hidden),
-        deadwood=knock_deadwood_counts(player, hidden),
+        matches_played=len(matches) if matches_shown is None else version.matches,
+        head_to_head=past.head_to_head,
+        months=past.months,
+        deadwood=past.deadwood,
         rating_months=rating_months(rated),
+        version=version.key,
         events=found.events,
         hidden=hidden,
     )

@@ -80,10 +80,10 @@ def player_pages_setting(request: HttpRequest, slug: str) -> HttpResponse:
 
 CHARTS = {
     "results": lambda player, hidden: charts.results_per_month(
-        stats.results_by_month(player, hidden)
+        stats.history(player, hidden).months
     ),
     "deadwood": lambda player, hidden: charts.knock_deadwood(
-        stats.knock_deadwood_counts(player, hidden)
+        stats.history(player, hidden).deadwood
     ),
     "rating": lambda player, hidden: charts.rating_over_time(stats.rating_history(player, hidden)),
 }

@@ -4,6 +4,7 @@ and a fixed number of queries whatever the player's history."""
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -180,11 +181,38 @@ def test_queries_do_not_grow_with_the_players_history(club, organiser, alice, bo
         return match
 
     one_match(alice, bob)
-    small = count_queries(lambda: stats.player_record(alice, actor))
+    cache.clear()
+    small = count_queries(lambda: stats.player_record(alice, actor))  # nothing cached
     for _ in range(4):
         one_match(alice, carol)
         one_match(bob, alice)
     record = stats.player_record(alice, actor)
     assert len(record.matches) == 9 and record.hands == 18
     assert Match.objects.filter(state="finished").count() == 9
+    cache.clear()
     assert count_queries(lambda: stats.player_record(alice, actor)) == small
+    # From the cache: the five reads of her hands and finished matches are not made.
+    assert count_queries(lambda: stats.player_record(alice, actor)) == small - 5
+
+
+def test_the_figures_are_cached_until_one_of_the_players_matches_changes(
+    club, organiser, alice, bob, carol
+):
+    """Alice knocks 2 v 40 twice against Bob (38 + 38 = 76 >= 50: she wins); then a
+    match with Carol starts and one hand (the same knock) is entered: 3 hands, and the
+    cached record must not hide the third; then a second hand in the same match (no
+    match added: only the match row's save tells): 4 hands won of 4."""
+    actor = Actor(user=organiser)
+    first = start(club, alice, bob, organiser, overrides=SHORT)
+    for number in (1, 2):
+        play_hand(first, alice, bob, quick(number, kd=2, dd=40))
+    assert stats.player_record(alice, actor).hands == 2
+    cached = stats.player_record(alice, actor)
+    assert (cached.hands, cached.figures[0].count) == (2, 2)  # hands won: 2
+    second = start(club, alice, carol, organiser, overrides=SHORT)
+    play_hand(second, alice, carol, quick(1, kd=2, dd=40))
+    record = stats.player_record(alice, actor)
+    assert (record.hands, record.figures[0].count) == (3, 3)
+    play_hand(second, alice, carol, quick(2, kd=2, dd=40))
+    record = stats.player_record(alice, actor)
+    assert (record.hands, record.figures[0].count) == (4, 4)
