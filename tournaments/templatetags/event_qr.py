@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import segno
 from django import template
 from django.urls import reverse
@@ -16,7 +18,12 @@ def my_event_qr(context, tournament) -> str:
     url = context["request"].build_absolute_uri(
         reverse("tournaments:player-choose", args=[tournament.slug])
     )
-    svg = segno.make(url, error="m").svg_inline(
+    return mark_safe(_svg(url))  # noqa: S308  (segno's own SVG; the title is ours)
+
+
+@lru_cache(maxsize=256)
+def _svg(url: str) -> str:
+    """Drawn once per address and process (about 20 ms each time otherwise)."""
+    return segno.make(url, error="m").svg_inline(
         scale=3, title="QR code: My event, your own page for this tournament"
     )
-    return mark_safe(svg)  # noqa: S308  (segno's own SVG; the title is ours)
