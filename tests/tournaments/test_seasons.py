@@ -559,3 +559,12 @@ def test_organisers_find_the_seasons_from_the_club_and_tournament_lists(club, or
     assert link in client.get("/tournaments/").content.decode()
     assert link in client.get("/clubs/gin-club/").content.decode()
     assert link not in Client().get("/tournaments/").content.decode()
+
+
+def test_the_demo_has_a_public_season(settings):
+    from django.core.management import call_command
+
+    call_command("load_demo", stdout=io.StringIO())
+    season = Season.objects.get(club__slug="demo")
+    assert season.public and season.points_per_win == 3
+    assert Client().get(f"/clubs/demo/seasons/{season.slug}/").status_code == 200

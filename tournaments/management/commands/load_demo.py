@@ -4,6 +4,7 @@ once: when it exists it is left alone, so `make run` can call this every time.""
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 
 from django.contrib.auth import get_user_model
@@ -16,6 +17,7 @@ from ginclub.permissions import table_token
 from scoring import services
 from scoring.models import Club
 from tournaments import services as tournament_services
+from tournaments.services import seasons as season_services
 
 DEMO_TOURNAMENT = "Demo Open"
 DEMO_PLAYERS = [
@@ -70,13 +72,30 @@ class Command(BaseCommand):
                     "8 players checked in, round 1 published."
                 )
             )
+        season = club.seasons.first() or self._season(club)
         slug = tournament.slug
         self.stdout.write(
             f"Tournament dashboard (log in as organiser): {host}"
             f"{reverse('tournaments:dashboard', args=[slug])}\n"
             f"Public pairings: {host}{reverse('tournaments:public', args=[slug])}\n"
             f"Projector: {host}{reverse('tournaments:projector', args=[slug])}\n"
-            f"Table cards with QR codes: {host}{reverse('tournaments:print-cards', args=[slug])}"
+            f"Table cards with QR codes: {host}{reverse('tournaments:print-cards', args=[slug])}\n"
+            f"Season ladder (public): "
+            f"{host}{reverse('tournaments:season', args=[club.slug, season.slug])}"
+        )
+
+    def _season(self, club: Club):
+        """A public season around today: the demo tournament and the club nights count."""
+        organiser = club.organisers.order_by("pk").first()
+        today = timezone.localdate()
+        return season_services.create_season(
+            club=club,
+            actor=services.Actor(user=organiser),
+            name="Demo season",
+            starts_on=today - dt.timedelta(days=30),
+            ends_on=today + dt.timedelta(days=60),
+            points_per_win=3,
+            public=True,
         )
 
     def _tournament(self, club: Club):
