@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from ginclub import views
 from scoring import views as scoring_views
+from scoring import views_offline
 from scoring.urls import api_urlpatterns
 from tournaments.urls import api_urlpatterns as tournament_api_urlpatterns
 
@@ -13,6 +14,8 @@ urlpatterns = [
     path("", scoring_views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
+    # the match page's service worker: served from the root so that its scope covers it
+    path("sw.js", views_offline.service_worker, name="service-worker"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

@@ -1,7 +1,7 @@
 from django.urls import path
 
 import ginclub.inputs  # noqa: F401  (registers <id:...>, a bounded id)
-from scoring import api, views, views_players
+from scoring import api, views, views_offline, views_players
 
 app_name = "scoring"
 
@@ -12,6 +12,11 @@ urlpatterns = [
     path("t/<str:token>/", views.table, name="table"),
     path("matches/<id:match_id>/", views.match, name="match"),
     path("matches/<id:match_id>/scoreboard/", views.scoreboard, name="scoreboard"),
+    path(
+        "matches/<id:match_id>/manifest.webmanifest",
+        views_offline.manifest,
+        name="manifest",
+    ),
     path("matches/<id:match_id>/seat/", views.seat, name="seat"),
     path("matches/<id:match_id>/seat/leave/", views.leave_seat, name="leave-seat"),
     path("matches/<id:match_id>/hands/new/", views.hand_form, name="hand-form"),

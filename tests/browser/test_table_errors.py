@@ -35,18 +35,21 @@ def test_an_illegal_knock_is_explained_on_the_phone_and_the_entry_kept(phone):
     assert not Hand.objects.filter(game__match=match).exists()
 
 
-def test_a_dropped_connection_says_nothing_was_saved_and_a_retry_saves_once(phone):
+def test_a_dropped_connection_keeps_the_hand_on_the_phone_and_sends_it_once_when_back(phone):
+    """Issue 11: no longer "nothing was saved, tap again": the hand waits on the phone."""
     match, link = start()
     alice = phone()
     sit_down(alice, link, "Alice", "1111")
     fill_quick_knock(alice, "4", "30")
     alice.context.set_offline(True)
     alice.get_by_test_id("submit-hand").click()
-    expect(alice.locator("#connection")).to_contain_text("nothing was saved")
+    expect(alice.get_by_test_id("queue-summary")).to_have_text("1 hand waiting to send")
+    expect(alice.locator("#connection")).to_contain_text("kept on this phone", timeout=10000)
+    expect(alice.locator("#hand-form h2")).to_contain_text("Enter hand 2")
     alice.context.set_offline(False)
-    alice.get_by_test_id("submit-hand").click()
-    expect(alice.locator("#scoreboard")).to_contain_text("Knock: 30 − 4 = 26")
-    expect(alice.locator("#connection")).to_be_hidden()
+    expect(alice.locator("#scoreboard")).to_contain_text("Knock: 30 − 4 = 26", timeout=15000)
+    expect(alice.locator("#offline-queue")).to_be_hidden()
+    expect(alice.locator("#connection")).to_be_hidden(timeout=10000)
     assert Hand.objects.filter(game__match=match).count() == 1
 
 
