@@ -100,9 +100,7 @@ api_urlpatterns = [
     ),
     path("registrations/<id:registration_id>/reinstate/", api.reinstate, name="api-reinstate"),
     path("registrations/<id:registration_id>/seed/", api.seed, name="api-seed"),
-    path(
-        "tournaments/<slug:slug>/seed-by-rating/", api.seed_by_rating, name="api-seed-by-rating"
-    ),
+    path("tournaments/<slug:slug>/seed-by-rating/", api.seed_by_rating, name="api-seed-by-rating"),
     path("rounds/<id:round_id>/", api.round_detail, name="api-round"),
     path("rounds/<id:round_id>/swap/", api.swap, name="api-round-swap"),
     path("rounds/<id:round_id>/fix/", api.fix, name="api-round-fix"),
