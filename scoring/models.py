@@ -404,3 +404,45 @@ class RatingChange(models.Model):
     @property
     def change(self) -> float:
         return self.after - self.before
+
+
+class SeatSummary(models.Model):
+    """What one seat's confirmed hands and finished games of one match add to its
+    player's statistics (scoring.stats.summaries: the terms, and `Tally`, whose fields
+    these columns are). Derived data: rewritten with the match's games on every change
+    to its hands (scoring.progress), rebuilt by `manage.py rebuild_seat_summaries`."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seat_summaries")
+    seat = models.CharField(max_length=1, choices=Seat.choices)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="seat_summaries")
+    hands = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    knocks = models.PositiveIntegerField(default=0)
+    gins = models.PositiveIntegerField(default=0)
+    big_gins = models.PositiveIntegerField(default=0)
+    suffered = models.PositiveIntegerField(default=0)
+    opp_knocks = models.PositiveIntegerField(default=0)
+    given = models.PositiveIntegerField(default=0)
+    knock_deadwood = models.PositiveIntegerField(default=0)
+    defended = models.PositiveIntegerField(default=0)
+    caught = models.PositiveIntegerField(default=0)
+    games = models.PositiveIntegerField(default=0)
+    boxes = models.PositiveIntegerField(default=0)
+    shutouts = models.PositiveIntegerField(default=0)
+    shut_out = models.PositiveIntegerField(default=0)
+    card_hands = models.PositiveIntegerField(default=0)
+    sets = models.PositiveIntegerField(default=0)
+    runs = models.PositiveIntegerField(default=0)
+    card_knocks = models.PositiveIntegerField(default=0)
+    laid_off = models.PositiveIntegerField(default=0)
+    knock_deadwoods = models.JSONField(
+        default=dict, blank=True, help_text="Knocks by deadwood: {deadwood: knocks}."
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="seat_summary_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} seat {self.seat}: {self.hands} hands"

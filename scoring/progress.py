@@ -30,6 +30,7 @@ from scoring.rules import (
     score_match,
 )
 from scoring.rules.games import HOLLYWOOD_GAMES, hollywood_match
+from scoring.stats.summaries import write_summaries
 
 
 def profile_of(match: Match) -> RuleProfile:
@@ -86,12 +87,18 @@ def dealer_after(first_dealer: str, last: Hand | None, profile: RuleProfile) -> 
 
 
 def recompute_match(match: Match, actor=None) -> None:
-    """Re-score every game of `match` from its confirmed hands. `actor` (who made the
-    change) signs the ledger row of a game this removes."""
+    """Re-score every game of `match` from its confirmed hands, and rewrite its seat
+    summaries (the players' statistics, scoring.stats.summaries) from the result. `actor`
+    (who made the change) signs the ledger row of a game this removes."""
     profile = profile_of(match)
     if profile.hollywood:
         _recompute_hollywood(match, profile)
-        return
+    else:
+        _recompute_games(match, profile, actor)
+    write_summaries([match.pk])
+
+
+def _recompute_games(match: Match, profile: RuleProfile, actor) -> None:
     games = list(match.games.order_by("number").prefetch_related("hands"))
     finished_results = []
     for index, game in enumerate(games):

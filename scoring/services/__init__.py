@@ -14,6 +14,7 @@ the stored response and writes nothing; the same key with another payload is ref
     players     add players, set and check table PINs (rate-limited), act for a player by
                 their PIN, see and lift wrong-PIN locks
     rescoring   re-score a match under new rules; re-create one from an archive
+    summaries   rebuild the seat summaries behind the players' statistics
 """
 
 from ginclub.permissions import Actor

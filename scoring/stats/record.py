@@ -1,0 +1,247 @@
+"""A player's record for one viewer: everything their page and the API show, and who
+may see it. The figures from their hands and finished matches (`History`) change only
+when one of their matches does, so they are cached under a version of those matches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Count, Max, Q
+
+from ginclub import permissions
+from ginclub.errors import NotFound
+from scoring import hooks
+from scoring.models import Club, Match, Player, Rating
+from scoring.stats.club_ratings import RatingMonth, rating_dict, rating_months, rating_rows
+from scoring.stats.figures import (
+    MIN_GAMES,
+    MIN_HANDS,
+    Figure,
+    card_figures,
+    game_figures,
+    hand_figures,
+    knock_deadwood_counts,
+    player_tally,
+)
+from scoring.stats.match_lines import (
+    HeadToHead,
+    MatchLine,
+    MonthResults,
+    head_to_head,
+    match_lines,
+    results_by_month,
+)
+
+
+@dataclass
+class PlayerRecord:
+    """Everything the player's page and API show, for one viewer."""
+
+    player: Player
+    hands: int
+    games: int
+    figures: list[Figure]
+    matches: list[MatchLine]
+    head_to_head: list[HeadToHead]
+    months: list[MonthResults]
+    deadwood: list[tuple[int, int]]
+    rating_months: list[RatingMonth] = field(default_factory=list)
+    events: tuple = ()
+    hidden: frozenset[int] = field(default_factory=frozenset)
+    rating: Rating | None = None
+    matches_played: int = 0  # all of them, when `matches` shows only the latest
+    # The History's version key: the page caches what it draws from the History under it.
+    version: str = ""
+
+
+def visible_player(actor, player_id: int) -> Player:
+    """The player with their club, if `actor` may see them (ginclub.permissions
+    may_see_player); anyone else, like an unknown id, gets NotFound."""
+    player = Player.objects.select_related("club").filter(pk=player_id).first()
+    if player is None:
+        raise NotFound("not_found", "No such player.")
+    permissions.require_see_player(actor, player)
+    return player
+
+
+def visible_club(actor, slug: str) -> Club:
+    """The club, if `actor` may read its players' pages (else NotFound, as for no club)."""
+    club = Club.objects.filter(slug=slug).first()
+    if club is None or not permissions.may_see_players_of(actor, club):
+        raise NotFound("not_found", "No such club.")
+    return club
+
+
+@dataclass(frozen=True)
+class History:
+    """What the player's page shows from their hands and finished matches: it changes
+    only when one of their matches does, so it is cached (`history`)."""
+
+    hand_figures: list[Figure]
+    game_figures: list[Figure]
+    card_figures: list[Figure]
+    head_to_head: list[HeadToHead]
+    months: list[MonthResults]
+    deadwood: list[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class Version:
+    """A version of everything `History` is made from, read in one small query: every
+    change to a hand recomputes its match and saves the match row (scoring.progress),
+    so the latest `Match.updated_at` of the player's matches moves with any change to
+    their hands, games or results; the count and the newest id catch a match added or
+    removed. `hidden` is the viewer's part: results held back from them."""
+
+    player_id: int
+    matches: int
+    newest: int | None
+    changed: Any
+    hidden: frozenset[int]
+
+    @property
+    def key(self) -> str:
+        changed = self.changed.isoformat() if self.changed else "-"
+        hidden = hashlib.sha256(",".join(map(str, sorted(self.hidden))).encode()).hexdigest()
+        return (
+            f"player-history:{HISTORY_FORMAT}:{self.player_id}:{self.matches}:{self.newest}:"
+            f"{changed}:{hidden[:16]}"
+        )
+
+
+HISTORY_FORMAT = 1  # raise when History's shape changes: old entries are then not read
+HISTORY_SECONDS = 24 * 60 * 60
+
+
+def history_version(player: Player, hidden: frozenset[int] = frozenset()) -> Version:
+    n = Match.objects.filter(Q(player_a=player) | Q(player_b=player)).aggregate(
+        matches=Count("pk"), newest=Max("pk"), changed=Max("updated_at")
+    )
+    return Version(player.pk, n["matches"], n["newest"], n["changed"], hidden)
+
+
+def history(player: Player, hidden: frozenset[int] = frozenset(), version=None) -> History:
+    """The player's History for a viewer to whom `hidden` results are held back: from
+    the cache when their matches have not changed since it was made (one query), else
+    made (three: their seat summaries, head to head, months) and cached under the new
+    version."""
+    key = (version or history_version(player, hidden)).key
+    found = cache.get(key)
+    if found is None:
+        tally = player_tally(player.pk, hidden)
+        found = History(
+            hand_figures=hand_figures(tally),
+            game_figures=game_figures(tally),
+            card_figures=card_figures(tally),
+            head_to_head=head_to_head(player, hidden),
+            months=results_by_month(player, hidden),
+            deadwood=knock_deadwood_counts(tally),
+        )
+        cache.set(key, found, HISTORY_SECONDS)
+    return found
+
+
+def player_record(player: Player, actor, *, matches_shown: int | None = None) -> PlayerRecord:
+    """The player's record as `actor` may see it: results the apps above hold back from
+    this viewer (scoring.hooks.player_events) are left out of every figure; the latest
+    `matches_shown` matches listed (None: all). A fixed number of queries whatever the
+    player's history; the figures from their hands come from `history`'s cache while
+    none of their matches has changed."""
+    found = hooks.player_events(player.pk, actor)
+    hidden = found.hidden_matches
+    version = history_version(player, hidden)
+    past = history(player, hidden, version)
+    matches = match_lines(player, hidden, matches_shown)
+    places = hooks.match_places([line.match.pk for line in matches])
+    rated = rating_rows(player, hidden)
+    changes = {match_id: round(after - before, 2) for match_id, _, before, after in rated}
+    return PlayerRecord(
+        player=player,
+        hands=past.hand_figures[0].basis,
+        games=past.game_figures[0].basis,
+        figures=past.hand_figures + past.game_figures + past.card_figures,
+        matches=[
+            replace(
+                line,
+                place=places.get(line.match.pk, ""),
+                rating_change=changes.get(line.match.pk),
+            )
+            for line in matches
+        ],
+        rating=Rating.objects.filter(player=player).first(),
+        matches_played=len(matches) if matches_shown is None else version.matches,
+        head_to_head=past.head_to_head,
+        months=past.months,
+        deadwood=past.deadwood,
+        rating_months=rating_months(rated),
+        version=version.key,
+        events=found.events,
+        hidden=hidden,
+    )
+
+
+def record_dict(record: PlayerRecord) -> dict[str, Any]:
+    """The record as the API shows it (scoring.serializers.PlayerRecordOutputSerializer)."""
+    player = record.player
+    return {
+        "player": {"id": player.pk, "name": player.name, "club": player.club.slug},
+        "minimums": {"hands": MIN_HANDS, "games": MIN_GAMES},
+        "hands": record.hands,
+        "games": record.games,
+        "figures": [f.as_dict() for f in record.figures],
+        "events": [
+            {
+                "name": e.name,
+                "date": e.date.isoformat(),
+                "state": e.state,
+                "path": e.path,
+                "record_shown": e.record_shown,
+                **{
+                    k: getattr(e, k) if e.record_shown else None
+                    for k in ("won", "lost", "drawn", "byes", "undecided")
+                },
+            }
+            for e in record.events
+        ],
+        "head_to_head": [
+            {
+                "opponent": {"id": h.opponent_id, "name": h.opponent},
+                "played": h.played,
+                "won": h.won,
+                "lost": h.lost,
+                "games": {"for": h.games_for, "against": h.games_against},
+                "points": {"for": h.points_for, "against": h.points_against},
+            }
+            for h in record.head_to_head
+        ],
+        "matches": [_match_dict(line) for line in record.matches],
+        "months": [
+            {"month": m.month.strftime("%Y-%m"), "won": m.won, "lost": m.lost}
+            for m in record.months
+        ],
+        "knock_deadwood": [{"deadwood": d, "knocks": n} for d, n in record.deadwood],
+        "rating": rating_dict(record.rating) if record.rating else None,
+        "rating_history": [
+            {"month": m.month.strftime("%Y-%m"), "rating": m.rating, "matches": m.matches}
+            for m in record.rating_months
+        ],
+    }
+
+
+def _match_dict(line: MatchLine) -> dict[str, Any]:
+    shown = line.result != "hidden"
+    return {
+        "id": line.match.pk,
+        "started": line.match.created_at.isoformat(),
+        "opponent": {"id": line.opponent.pk, "name": line.opponent.name},
+        "state": line.match.state,
+        "result": line.result,
+        "games": {"for": line.games[0], "against": line.games[1]} if shown else None,
+        "points": {"for": line.points[0], "against": line.points[1]} if shown else None,
+        "place": line.place,
+        "rating_change": line.rating_change,
+    }
