@@ -1,32 +1,18 @@
 """A player's matches from their side: the list of matches, head-to-head lines against
-each opponent, and finished matches won and lost month by month. Each is one query
-whatever the player's history (the database sums)."""
+each opponent, and finished matches won and lost month by month. One query for the list,
+one for the other two, whatever the player's history."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
 
-from django.db.models import Case, Count, F, Q, QuerySet, Sum, When
-from django.db.models.functions import TruncMonth
+from django.db.models import Case, F, Q, QuerySet, When
+from django.utils import timezone
 
 from scoring.models import Game, Hand, Match, Player
 
 DONE = (Match.State.FINISHED, Match.State.CLOSED)
-
-
-def _mine(field_name: str, player_id: int, prefix: str = "game__match__") -> Q:
-    """`field_name` names the player's own seat (as A or as B)."""
-    return Q(**{field_name: "A", f"{prefix}player_a_id": player_id}) | Q(
-        **{field_name: "B", f"{prefix}player_b_id": player_id}
-    )
-
-
-def _theirs(field_name: str, player_id: int, prefix: str = "game__match__") -> Q:
-    """`field_name` names the opponent's seat."""
-    return Q(**{field_name: "B", f"{prefix}player_a_id": player_id}) | Q(
-        **{field_name: "A", f"{prefix}player_b_id": player_id}
-    )
 
 
 def _own(player_id: int, a_value, b_value, prefix: str = ""):
@@ -107,38 +93,6 @@ class HeadToHead:
     points_against: int
 
 
-def head_to_head(player: Player, hidden: frozenset[int] = frozenset()) -> list[HeadToHead]:
-    """The player's finished matches against each opponent, summed by the database."""
-    pid = player.pk
-    rows = (
-        matches_of(player, hidden)
-        .filter(state__in=DONE)
-        .annotate(
-            opponent_id=_own(pid, F("player_b_id"), F("player_a_id")),
-            opponent_name=_own(pid, F("player_b__name"), F("player_a__name")),
-        )
-        .values("opponent_id", "opponent_name")
-        .annotate(
-            played=Count("pk"),
-            won=Count("pk", filter=_mine("winner", pid, "")),
-            lost=Count("pk", filter=_theirs("winner", pid, "")),
-            games_for=Sum(_own(pid, F("games_won_a"), F("games_won_b"))),
-            games_against=Sum(_own(pid, F("games_won_b"), F("games_won_a"))),
-            points_for=Sum(_own(pid, F("points_a"), F("points_b"))),
-            points_against=Sum(_own(pid, F("points_b"), F("points_a"))),
-        )
-        .order_by("-played", "opponent_name")
-    )
-    return [
-        HeadToHead(
-            r["opponent_id"], r["opponent_name"], r["played"], r["won"], r["lost"],
-            r["games_for"] or 0, r["games_against"] or 0, r["points_for"] or 0,
-            r["points_against"] or 0,
-        )
-        for r in rows
-    ]  # fmt: skip
-
-
 @dataclass(frozen=True)
 class MonthResults:
     month: date
@@ -146,22 +100,65 @@ class MonthResults:
     lost: int
 
 
-def results_by_month(player: Player, hidden: frozenset[int] = frozenset()) -> list[MonthResults]:
-    """Finished matches won and lost in each month the player played (the month a
-    match was started)."""
+def finished_rows(player: Player, hidden: frozenset[int] = frozenset()) -> list[tuple]:
+    """(opponent id, opponent name, won, lost, games for, games against, points for,
+    points against, started) of the player's finished matches from their side, ordered
+    by the opponent's name by the database (its collation): one query that serves both
+    `head_to_head` and `results_by_month` (a few hundred rows, summed here)."""
     pid = player.pk
     rows = (
         matches_of(player, hidden)
         .filter(state__in=DONE)
-        .annotate(month=TruncMonth("created_at"))
-        .values("month")
-        .annotate(
-            won=Count("pk", filter=_mine("winner", pid, "")),
-            lost=Count("pk", filter=_theirs("winner", pid, "")),
+        .annotate(opponent_name=_own(pid, F("player_b__name"), F("player_a__name")))
+        .order_by("opponent_name", "pk")
+        .values_list(
+            "player_a_id", "player_b_id", "opponent_name", "winner", "games_won_a",
+            "games_won_b", "points_a", "points_b", "created_at",
         )
-        .order_by("month")
-    )
-    return [MonthResults(day_of(r["month"]), r["won"], r["lost"]) for r in rows]
+    )  # fmt: skip
+    found = []
+    for a, b, name, winner, games_a, games_b, points_a, points_b, started in rows:
+        if a == pid:
+            found.append((b, name, winner == "A", winner == "B", games_a, games_b,
+                          points_a, points_b, started))  # fmt: skip
+        else:
+            found.append((a, name, winner == "B", winner == "A", games_b, games_a,
+                          points_b, points_a, started))  # fmt: skip
+    return found
+
+
+def head_to_head(
+    player: Player, hidden: frozenset[int] = frozenset(), rows: list | None = None
+) -> list[HeadToHead]:
+    """The player's finished matches against each opponent, most played first, then by
+    name (from `finished_rows`, read here if not given)."""
+    lines: dict[int, list] = {}
+    for opponent, name, won, lost, *scores, _ in (
+        finished_rows(player, hidden) if rows is None else rows
+    ):
+        line = lines.setdefault(opponent, [opponent, name, 0, 0, 0, 0, 0, 0, 0])
+        line[2] += 1
+        line[3] += won
+        line[4] += lost
+        for index, value in enumerate(scores, start=5):
+            line[index] += value
+    # Stable: opponents with as many matches stay in the database's name order.
+    ordered = sorted(lines.values(), key=lambda line: -line[2])
+    return [HeadToHead(*line) for line in ordered]
+
+
+def results_by_month(
+    player: Player, hidden: frozenset[int] = frozenset(), rows: list | None = None
+) -> list[MonthResults]:
+    """Finished matches won and lost in each month the player played (the month a
+    match was started, in the site's time zone), from `finished_rows`."""
+    months: dict[date, list[int]] = {}
+    for _, _, won, lost, *_, started in finished_rows(player, hidden) if rows is None else rows:
+        month = timezone.localtime(started).date().replace(day=1)
+        counts = months.setdefault(month, [0, 0])
+        counts[0] += won
+        counts[1] += lost
+    return [MonthResults(month, won, lost) for month, (won, lost) in sorted(months.items())]
 
 
 def day_of(moment) -> date:

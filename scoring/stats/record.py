@@ -31,6 +31,7 @@ from scoring.stats.match_lines import (
     HeadToHead,
     MatchLine,
     MonthResults,
+    finished_rows,
     head_to_head,
     match_lines,
     results_by_month,
@@ -127,18 +128,18 @@ def history_version(player: Player, hidden: frozenset[int] = frozenset()) -> Ver
 def history(player: Player, hidden: frozenset[int] = frozenset(), version=None) -> History:
     """The player's History for a viewer to whom `hidden` results are held back: from
     the cache when their matches have not changed since it was made (one query), else
-    made (three: their seat summaries, head to head, months) and cached under the new
+    made (two: their seat summaries, their finished matches) and cached under the new
     version."""
     key = (version or history_version(player, hidden)).key
     found = cache.get(key)
     if found is None:
-        tally = player_tally(player.pk, hidden)
+        tally, finished = player_tally(player.pk, hidden), finished_rows(player, hidden)
         found = History(
             hand_figures=hand_figures(tally),
             game_figures=game_figures(tally),
             card_figures=card_figures(tally),
-            head_to_head=head_to_head(player, hidden),
-            months=results_by_month(player, hidden),
+            head_to_head=head_to_head(player, hidden, finished),
+            months=results_by_month(player, hidden, finished),
             deadwood=knock_deadwood_counts(tally),
         )
         cache.set(key, found, HISTORY_SECONDS)

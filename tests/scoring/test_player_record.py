@@ -191,9 +191,8 @@ def test_queries_do_not_grow_with_the_players_history(club, organiser, alice, bo
     assert Match.objects.filter(state="finished").count() == 9
     cache.clear()
     assert count_queries(lambda: stats.player_record(alice, actor)) == small
-    # From the cache: the three reads of her seat summaries and finished matches (head
-    # to head, months) are not made.
-    assert count_queries(lambda: stats.player_record(alice, actor)) == small - 3
+    # From the cache: the two reads of her seat summaries and finished matches are not made.
+    assert count_queries(lambda: stats.player_record(alice, actor)) == small - 2
 
 
 def test_the_figures_are_cached_until_one_of_the_players_matches_changes(
