@@ -11,7 +11,7 @@ from typing import Any
 
 from django.conf import settings as django_settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
@@ -113,6 +113,15 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return response
     if isinstance(exc, RequestDataTooBig):  # a multipart body's fields over the limit
         exc = TooLarge(django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    if isinstance(exc, TooManyFieldsSent):  # a form or multipart body of countless fields
+        return Response(
+            error_body(
+                "too_many_fields",
+                f"The body has more than {django_settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} "
+                "fields: send fewer, or a list as JSON.",
+            ),
+            status=400,
+        )
     refusal = None if isinstance(exc, (Http404, DjangoPermissionDenied)) else refusal_of(exc)
     if refusal is not None:
         return Response(refusal.as_dict(), status=refusal.status)

@@ -44,7 +44,7 @@ from scoring.hand_input import HandInput
 from scoring.models import Hand
 from tests.factories import PIN, ClubFactory, UserFactory
 from tests.tournaments.helpers import new_event, play_hand, play_round
-from tournaments.models import Job
+from tournaments.models import Job, Season
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "openapi.yaml"
 schema = schemathesis.openapi.from_path(SCHEMA_PATH)
@@ -73,6 +73,7 @@ class World:
     registration_id: int
     other_registration_id: int
     job_id: int
+    season_slug: str
     players: tuple[int, int]
     seated_player: int
     hand_version: int
@@ -87,6 +88,7 @@ class World:
             "pairing_id": self.pairing_id,
             "registration_id": self.registration_id,
             "job_id": self.job_id,
+            "season": self.season_slug,
             "slug": slug,
         }
 
@@ -162,6 +164,9 @@ def world(db, in_process) -> World:
         label="Rules change",
         state=Job.State.DONE,
     )
+    season = Season.objects.create(
+        club=club, name="Winter", slug="winter", starts_on=tournament.date, ends_on=tournament.date
+    )
     return World(
         club_slug=club.slug,
         tournament_slug=tournament.slug,
@@ -172,6 +177,7 @@ def world(db, in_process) -> World:
         registration_id=pairing.player_a_id,
         other_registration_id=pairing.player_b_id,
         job_id=job.pk,
+        season_slug=season.slug,
         players=(match.player_a_id, match.player_b_id),
         seated_player=seated.pk,
         hand_version=hand.version,

@@ -31,7 +31,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from ginclub.permissions import table_token
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.tournaments.helpers import new_event, play_hand, play_round
-from tournaments.models import Job
+from tournaments.models import Job, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -111,6 +111,9 @@ PERMISSIONS: dict[str, set[str]] = {
     "api-verify-ledger": STAFF,
     "api-player": MANAGERS,
     "api-club-ratings": MANAGERS,
+    # the phone as an installable app (nothing in them but fixed text and the match id)
+    "service-worker": EVERYONE,
+    "scoring:manifest": EVERYONE,
     # tournament pages
     "tournaments:list": EVERYONE,
     "tournaments:create": LOGGED_IN - {"player_of_another_club"},
@@ -119,6 +122,15 @@ PERMISSIONS: dict[str, set[str]] = {
     "api-tournaments GET": EVERYONE,
     "api-tournaments POST": LOGGED_IN,
     "api-import-archive": MANAGERS,
+    # A club's seasons: everybody may list the public ones (here none, so an empty list);
+    # the world's season is private, so the rest is for the club's organisers.
+    "api-seasons GET": EVERYONE,
+    "api-seasons POST": MANAGERS,
+    # The world's event is a Swiss: it has no bracket, so everybody gets 404 no_bracket
+    # (who may see a bracket: tests/tournaments/test_bracket_pages.py).
+    "tournaments:bracket": set(),
+    "tournaments:bracket-board": set(),
+    "tournaments:bracket-print": set(),
 }
 # Every other tournament route (pages and API) is for those who see the tournament.
 TOURNAMENT_DEFAULT = MANAGERS
@@ -207,7 +219,16 @@ def world():
         label="Rules change",
         state=Job.State.DONE,
     )
+    season = Season.objects.create(
+        club=club,
+        name="Winter",
+        slug="winter",
+        starts_on=tournament.date,
+        ends_on=tournament.date,
+        created_by=organiser,
+    )
     values = {
+        "season": season.slug,
         "match_id": here.match.pk,
         "hand_id": here.match.games.get(number=1).hands.get().pk,
         "player_id": here.match.player_a_id,

@@ -142,6 +142,24 @@ def test_a_form_body_over_the_size_limit_is_a_413(organiser_api, match):
     refusal(urlencoded, 413, "too_large")
 
 
+def test_a_form_body_of_too_many_fields_is_a_400_with_the_limit(organiser_api, match):
+    fields = [("tournaments", str(n)) for n in range(50)]
+    with override_settings(DATA_UPLOAD_MAX_NUMBER_FIELDS=20):
+        multipart = organiser_api.post(
+            f"/api/matches/{match.pk}/hands/",
+            dict(hand_body(), pad=list(range(50))),
+            format="multipart",
+        )
+        urlencoded = organiser_api.post(
+            f"/api/matches/{match.pk}/hands/",
+            "&".join(f"{k}={v}" for k, v in fields),
+            content_type="application/x-www-form-urlencoded",
+        )
+    refusal(multipart, 400, "too_many_fields")
+    refusal(urlencoded, 400, "too_many_fields")
+    assert "more than 20 fields" in multipart.json()["error"]["message"]
+
+
 def test_the_limit_is_set_for_an_archive(settings):
     assert settings.DATA_UPLOAD_MAX_MEMORY_SIZE == 20 * 1024 * 1024
 
