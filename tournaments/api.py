@@ -37,6 +37,7 @@ from scoring.models import Club
 from tournaments import exports, ladders, selectors, services
 from tournaments import serializers as s
 from tournaments.models import Job, Pairing, Registration, Round, Season, Tournament
+from tournaments.services import season_ladders
 from tournaments.services import seasons as season_services
 from tournaments.services.jobs import JobView
 
@@ -738,4 +739,4 @@ def season_detail(request: Request, slug: str, season: str) -> Response:
 def season_ladder(request: Request, slug: str, season: str) -> Response:
     """The ladder, best first: ranked players, then those under the minimum of matches
     (rank null), each line with its tie-break values and why it stands there."""
-    return Response(ladders.ladder(_season(request, slug, season)).as_dict())
+    return Response(season_ladders.ladder_of(_season(request, slug, season)).as_dict())

@@ -37,6 +37,11 @@ class TournamentsConfig(AppConfig):
         # organiser's correction takes the tournament's lock first.
         register_result_guard(judge_result_change)
         register_result_lock(lock_tournament_of)
+        # A result that moves may move a season's ladder: the club's stored ladders are
+        # refreshed in the background once it commits.
+        from tournaments.services.season_ladders import refresh_after_result
+
+        register_result_guard(refresh_after_result)
         # A player's page (scoring) lists the events they played and their record in
         # each, asked through scoring's hook (player events).
         from scoring.hooks import register_player_events

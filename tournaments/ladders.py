@@ -3,8 +3,18 @@
 The ladder is the tournament standings maths (tournaments.pairing.compute_standings and
 explain_standings) run over the season's counted matches, with players for ids instead
 of registrations: match wins, then the season's tie-breaks, each line saying why it
-stands there. It reads in 4 queries whatever the number of matches (the counted
-tournaments, their tables, the club nights, the names), and one pass over the rows.
+stands there.
+
+Reuse: computing a ladder reads every counted match (20,000 rows for a busy club's two
+years) and runs the maths over them, some 300 ms. So the ladder is kept under its
+version, a digest of everything it is computed from (the season's settings, the names,
+and of the counted tables and club nights their number, ids and latest change: a match
+is saved, its updated_at moved, by every hand action that changes it; a table's result
+by an organiser sets resolved_at; a round closes with closed_at), read in one query with
+the names. The ladder of that version comes from this process's cache, else from the
+snapshot stored by the background refresh (tournaments.services.season_ladders), else it
+is computed here (and the pages queue a refresh: season_ladders.ladder_of). Queries: 2
+when cached, 3 from the snapshot, 4 when computed, whatever the number of matches.
 
 What counts (see tournaments.models.Season):
     a tournament   of the club, its date in the season's dates (all of them, or the
@@ -21,17 +31,21 @@ What counts (see tournaments.models.Season):
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.core.cache import cache
+from django.db.models import CharField, Count, Func, Max, Q, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
 from ginclub.permissions import Actor
 from scoring.models import Club, Match, Player
-from tournaments.models import Pairing, Round, Season, Tournament
+from tournaments.models import Pairing, Round, Season, SeasonLadder, Tournament
 from tournaments.pairing import (
     DEFAULT_TIEBREAKS,
     MatchRecord,
@@ -39,7 +53,6 @@ from tournaments.pairing import (
     compute_standings,
     explain_standings,
 )
-from tournaments.selectors import PAIRING_FIELDS, record_of
 
 
 def seasons_of(club: Club, actor: Actor, *, organiser: bool, member: bool) -> QuerySet[Season]:
@@ -114,6 +127,8 @@ class LadderView:
     events: list[CountedEvent] = field(default_factory=list)
     tournament_matches: int = 0
     club_night_matches: int = 0
+    version: str = ""  # a digest of what the rows were computed from (see the docstring)
+    computed_here: bool = False  # neither cached nor stored: worth storing (season_ladders)
 
     @property
     def ranked(self) -> list[LadderRow]:
@@ -142,31 +157,171 @@ class LadderView:
         }
 
 
+@dataclass(frozen=True)
+class Computed:
+    """What the maths gives for one version: the rows and what they were counted from."""
+
+    rows: list[LadderRow]
+    tournament_matches: int
+    club_night_matches: int
+
+    def as_data(self) -> dict[str, Any]:
+        """Plain JSON for the stored snapshot (floats survive JSON exactly)."""
+        rows = [
+            {**dataclasses.asdict(row), "standing": dataclasses.asdict(row.standing)}
+            for row in self.rows
+        ]
+        return {"rows": rows, "tables": self.tournament_matches, "nights": self.club_night_matches}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Computed:
+        rows = [
+            LadderRow(**{**row, "standing": Standing(**row["standing"])}) for row in data["rows"]
+        ]
+        return cls(rows, data["tables"], data["nights"])
+
+
+LADDER_CACHE_SECONDS = 3600
+
+
 def ladder(season: Season) -> LadderView:
     """The season's ladder, best first: ranked players, then those with fewer than
-    `min_matches` counted matches (marked, in the same order). 4 queries."""
+    `min_matches` counted matches (marked, in the same order). 2 to 4 queries (see the
+    module docstring)."""
+    names, version, stored = ladder_inputs(season)
     events = counted_events(season)
-    tournament_records = _tournament_records([e.id for e in events if not e.waiting])
-    night_records = _club_night_records(season) if season.club_nights else []
-    records = tournament_records + night_records
-    names = dict(Player.objects.filter(club_id=season.club_id).values_list("pk", "name"))
+    fresh = False
+    key = f"season-ladder:{season.pk}:{version}"
+    computed = cache.get(key)
+    if computed is None:
+        computed = stored_ladder(season, version) if stored == version else None
+        if computed is None:
+            computed = compute_ladder(season, events, names)
+            fresh = True
+        cache.set(key, computed, LADDER_CACHE_SECONDS)
     return LadderView(
         season,
-        _rows(season, records, names),
+        computed.rows,
         tiebreaks_of(season),
         events,
-        len(tournament_records),
-        len(night_records),
+        computed.tournament_matches,
+        computed.club_night_matches,
+        version,
+        fresh,
     )
+
+
+def compute_ladder(season: Season, events: list[CountedEvent], names: dict[int, str]) -> Computed:
+    """The ladder from the counted rows (1 query, 2 when club nights count)."""
+    tournament_records = _tournament_records(season) if events else []
+    night_records = _club_night_records(season) if season.club_nights else []
+    records = tournament_records + night_records
+    return Computed(_rows(season, records, names), len(tournament_records), len(night_records))
+
+
+def stored_ladder(season: Season, version: str) -> Computed | None:
+    """The stored snapshot of this version, if it is still there (1 query)."""
+    data = (
+        SeasonLadder.objects.filter(season_id=season.pk, version=version)
+        .values_list("data", flat=True)
+        .first()
+    )
+    return None if data is None else Computed.from_data(data)
+
+
+def ladder_inputs(season: Season) -> tuple[dict[int, str], str, str | None]:
+    """The club's names, the ladder's version and the stored snapshot's version, in one
+    query: the names' rows carry the counted tables' and club nights' summaries (and the
+    snapshot's version) as subqueries the database works out once."""
+    rows = list(
+        Player.objects.filter(club_id=season.club_id).values_list(
+            "pk",
+            "name",
+            _summary(_counted_tables(season), "round__tournament__club_id", *TABLE_CHANGES),
+            _summary(_club_nights(season), "club_id", Max("updated_at")),
+            Subquery(SeasonLadder.objects.filter(season_id=season.pk).values("version")[:1]),
+        )
+    )
+    names = {pk: name for pk, name, *_ in rows}
+    tables, nights, stored = rows[0][2:] if rows else ("", "", None)
+    raw = repr(
+        (
+            season.pk,
+            day_bounds(season.starts_on, season.ends_on),
+            str(season.events),  # the value: a model fresh from a form holds the enum
+            season.club_nights,
+            season.points_per_win,
+            season.min_matches,
+            tiebreaks_of(season),
+            sorted(names.items()),
+            tables,
+            nights if season.club_nights else "",
+        )
+    )
+    return names, hashlib.sha256(raw.encode()).hexdigest()[:32], stored
+
+
+# What moves when a counted table changes, besides its number and ids: its match saved
+# (a hand action), an organiser's result set or cleared, its round closed again. (A
+# registration never changes its player.)
+TABLE_CHANGES = (
+    Max("match__updated_at"),
+    Count("resolved_at"),
+    Max("resolved_at"),
+    Max("round__closed_at"),
+)
+
+
+class _Joined(Func):
+    """Text values joined by commas with SQL's || (SQLite and PostgreSQL alike), flat:
+    Concat nests a pair per value, deeper than SQLite's parser takes for eight."""
+
+    arg_joiner = " || ',' || "
+    template = "(%(expressions)s)"
+    output_field = CharField()
+
+
+def _summary(rows: QuerySet, group: str, *changes) -> Subquery:
+    """'count,sum of ids,changes...' of `rows` as one text value: a row added or removed
+    changes it, a row changed moves one of `changes`."""
+    text = CharField()
+    parts = [Count("id"), Sum("id"), *changes]
+    summary = _Joined(*(Coalesce(Cast(part, text), Value("")) for part in parts))
+    return Subquery(rows.order_by().values(group).annotate(summary=summary).values("summary"))
+
+
+def _counted_tournaments(season: Season) -> QuerySet[Tournament]:
+    events = Tournament.objects.filter(
+        club_id=season.club_id, date__gte=season.starts_on, date__lte=season.ends_on
+    )
+    return events.filter(seasons=season) if season.events == Season.Events.CHOSEN else events
+
+
+def _counted_tables(season: Season) -> QuerySet[Pairing]:
+    """The tables of the closed rounds of the counted tournaments that are not waiting,
+    byes left out (decided or not: record_of tells)."""
+    waiting = Q(hide_last_rounds__gt=0) & ~Q(state=Tournament.State.FINISHED)
+    return Pairing.objects.filter(
+        round__tournament__in=_counted_tournaments(season).exclude(waiting).values("pk"),
+        round__state=Round.State.CLOSED,
+        player_b__isnull=False,
+    )
+
+
+def _club_nights(season: Season) -> QuerySet[Match]:
+    """Finished club matches with a winner, in no tournament, started in the dates."""
+    start, end = day_bounds(season.starts_on, season.ends_on)
+    return Match.objects.filter(
+        club_id=season.club_id,
+        created_at__gte=start,
+        created_at__lt=end,
+        state__in=(Match.State.FINISHED, Match.State.CLOSED),
+        pairing__isnull=True,
+    ).filter(~Q(winner=""))
 
 
 def counted_events(season: Season) -> list[CountedEvent]:
     """The tournaments the season counts (or will, once finished), by date (1 query)."""
-    events = Tournament.objects.filter(
-        club_id=season.club_id, date__gte=season.starts_on, date__lte=season.ends_on
-    )
-    if season.events == Season.Events.CHOSEN:
-        events = events.filter(seasons=season)
     return [
         CountedEvent(
             t["id"],
@@ -176,67 +331,58 @@ def counted_events(season: Season) -> list[CountedEvent]:
             t["public"],
             t["hide_last_rounds"] > 0 and t["state"] != Tournament.State.FINISHED,
         )
-        for t in events.order_by("date", "name").values(
-            "id", "slug", "name", "date", "public", "hide_last_rounds", "state"
-        )
+        for t in _counted_tournaments(season)
+        .order_by("date", "name")
+        .values("id", "slug", "name", "date", "public", "hide_last_rounds", "state")
     ]
 
 
-def _tournament_records(tournament_ids: list[int]) -> list[MatchRecord]:
-    """The decided tables of the closed rounds of these tournaments, byes left out,
-    between players (not registrations). 1 query, none without tournaments."""
-    if not tournament_ids:
-        return []
-    rows = Pairing.objects.filter(
-        round__tournament_id__in=tournament_ids,
-        round__state=Round.State.CLOSED,
-        player_b__isnull=False,
-    ).values(*PAIRING_FIELDS, "player_a__player_id", "player_b__player_id")
+DECIDED = (Match.State.FINISHED, Match.State.CLOSED)
+
+
+def _tournament_records(season: Season) -> list[MatchRecord]:
+    """The decided tables of _counted_tables, between players (not registrations), as
+    tournaments.selectors.record_of reads them: a result set by the organiser or the
+    time policy wins over the match's, a blank one is no decision. 1 query."""
+    rows = _counted_tables(season).values_list(
+        "player_a__player_id",
+        "player_b__player_id",
+        "resolved_at",
+        "result_winner",
+        "result_games_a",
+        "result_games_b",
+        "result_points_a",
+        "result_points_b",
+        "match__state",
+        "match__winner",
+        "match__games_won_a",
+        "match__games_won_b",
+        "match__points_a",
+        "match__points_b",
+    )
     records = []
-    for row in rows:
-        record = record_of(row)
-        if record is None:
-            continue
-        a, b = row["player_a__player_id"], row["player_b__player_id"]
-        records.append(
-            MatchRecord(
-                a=a,
-                b=b,
-                winner=a if record.winner == record.a else b,
-                games_a=record.games_a,
-                games_b=record.games_b,
-                points_a=record.points_a,
-                points_b=record.points_b,
-            )
-        )
+    for a, b, resolved, seat, *result, state, winner, ga, gb, pa, pb in rows.order_by():
+        if resolved is None:
+            seat, result = (winner if state in DECIDED else ""), (ga, gb, pa, pb)
+        if seat:
+            records.append(MatchRecord(a, b, a if seat == "A" else b, *result))
     return records
 
 
 def _club_night_records(season: Season) -> list[MatchRecord]:
-    """Finished club matches with a winner, in no tournament, started in the dates."""
-    start, end = day_bounds(season.starts_on, season.ends_on)
-    rows = (
-        Match.objects.filter(
-            club_id=season.club_id,
-            created_at__gte=start,
-            created_at__lt=end,
-            state__in=(Match.State.FINISHED, Match.State.CLOSED),
-            pairing__isnull=True,
-        )
-        .filter(~Q(winner=""))
-        .values_list(
-            "player_a_id",
-            "player_b_id",
-            "winner",
-            "games_won_a",
-            "games_won_b",
-            "points_a",
-            "points_b",
-        )
+    """The _club_nights as records (1 query)."""
+    rows = _club_nights(season).values_list(
+        "player_a_id",
+        "player_b_id",
+        "winner",
+        "games_won_a",
+        "games_won_b",
+        "points_a",
+        "points_b",
     )
     return [
         MatchRecord(a, b, a if winner == "A" else b, games_a, games_b, points_a, points_b)
-        for a, b, winner, games_a, games_b, points_a, points_b in rows
+        for a, b, winner, games_a, games_b, points_a, points_b in rows.order_by()
     ]
 
 

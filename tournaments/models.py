@@ -353,3 +353,18 @@ class Season(models.Model):
     def chain(self) -> str:
         """This season's ledger chain."""
         return f"season:{self.pk}"
+
+
+class SeasonLadder(models.Model):
+    """A season's ladder as last computed (tournaments.ladders), stored by the background
+    refresh (tournaments.services.season_ladders) so that a worker which has not computed
+    it serves it, while its version (a digest of its inputs) is still the current one.
+    Derived data: never the only copy of anything."""
+
+    season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="stored_ladder")
+    version = models.CharField(max_length=64)
+    data = models.JSONField(help_text="The rows and counts (ladders.Computed.as_data).")
+    computed_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"ladder of {self.season} ({self.version[:8]})"

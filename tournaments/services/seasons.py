@@ -4,7 +4,8 @@ tournaments.models.Season for the terms).
 A season's settings are an organiser's choice, audited like a tournament's: each change
 is one row on the season's own ledger chain ("season:<id>"), written in the transaction
 that holds the season's row lock (the club's, when creating), so the chain never forks.
-The ladder itself is a read (tournaments.ladders).
+The ladder itself is a read (tournaments.ladders), stored for reuse in the background
+after each change (tournaments.services.season_ladders).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ginclub.permissions import Actor
 from scoring import ledger
 from scoring.models import Club
 from tournaments.models import Season, Tournament
+from tournaments.services.season_ladders import queue_ladder_refresh
 
 # The checks a tournament's settings use (tie-breaks, text, whole numbers), shared.
 from tournaments.services.tournaments import _text, _tiebreak_problems, _whole, user_of
@@ -56,6 +58,7 @@ def create_season(
         season.save()
         season.tournaments.set(found)
         _log(season, "season_created", actor, after=settings_of(season))
+        queue_ladder_refresh(season_id=season.pk)  # stored before anybody reads it
     return season
 
 
@@ -92,6 +95,7 @@ def update_season(*, season_id: int, actor: Actor, **changes: Any) -> Season:
                 before={k: before[k] for k in changed},
                 after={k: after[k] for k in changed},
             )
+            queue_ladder_refresh(season_id=season.pk)
     return season
 
 

@@ -20,6 +20,7 @@ from scoring.models import Club
 from tournaments import exports, ladders
 from tournaments.models import Season, Tournament
 from tournaments.season_forms import SeasonForm
+from tournaments.services import season_ladders
 from tournaments.services import seasons as services
 
 
@@ -108,7 +109,7 @@ def season_ladder(request: HttpRequest, slug: str, season: str) -> HttpResponse:
         {
             "season": found,
             "club": found.club,
-            "ladder": ladders.ladder(found),
+            "ladder": season_ladders.ladder_of(found),
             "organiser": permissions.may_manage_season(actor, found),
             "player_links": permissions.may_see_players_of(actor, found.club),
         },
@@ -119,7 +120,7 @@ def season_ladder(request: HttpRequest, slug: str, season: str) -> HttpResponse:
 def season_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     found = _season(request, slug, season)
     response = HttpResponse(
-        exports.ladder_csv(ladders.ladder(found)), content_type="text/csv; charset=utf-8"
+        exports.ladder_csv(season_ladders.ladder_of(found)), content_type="text/csv; charset=utf-8"
     )
     filename = f"{found.club.slug}-{found.slug}-ladder.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
