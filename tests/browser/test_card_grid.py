@@ -117,3 +117,26 @@ def test_a_twelfth_card_asks_for_one_off_instead_of_a_line(phone):
         "12 cards: a hand has 10, untap the extra"
     )
     expect(line(alice, "knocker").locator("[data-dead-text]")).to_have_text("")
+
+
+def test_switching_to_the_card_grid_breaks_no_content_security_policy(phone):
+    """htmx settles a swapped element's old `style` attribute with setAttribute, which a
+    CSP without 'unsafe-inline' styles blocks: a console error for each input that
+    something else had styled (browsers' autofill and password managers do, and so does
+    Chromium's own full-page screenshot). The site's htmx config settles class, width and
+    height only."""
+    match, link = start()
+    alice = phone()
+    blocked = []
+    alice.on(
+        "console",
+        lambda m: "Content Security Policy" in m.text and blocked.append(m.text[:120]),
+    )
+    sit_down(alice, link, "Alice", "1111")
+    # as an autofill extension would (through the CSSOM, which the policy allows)
+    alice.evaluate("document.querySelectorAll('input').forEach(i => i.style.outline = '0')")
+    alice.get_by_role("link", name="Card by card").click()
+    choose_knocker(alice, "Alice")
+    tap(alice, "knocker", ["7S", "8S", "9S"])
+    expect(line(alice, "knocker").locator("[data-dead-text]")).to_have_text("deadwood 0")
+    assert blocked == []
