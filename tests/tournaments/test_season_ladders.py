@@ -10,6 +10,7 @@ import datetime as dt
 import pytest
 from django.core.cache import cache
 
+from tests.tournaments.helpers import play_hand
 from tests.tournaments.test_seasons import club_night, lines, new_season
 from tests.tournaments.test_seasons import worked as worked  # noqa: F401 (a fixture)
 from tournaments import ladders
@@ -93,3 +94,22 @@ def test_a_finished_club_night_queues_a_refresh_of_the_clubs_ladders(
         club_night(club, organiser, "Cleo", "Ada", "AA", dt.date(2026, 10, 25))
     # The result guard queued the refresh when the match finished; it ran at once.
     assert queued and SeasonLadder.objects.filter(season=season).exists()
+
+
+def test_a_hand_that_leaves_the_match_undecided_queues_no_refresh(
+    club, organiser, worked, monkeypatch, django_capture_on_commit_callbacks
+):
+    new_season(club, organiser)
+    queued = []
+    monkeypatch.setattr(
+        season_ladders,
+        "refresh_ladders",
+        type("Task", (), {"enqueue": staticmethod(queued.append)}),
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        # QUICK rules: first to two games; Ben wins game 1 only, the match goes on.
+        match = club_night(club, organiser, "Ben", "Dev", "A", dt.date(2026, 10, 26))
+    assert queued == []
+    with django_capture_on_commit_callbacks(execute=True):
+        play_hand(match, organiser, game=2, number=1, winner="A")  # 2-0: Ben wins it
+    assert len(queued) == 1
