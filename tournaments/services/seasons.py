@@ -161,8 +161,7 @@ def _chosen(problems: dict[str, str], season: Season, chosen: Any) -> list[Tourn
     if season.events != Season.Events.CHOSEN:
         if chosen:
             problems["tournaments"] = (
-                "every tournament in the dates counts: choose tournaments only with "
-                "events 'chosen'"
+                "every tournament in the dates counts: choose tournaments only with events 'chosen'"
             )
         return []
     found = list(Tournament.objects.filter(club=season.club, pk__in=set(chosen)))
@@ -203,6 +202,4 @@ def unique_slug(season: Season) -> str:
 
 
 def _log(season: Season, action: str, actor: Actor, **changes: Any) -> None:
-    ledger.append(
-        chain=season.chain, action=action, actor=actor.label, user=actor.user, **changes
-    )
+    ledger.append(chain=season.chain, action=action, actor=actor.label, user=actor.user, **changes)
