@@ -105,16 +105,8 @@ class LadderRow:
             "player": s.id,
             "name": self.name,
             "season_points": self.season_points,
-            "matches": s.matches,
-            "match_wins": s.match_wins,
-            "games_won": s.games_won,
-            "games_played": s.games_played,
-            "game_win_pct": round(s.game_win_pct, 4),
-            "opponents_match_win_pct": round(s.opponents_match_win_pct, 4),
-            "margin": s.margin,
-            "points": s.points,
+            **s.figures(),
             "head_to_head": self.head_to_head,
-            "tiebreaks": {k: round(v, 4) for k, v in s.tiebreaks.items()},
             "why": self.why,
         }
 

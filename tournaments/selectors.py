@@ -172,16 +172,8 @@ class StandingRow:
             "name": self.name,
             "withdrawn": self.withdrawn,
             "late": self.late,
-            "matches": s.matches,
-            "match_wins": s.match_wins,
-            "games_won": s.games_won,
-            "games_played": s.games_played,
-            "game_win_pct": round(s.game_win_pct, 4),
-            "opponents_match_win_pct": round(s.opponents_match_win_pct, 4),
-            "margin": s.margin,
-            "points": s.points,
+            **s.figures(),
             "head_to_head": self.head_to_head,
-            "tiebreaks": {k: round(v, 4) for k, v in s.tiebreaks.items()},
             "why": self.why,
         }
 

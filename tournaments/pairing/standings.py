@@ -82,6 +82,20 @@ class Standing:
     head_to_head: str
     tiebreaks: dict[str, float] = field(default_factory=dict)
 
+    def figures(self) -> dict:
+        """The line's figures as plain values, ratios to four places (for outputs)."""
+        return {
+            "matches": self.matches,
+            "match_wins": self.match_wins,
+            "games_won": self.games_won,
+            "games_played": self.games_played,
+            "game_win_pct": round(self.game_win_pct, 4),
+            "opponents_match_win_pct": round(self.opponents_match_win_pct, 4),
+            "margin": self.margin,
+            "points": self.points,
+            "tiebreaks": {k: round(v, 4) for k, v in self.tiebreaks.items()},
+        }
+
 
 @dataclass
 class _Tally:
