@@ -53,6 +53,7 @@ from tournaments.pairing import (
     compute_standings,
     explain_standings,
 )
+from tournaments.selectors import RESULT_FIELDS
 
 
 def seasons_of(club: Club, actor: Actor, *, organiser: bool, member: bool) -> QuerySet[Season]:
@@ -337,20 +338,7 @@ def _tournament_records(season: Season) -> list[MatchRecord]:
     tournaments.selectors.record_of reads them: a result set by the organiser or the
     time policy wins over the match's, a blank one is no decision. 1 query."""
     rows = _counted_tables(season).values_list(
-        "player_a__player_id",
-        "player_b__player_id",
-        "resolved_at",
-        "result_winner",
-        "result_games_a",
-        "result_games_b",
-        "result_points_a",
-        "result_points_b",
-        "match__state",
-        "match__winner",
-        "match__games_won_a",
-        "match__games_won_b",
-        "match__points_a",
-        "match__points_b",
+        "player_a__player_id", "player_b__player_id", *RESULT_FIELDS
     )
     records = []
     for a, b, resolved, seat, *result, state, winner, ga, gb, pa, pb in rows.order_by():

@@ -85,13 +85,9 @@ def rounds_planned(tournament: Tournament) -> int:
 
 # ---------------------------------------------------------------------- standings
 
-PAIRING_FIELDS = (
-    "id",
-    "match_id",
-    "round__number",
-    "round__stage",
-    "player_a_id",
-    "player_b_id",
+# A pairing's result as record_of reads it: the organiser's (or the time policy's), else
+# the match's.
+RESULT_FIELDS = (
     "resolved_at",
     "result_winner",
     "result_games_a",
@@ -104,6 +100,15 @@ PAIRING_FIELDS = (
     "match__games_won_b",
     "match__points_a",
     "match__points_b",
+)
+PAIRING_FIELDS = (
+    "id",
+    "match_id",
+    "round__number",
+    "round__stage",
+    "player_a_id",
+    "player_b_id",
+    *RESULT_FIELDS,
 )
 
 
