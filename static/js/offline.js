@@ -116,10 +116,36 @@
     return words + ", deadwood " + data.get("knocker_deadwood") + " v " + data.get("defender_deadwood") +
       ": the score will be shown when sent.";
   }
+  // What the server would refuse at once, said before anything is kept: a knock or a gin
+  // needs its knocker (the rest waits for the engine when the hand is sent).
+  function problemOf(form, data) {
+    if (data.get("outcome") === "dead" || data.get("knocker")) return "";
+    var names = Array.prototype.map.call(
+      form.querySelectorAll('[name="knocker"]'),
+      function (input) { var label = input.closest("label"); return label ? label.textContent.trim() : ""; }
+    ).filter(Boolean);
+    return "Choose who knocked" + (names.length ? " (" + names.join(" or ") + ")" : "") +
+      " before saving: nothing was kept.";
+  }
+  function refuseHere(form, message) {
+    var slot = form.querySelector(".refusal-slot");
+    if (!slot) return;
+    var box = el("div", "refusal");
+    var text = el("p", "error", message);
+    text.setAttribute("role", "alert");
+    box.appendChild(text);
+    slot.replaceChildren(box);
+    form.querySelectorAll('[name="knocker"]').forEach(function (input) { input.setAttribute("aria-invalid", "true"); });
+  }
   function enqueue(form, submitter, kind) {
     var me = here();
     var data = new FormData(form);
     if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+    var problem = kind === "hand" ? problemOf(form, data) : "";
+    if (problem) {
+      refuseHere(form, problem);
+      return Promise.resolve();
+    }
     data.delete("csrfmiddlewaretoken");  // the token of the moment is sent as a header
     var item = {
       match: me.match, who: me.who, whoName: me.name, kind: kind,

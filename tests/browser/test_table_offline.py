@@ -46,9 +46,19 @@ def test_both_phones_offline_three_hands_and_a_confirmation_land_once_in_order(p
 
     alice.context.set_offline(True)
     bob.context.set_offline(True)
-    # Alice knocks 2 v 20, 5 v 25, 7 v 15: knock scores 18, 20, 8 once sent
-    for knocker_deadwood, defender_deadwood in (("2", "20"), ("5", "25"), ("7", "15")):
+    # A knock without its knocker is refused on the phone, and nothing is kept.
+    alice.locator("#id_knocker_deadwood").fill("2")
+    alice.get_by_test_id("submit-hand").click()
+    expect(alice.locator("#hand-form [role=alert]")).to_contain_text(
+        "Choose who knocked (Alice or Bob) before saving: nothing was kept."
+    )
+    expect(alice.get_by_test_id("queue-summary")).to_have_count(0)
+    # Alice knocks 2 v 20, 5 v 25, 7 v 15: knock scores 18, 20, 8 once sent. Each is kept
+    # before the form moves on to the next hand.
+    hands = (("2", "20"), ("5", "25"), ("7", "15"))
+    for number, (knocker_deadwood, defender_deadwood) in enumerate(hands, start=2):
         save_quick_knock(alice, knocker_deadwood, defender_deadwood)
+        expect(alice.locator("#hand-form h2")).to_contain_text(f"Enter hand {number + 1}")
     expect(alice.get_by_test_id("queue-summary")).to_have_text("3 hands waiting to send")
     expect(alice.locator("#offline-queue")).to_contain_text(
         "Hand 4: knock, Alice knocked, deadwood 7 v 15"
