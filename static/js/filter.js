@@ -23,8 +23,11 @@
   document.addEventListener("input", function (event) {
     if (event.target.matches && event.target.matches("input[data-filter]")) apply(event.target);
   });
-  // after htmx swaps a row (a check-in), keep the filter applied
-  document.addEventListener("htmx:afterSettle", function () {
+  function applyAll() {
     document.querySelectorAll("input[data-filter]").forEach(apply);
-  });
+  }
+  // after htmx swaps a row (a check-in), keep the filter applied
+  document.addEventListener("htmx:afterSettle", applyAll);
+  // what was typed before this script ran (it is deferred) counts too
+  applyAll();
 })();
