@@ -455,13 +455,10 @@ class TableLinkOutputSerializer(serializers.Serializer):
     qr = serializers.URLField(help_text="The link's QR code (SVG).")
 
 
-class StandingOutputSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    registration = serializers.IntegerField()
-    player = serializers.IntegerField()
-    name = serializers.CharField()
-    withdrawn = serializers.BooleanField()
-    late = serializers.BooleanField()
+# A standings line's figures (tournaments.pairing.Standing.figures), in a tournament's
+# standings and a season's ladder alike. (A comment, not a docstring: subclasses would
+# carry it into the schema as their description.)
+class StandingFiguresSerializer(serializers.Serializer):
     matches = serializers.IntegerField()
     match_wins = serializers.IntegerField()
     games_won = serializers.IntegerField()
@@ -469,11 +466,20 @@ class StandingOutputSerializer(serializers.Serializer):
     game_win_pct = serializers.FloatField()
     opponents_match_win_pct = serializers.FloatField()
     margin = serializers.IntegerField()
-    points = serializers.IntegerField()
+    points = serializers.IntegerField(help_text="Points scored in the matches counted.")
     head_to_head = serializers.CharField(allow_blank=True, help_text='e.g. "beat Alice".')
     tiebreaks = serializers.DictField(
         child=serializers.FloatField(), help_text="Each configured tie-break's value by name."
     )
+
+
+class StandingOutputSerializer(StandingFiguresSerializer):
+    rank = serializers.IntegerField()
+    registration = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    withdrawn = serializers.BooleanField()
+    late = serializers.BooleanField()
     why = serializers.CharField(
         allow_blank=True,
         help_text="Why this line is where it is, against the lines above and below, in "
@@ -609,24 +615,12 @@ class LadderEventOutputSerializer(serializers.Serializer):
     )
 
 
-class LadderRowOutputSerializer(serializers.Serializer):
+class LadderRowOutputSerializer(StandingFiguresSerializer):
     rank = serializers.IntegerField(allow_null=True, help_text="Null when not ranked.")
     ranked = serializers.BooleanField(help_text="At least the season's minimum of matches.")
     player = serializers.IntegerField()
     name = serializers.CharField()
     season_points = serializers.IntegerField(help_text="points_per_win for each match won.")
-    matches = serializers.IntegerField()
-    match_wins = serializers.IntegerField()
-    games_won = serializers.IntegerField()
-    games_played = serializers.IntegerField()
-    game_win_pct = serializers.FloatField()
-    opponents_match_win_pct = serializers.FloatField()
-    margin = serializers.IntegerField()
-    points = serializers.IntegerField(help_text="Points scored in the counted matches.")
-    head_to_head = serializers.CharField(allow_blank=True, help_text='e.g. "beat Alice".')
-    tiebreaks = serializers.DictField(
-        child=serializers.FloatField(), help_text="Each tie-break's value by name."
-    )
     why = serializers.CharField(
         help_text="Why this line is where it is, in words (as in a tournament's standings)."
     )
