@@ -78,6 +78,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -203,7 +204,15 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 
+# English by default; Italian for the clubs whose tradition the tournament format comes
+# from. The language is the one chosen with the switch on every page (a cookie), else the
+# browser's Accept-Language (django.middleware.locale.LocaleMiddleware). docs/glossary-it.md
+# holds the Italian words the catalogue uses.
 LANGUAGE_CODE = "en-gb"
+LANGUAGES = [("en-gb", "English"), ("it", "Italiano")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "Europe/London")
 USE_I18N = True
 USE_TZ = True
