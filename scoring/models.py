@@ -60,6 +60,9 @@ class Player(models.Model):
     email = models.EmailField(blank=True)
     member_id = models.CharField(max_length=40, blank=True)
     pin_hash = models.CharField(max_length=128, blank=True)
+    # The language the player last chose at a table ("" = none yet): a phone seated for
+    # this player shows the table in it, whatever the phone's browser prefers.
+    language = models.CharField(max_length=8, blank=True, choices=settings.LANGUAGES)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

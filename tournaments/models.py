@@ -69,6 +69,9 @@ class Tournament(models.Model):
         default=0, help_text="Hide the standings of the last N rounds until the end."
     )
     public = models.BooleanField(default=True)
+    # The event's language: printed table cards, score sheets and standings are in it,
+    # whoever prints them ("" = the organiser's own language at the time).
+    language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
     check_in_required = models.BooleanField(
         default=False, help_text="Pair only players who checked in."
     )
