@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test serve migrate demo lint schema bench bench-hall clean
+.PHONY: run test serve migrate demo lint schema bench bench-hall clean messages compilemessages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,7 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 
 # The web server and, beside it, the worker that runs background jobs (archive imports,
 # rules changes); the worker stops when the server does (Ctrl-C stops both).
-run: $(VENV)/.installed
+run: $(VENV)/.installed compilemessages
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py migrate --noinput
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py load_demo
 	export DJANGO_DEBUG=$${DJANGO_DEBUG:-1}; \
@@ -30,10 +30,21 @@ run: $(VENV)/.installed
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-test: $(VENV)/.installed-test
+test: $(VENV)/.installed-test compilemessages
 	$(PY) -m pytest -n 2 --ignore=tests/test_api_fuzz.py $(PYTEST_ARGS)
 	# schemathesis expands its operations only in a single process.
 	$(PY) -m pytest -p no:xdist tests/test_api_fuzz.py $(PYTEST_ARGS)
+
+# The Italian catalogue: `make messages` after adding or changing text (then translate
+# every new entry in locale/it/LC_MESSAGES/django.po); the .mo is built, not committed.
+I18N := DJANGO_DEBUG=1 $(PY) manage.py
+messages: $(VENV)/.installed
+	$(I18N) makemessages --locale it --no-location --no-obsolete --no-wrap \
+		--ignore 'staticfiles/*' --ignore 'tests/*' --ignore 'benchmarks/*'
+
+compilemessages: $(VENV)/.installed
+	@command -v msgfmt >/dev/null || { echo "msgfmt missing: install GNU gettext (apt-get install gettext)"; exit 1; }
+	$(I18N) compilemessages --locale it --ignore '.venv' --ignore 'staticfiles'
 
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .

@@ -59,6 +59,7 @@ PERMISSIONS: dict[str, set[str]] = {
     "favicon": EVERYONE,
     "login": EVERYONE,
     "logout": EVERYONE,
+    "set_language": EVERYONE,
     "api-schema": EVERYONE,
     "api-docs": EVERYONE,
     # scoring pages
