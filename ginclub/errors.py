@@ -10,6 +10,11 @@ so their errors carry the same four attributes and their apps register them here
 (`register_user_error`, from `AppConfig.ready`). `refusal_of` reads any of them, plus
 Django's own Http404 and PermissionDenied; `ginclub.middleware` turns a refusal into a
 page and `ginclub.api_errors` into the API's JSON. Nothing else builds error responses.
+
+Words: the services write their messages in the language of the request (gettext). The
+pure packages cannot, so their errors also carry `template` (English, with named
+placeholders) and `params` (scoring.rules.errors); `refusal_of` and `message_of` say
+them in the active language: `gettext(template) % params`.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext
 
 
 class ServiceError(Exception):
@@ -106,20 +112,33 @@ def register_user_error(kind: type[Exception]) -> None:
 def refusal_of(error: BaseException) -> Refusal | None:
     """The refusal a user-fixable error stands for; None for anything else (a bug)."""
     if isinstance(error, tuple(_USER_ERRORS)):
+        message = message_of(error)
         fields = {
-            key: _text(value) for key, value in (getattr(error, "fields", None) or {}).items()
+            # a field's note that is the message itself is said as the message is
+            key: message if value == error.message else _text(value)
+            for key, value in (getattr(error, "fields", None) or {}).items()
         }
         return Refusal(
             code=error.code,
-            message=error.message,
+            message=message,
             status=getattr(error, "status", 400),
             fields=fields or None,
         )
     if isinstance(error, Http404):
-        return Refusal("not_found", _django_message(error, "There is nothing here."), 404)
+        return Refusal("not_found", _django_message(error, gettext("There is nothing here.")), 404)
     if isinstance(error, PermissionDenied):
-        return Refusal("not_allowed", _django_message(error, "You may not do that."), 403)
+        return Refusal("not_allowed", _django_message(error, gettext("You may not do that.")), 403)
     return None
+
+
+def message_of(error: BaseException) -> str:
+    """A user-fixable error's message in the active language: a pure package's error
+    (with `template` and `params`) is translated here; the services' are already."""
+    template = getattr(error, "template", None)
+    if not template:
+        return getattr(error, "message", None) or str(error)
+    params = getattr(error, "params", None)
+    return gettext(template) % params if params else gettext(template)
 
 
 def _text(value: Any) -> str:

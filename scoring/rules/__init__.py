@@ -17,7 +17,15 @@ from scoring.rules.games import (
     score_hollywood,
     score_match,
 )
-from scoring.rules.hands import HandResult, Outcome, dead_hand, score_cards, score_quick
+from scoring.rules.hands import (
+    HandResult,
+    Outcome,
+    dead_hand,
+    explanation_parts,
+    fill,
+    score_cards,
+    score_quick,
+)
 from scoring.rules.melds import (
     Arrangement,
     ElevenAnalysis,
@@ -27,12 +35,13 @@ from scoring.rules.melds import (
     check_meld,
     meld_kind,
 )
-from scoring.rules.profiles import PROFILES, RuleProfile, make_profile
+from scoring.rules.profiles import PROFILE_TITLES, PROFILES, RuleProfile, make_profile
 from scoring.rules.spread import defender_reply, valid_layoffs
 
 __all__ = [
     "DECK",
     "PROFILES",
+    "PROFILE_TITLES",
     "Arrangement",
     "Card",
     "ElevenAnalysis",
@@ -51,6 +60,8 @@ __all__ = [
     "check_meld",
     "dead_hand",
     "defender_reply",
+    "explanation_parts",
+    "fill",
     "format_cards",
     "make_profile",
     "meld_kind",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import total_ordering
 
-from scoring.rules.errors import RulesError
+from scoring.rules.errors import RulesError, gettext_noop
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -62,7 +62,11 @@ def card_at(suit_index: int, rank: int) -> Card:
 
 def parse_card(text: str) -> Card:
     if not isinstance(text, str):
-        raise RulesError("bad_card", f"{text!r} is not a card: write cards like AS, 7H, TD")
+        raise RulesError(
+            "bad_card",
+            gettext_noop("%(card)s is not a card: write cards like AS, 7H, TD"),
+            {"card": repr(text)},
+        )
     token = text.strip().upper()
     for symbol, letter in SUIT_SYMBOLS.items():
         token = token.replace(symbol, letter)
@@ -72,7 +76,8 @@ def parse_card(text: str) -> Card:
     if card is None:
         raise RulesError(
             "bad_card",
-            f"{text.strip() or repr(text)} is not a card: write cards like AS, 7H, TD or 10D",
+            gettext_noop("%(card)s is not a card: write cards like AS, 7H, TD or 10D"),
+            {"card": text.strip() or repr(text)},
         )
     return card
 
@@ -86,12 +91,22 @@ def parse_cards(texts: Iterable[str], *, what: str = "") -> tuple[Card, ...]:
     return cards
 
 
+# Where a card given twice was found: each place's whole sentence, for the translators.
+TWICE = {
+    "": gettext_noop("%(card)s appears twice"),
+    "a meld": gettext_noop("%(card)s appears twice in a meld"),
+    "the knocker's melds": gettext_noop("%(card)s appears twice in the knocker's melds"),
+    "the knocker's hand": gettext_noop("%(card)s appears twice in the knocker's hand"),
+    "the defender's hand": gettext_noop("%(card)s appears twice in the defender's hand"),
+}
+
+
 def check_unique(cards: Sequence[Card], what: str = "") -> None:
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            where = f" in {what}" if what else ""
-            raise RulesError("duplicate_card", f"{card} appears twice{where}")
+            template = TWICE.get(what) or "%(card)s appears twice in " + what.replace("%", "%%")
+            raise RulesError("duplicate_card", template, {"card": str(card)})
         seen.add(card)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.rules.errors import RulesError
+from scoring.rules.errors import RulesError, gettext_noop
 from scoring.rules.profiles import RuleProfile
 
 SIDES = ("A", "B")
@@ -72,13 +72,25 @@ def _hand(entry) -> HandScore:
     elif isinstance(entry, (list, tuple)) and len(entry) == 2:
         winner, points = entry
     else:
-        raise RulesError("bad_hand", f'a hand is {{"winner", "points"}}, not {entry!r}')
+        raise RulesError(
+            "bad_hand",
+            gettext_noop('a hand is {"winner", "points"}, not %(hand)s'),
+            {"hand": repr(entry)},
+        )
     if winner not in (None, "A", "B"):
-        raise RulesError("bad_hand", f"a hand's winner is A, B or null, not {winner!r}")
+        raise RulesError(
+            "bad_hand",
+            gettext_noop("a hand's winner is A, B or null, not %(winner)s"),
+            {"winner": repr(winner)},
+        )
     if isinstance(points, bool) or not isinstance(points, int) or points < 0:
-        raise RulesError("bad_hand", f"a hand's points are a whole number ≥ 0, not {points!r}")
+        raise RulesError(
+            "bad_hand",
+            gettext_noop("a hand's points are a whole number ≥ 0, not %(points)s"),
+            {"points": repr(points)},
+        )
     if winner is None and points:
-        raise RulesError("bad_hand", "a hand nobody won scores 0 points")
+        raise RulesError("bad_hand", gettext_noop("a hand nobody won scores 0 points"))
     return HandScore(winner, points)
 
 
@@ -92,7 +104,9 @@ def score_game(hands: Sequence, profile: RuleProfile) -> GameResult:
     for number, entry in enumerate(hands, start=1):
         if finished_at is not None:
             raise RulesError(
-                "game_over", f"hand {number} comes after the game ended at hand {finished_at}"
+                "game_over",
+                gettext_noop("hand %(number)s comes after the game ended at hand %(end)s"),
+                {"number": number, "end": finished_at},
             )
         hand = _hand(entry)
         if hand.winner:
@@ -273,7 +287,10 @@ def score_hollywood(hands: Sequence, profile: RuleProfile) -> HollywoodResult:
     any game (boxes for the hands it counted, game bonus, shutout). Dead hands score in
     no game. Raises `game_over` for a hand after all three games ended."""
     if profile.game_hands is not None:
-        raise RulesError("bad_option", "hollywood games are played to a target, not game_hands")
+        raise RulesError(
+            "bad_option",
+            gettext_noop("hollywood games are played to a target, not game_hands"),
+        )
     count = HOLLYWOOD_GAMES
     points = [{"A": 0, "B": 0} for _ in range(count)]
     won = [{"A": 0, "B": 0} for _ in range(count)]
@@ -284,7 +301,8 @@ def score_hollywood(hands: Sequence, profile: RuleProfile) -> HollywoodResult:
         if not open_games:
             raise RulesError(
                 "game_over",
-                f"hand {number} comes after all three games ended at hand {ended[-1]}",
+                gettext_noop("hand %(number)s comes after all three games ended at hand %(end)s"),
+                {"number": number, "end": ended[-1]},
             )
         hand = _hand(entry)
         games: list[int] = []
@@ -354,9 +372,15 @@ def score_match(games: Sequence[GameResult], profile: RuleProfile) -> MatchResul
     winner = None
     for number, game in enumerate(games, start=1):
         if winner is not None:
-            raise RulesError("game_over", f"game {number} comes after the match was decided")
+            raise RulesError(
+                "game_over",
+                gettext_noop("game %(number)s comes after the match was decided"),
+                {"number": number},
+            )
         if not game.finished:
-            raise RulesError("bad_hand", f"game {number} is not finished")
+            raise RulesError(
+                "bad_hand", gettext_noop("game %(number)s is not finished"), {"number": number}
+            )
         for side in SIDES:
             totals[side] += game.totals[side]
         if game.winner:

@@ -11,16 +11,22 @@ Terms (K and D as in docs/rules.md §6):
     dead hand  nobody ended the hand: nothing scores.
 Two entry forms: quick (outcome and both deadwoods) and card by card (both hands; the
 engine finds the melds, the knocker's best spread and the defender's best reply).
+
+A result's `explanation` is English ("Knock: 30 − 5 = 25"); its `parts` are the same text
+as (template, values) pairs that a display layer translates and fills. `explanation_parts`
+reads a stored explanation back into its parts (None for text the engine did not write).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from scoring.rules.cards import Card, check_unique, format_cards, total_value
-from scoring.rules.errors import RulesError
+from scoring.rules.errors import RulesError, gettext_noop
 from scoring.rules.melds import (
     Meld,
     best_arrangement,
@@ -41,6 +47,29 @@ from scoring.rules.spread import (
 )
 
 MINUS = "−"
+
+# How each outcome's points are worked out, and the Oklahoma multiplier after it.
+HAND_TEXTS = {
+    "dead": gettext_noop("Dead hand: nobody scores"),
+    "big_gin": gettext_noop("Big gin: %(bonus)s bonus + %(deadwood)s = %(points)s"),
+    "gin": gettext_noop("Gin: %(bonus)s bonus + %(deadwood)s = %(points)s"),
+    "undercut": gettext_noop(
+        "Undercut: %(bonus)s bonus + (%(knocker)s − %(defender)s) = %(points)s"
+    ),
+    "knock": gettext_noop("Knock: %(defender)s − %(knocker)s = %(points)s"),
+}
+MULTIPLIED_TEXTS = {
+    "": gettext_noop(", × %(multiplier)s = %(points)s"),
+    # Translators: Oklahoma rules, the first upcard was a spade, so the hand counts double.
+    "spade": gettext_noop(", × %(multiplier)s (spade upcard) = %(points)s"),
+}
+
+Parts = tuple[tuple[str, Mapping[str, Any]], ...]
+
+
+def fill(parts: Parts, translate=None) -> str:
+    """The text of `parts`, each template passed through `translate` first if given."""
+    return "".join((translate(t) if translate else t) % dict(v) for t, v in parts)
 
 
 class Outcome(StrEnum):
@@ -63,6 +92,7 @@ class HandResult:
     defender_melds: tuple[Meld, ...] = ()
     laid_off: tuple[Card, ...] = ()
     by_cards: bool = False
+    parts: Parts = ()
 
     def as_dict(self) -> dict:
         data = {
@@ -89,7 +119,7 @@ class HandResult:
 class Limit:
     knock_limit: int
     multiplier: int
-    note: str
+    note: str  # a key of MULTIPLIED_TEXTS
 
 
 def hand_limit(profile: RuleProfile, upcard: Card | None) -> Limit:
@@ -97,20 +127,35 @@ def hand_limit(profile: RuleProfile, upcard: Card | None) -> Limit:
     if not profile.oklahoma:
         return Limit(profile.knock_limit, 1, "")
     if upcard is None:
-        raise RulesError("missing_upcard", "Oklahoma rules need the first upcard of the deal")
+        raise RulesError(
+            "missing_upcard", gettext_noop("Oklahoma rules need the first upcard of the deal")
+        )
     limit = 0 if upcard.rank == 1 else upcard.value
     spade = profile.oklahoma_spade_double and upcard.suit == "S"
-    return Limit(limit, 2 if spade else 1, " (spade upcard)" if spade else "")
+    return Limit(limit, 2 if spade else 1, "spade" if spade else "")
 
 
 # -------------------------------------------------------------------- quick entry
 
 
+DEADWOOD_TEXTS = {
+    "knocker": (
+        gettext_noop("knocker's deadwood must be a whole number, not %(value)s"),
+        gettext_noop("knocker's deadwood %(value)s is outside 0..98"),
+    ),
+    "defender": (
+        gettext_noop("defender's deadwood must be a whole number, not %(value)s"),
+        gettext_noop("defender's deadwood %(value)s is outside 0..98"),
+    ),
+}
+
+
 def _deadwood(value, who: str) -> int:
+    not_whole, outside = DEADWOOD_TEXTS[who]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError("bad_deadwood", f"{who} deadwood must be a whole number, not {value!r}")
+        raise RulesError("bad_deadwood", not_whole, {"value": repr(value)})
     if not 0 <= value <= 98:
-        raise RulesError("bad_deadwood", f"{who} deadwood {value} is outside 0..98")
+        raise RulesError("bad_deadwood", outside, {"value": value})
     return value
 
 
@@ -128,34 +173,48 @@ def score_quick(
         return dead_hand()
     if outcome not in ("knock", "gin", "big_gin"):
         raise RulesError(
-            "bad_outcome", f"outcome must be knock, gin, big_gin or dead, not {outcome!r}"
+            "bad_outcome",
+            gettext_noop("outcome must be knock, gin, big_gin or dead, not %(outcome)s"),
+            {"outcome": repr(outcome)},
         )
     limit = hand_limit(profile, upcard)
     if outcome in ("gin", "big_gin") and knocker_deadwood is None:
         knocker_deadwood = 0
-    k = _deadwood(knocker_deadwood, "knocker's")
-    d = _deadwood(defender_deadwood, "defender's")
+    k = _deadwood(knocker_deadwood, "knocker")
+    d = _deadwood(defender_deadwood, "defender")
     if outcome == "big_gin":
         return _big_gin(k, d, profile, limit)
     if outcome == "gin" and k != 0:
-        raise RulesError("illegal_knock", f"gin means 0 deadwood, not {k}")
+        raise RulesError(
+            "illegal_knock", gettext_noop("gin means 0 deadwood, not %(deadwood)s"), {"deadwood": k}
+        )
     return _knock(k, d, d, profile, limit)
 
 
 def dead_hand() -> HandResult:
-    return HandResult(Outcome.DEAD, None, 0, None, None, "Dead hand: nobody scores")
+    parts: Parts = ((HAND_TEXTS["dead"], {}),)
+    return HandResult(Outcome.DEAD, None, 0, None, None, fill(parts), parts=parts)
 
 
 def _big_gin(k: int, d: int, profile: RuleProfile, limit: Limit) -> HandResult:
     if profile.big_gin_bonus is None:
         raise RulesError(
             "illegal_knock",
-            "big gin is not played under these rules: discard and go gin with 10 cards",
+            gettext_noop(
+                "big gin is not played under these rules: discard and go gin with 10 cards"
+            ),
         )
     if k != 0:
-        raise RulesError("illegal_knock", f"big gin means all 11 cards melded, not {k} deadwood")
+        raise RulesError(
+            "illegal_knock",
+            gettext_noop("big gin means all 11 cards melded, not %(deadwood)s deadwood"),
+            {"deadwood": k},
+        )
     points = profile.big_gin_bonus + d
-    text = f"Big gin: {profile.big_gin_bonus} bonus + {d} = {points}"
+    text = (
+        HAND_TEXTS["big_gin"],
+        {"bonus": profile.big_gin_bonus, "deadwood": d, "points": points},
+    )
     return _multiplied(Outcome.BIG_GIN, "knocker", points, k, d, text, limit)
 
 
@@ -165,28 +224,83 @@ def _knock(
     """K and D known: gin when K is 0, else knock or undercut."""
     if k == 0:
         points = profile.gin_bonus + d_before
-        text = f"Gin: {profile.gin_bonus} bonus + {d_before} = {points}"
+        text = (
+            HAND_TEXTS["gin"],
+            {"bonus": profile.gin_bonus, "deadwood": d_before, "points": points},
+        )
         return _multiplied(Outcome.GIN, "knocker", points, 0, d_before, text, limit, **cards)
     if k > limit.knock_limit:
-        raise RulesError(
-            "illegal_knock",
-            f"deadwood {k} is over the knock limit "
-            f"{limit.knock_limit}"
-            + (" (only gin ends this hand)" if limit.knock_limit == 0 else ""),
-        )
+        raise _over_the_limit(k, limit)
     if d < k or (d == k and profile.undercut_on_tie):
         points = profile.undercut_bonus + (k - d)
-        text = f"Undercut: {profile.undercut_bonus} bonus + ({k} {MINUS} {d}) = {points}"
+        values = {"bonus": profile.undercut_bonus, "knocker": k, "defender": d, "points": points}
+        text = (HAND_TEXTS["undercut"], values)
         return _multiplied(Outcome.UNDERCUT, "defender", points, k, d, text, limit, **cards)
-    text = f"Knock: {d} {MINUS} {k} = {d - k}"
+    text = (HAND_TEXTS["knock"], {"defender": d, "knocker": k, "points": d - k})
     return _multiplied(Outcome.KNOCK, "knocker", d - k, k, d, text, limit, **cards)
 
 
+def _over_the_limit(k: int, limit: Limit) -> RulesError:
+    values = {"deadwood": k, "limit": limit.knock_limit}
+    if limit.knock_limit == 0:
+        template = gettext_noop(
+            "deadwood %(deadwood)s is over the knock limit %(limit)s (only gin ends this hand)"
+        )
+    else:
+        template = gettext_noop("deadwood %(deadwood)s is over the knock limit %(limit)s")
+    return RulesError("illegal_knock", template, values)
+
+
 def _multiplied(outcome, winner, points, k, d, text, limit: Limit, **cards) -> HandResult:
+    parts: Parts = (text,)
     if limit.multiplier != 1:
-        text += f", × {limit.multiplier}{limit.note} = {points * limit.multiplier}"
         points *= limit.multiplier
-    return HandResult(outcome, winner, points, k, d, text, **cards)
+        values = {"multiplier": limit.multiplier, "points": points}
+        parts += ((MULTIPLIED_TEXTS[limit.note], values),)
+    return HandResult(outcome, winner, points, k, d, fill(parts), parts=parts, **cards)
+
+
+# ------------------------------------------------------- reading an explanation back
+
+_PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    pieces = _PLACEHOLDER.split(template)  # text, name, text, name, ..., text
+    return re.compile(
+        "".join(
+            re.escape(piece) if i % 2 == 0 else f"(?P<{piece}>\\d+)"
+            for i, piece in enumerate(pieces)
+        )
+    )
+
+
+_HEADS = [(t, _pattern(t)) for t in HAND_TEXTS.values()]
+_TAILS = [(t, _pattern(t)) for t in MULTIPLIED_TEXTS.values()]
+_TAIL_START = ", × "
+
+
+def explanation_parts(text: str) -> Parts | None:
+    """A hand's stored English explanation as its parts (template and values), or None
+    when the text is not one the engine writes (then show it as it is)."""
+    head, mark, tail = (text or "").partition(_TAIL_START)
+    parts = _read(head, _HEADS)
+    if parts is None:
+        return None
+    if mark:
+        more = _read(mark + tail, _TAILS)
+        if more is None:
+            return None
+        parts += more
+    return parts if fill(parts) == text else None
+
+
+def _read(text: str, patterns) -> Parts | None:
+    for template, pattern in patterns:
+        found = pattern.fullmatch(text)
+        if found:
+            return ((template, {k: int(v) for k, v in found.groupdict().items()}),)
+    return None
 
 
 # --------------------------------------------------------------------- card entry
@@ -218,11 +332,14 @@ def _check_counts(knocker: Sequence[Card], defender: Sequence[Card]) -> None:
     if len(knocker) not in (10, 11):
         raise RulesError(
             "wrong_card_count",
-            f"the knocker's hand has {len(knocker)} cards: it needs 10 (11 for big gin)",
+            gettext_noop("the knocker's hand has %(count)s cards: it needs 10 (11 for big gin)"),
+            {"count": len(knocker)},
         )
     if len(defender) != 10:
         raise RulesError(
-            "wrong_card_count", f"the defender's hand has {len(defender)} cards: it needs 10"
+            "wrong_card_count",
+            gettext_noop("the defender's hand has %(count)s cards: it needs 10"),
+            {"count": len(defender)},
         )
     check_unique(knocker + defender)
 
@@ -236,7 +353,9 @@ def _declared_melds(knocker, melds) -> tuple[Meld, ...] | None:
         for card in meld:
             if card not in knocker:
                 raise RulesError(
-                    "invalid_meld", f"{card} is in a declared meld but not in the knocker's hand"
+                    "invalid_meld",
+                    gettext_noop("%(card)s is in a declared meld but not in the knocker's hand"),
+                    {"card": str(card)},
                 )
     check_unique([c for meld in declared for c in meld], "the knocker's melds")
     return declared
@@ -254,7 +373,7 @@ def _score_big_gin_cards(knocker, defender, declared, layoffs, profile, limit) -
         else best_deadwood(knocker)
     )
     if layoffs:
-        raise RulesError("illegal_layoff", "nothing is laid off on big gin")
+        raise RulesError("illegal_layoff", gettext_noop("nothing is laid off on big gin"))
     result = _big_gin(k, best_deadwood(defender), profile, limit)
     return _with_cards(result, knocker, declared, defender, ())
 
@@ -262,7 +381,7 @@ def _score_big_gin_cards(knocker, defender, declared, layoffs, profile, limit) -
 def _score_spread(knocker, melds, defender, layoffs, profile, limit) -> HandResult:
     k = total_value(_unmelded(knocker, melds))
     if k == 0 and layoffs:
-        raise RulesError("illegal_layoff", "nothing is laid off on gin")
+        raise RulesError("illegal_layoff", gettext_noop("nothing is laid off on gin"))
     allowed = profile.layoffs and k > 0
     reply = defender_reply(
         melds,
@@ -336,7 +455,9 @@ def _explain_illegal(knocker, limit: Limit, error: RulesError | None) -> RulesEr
     k = best_deadwood(knocker)
     if k > limit.knock_limit:
         return RulesError(
-            "illegal_knock", f"deadwood {k} is over the knock limit {limit.knock_limit}"
+            "illegal_knock",
+            gettext_noop("deadwood %(deadwood)s is over the knock limit %(limit)s"),
+            {"deadwood": k, "limit": limit.knock_limit},
         )
     assert error is not None
     return error
@@ -355,6 +476,7 @@ def _with_reply(result: HandResult, melds, reply: Reply) -> HandResult:
         reply.melds,
         laid_off,
         by_cards=True,
+        parts=result.parts,
     )
 
 
@@ -371,4 +493,5 @@ def _with_cards(result: HandResult, knocker, declared, defender, laid_off) -> Ha
         best_arrangement(defender).melds,
         laid_off,
         by_cards=True,
+        parts=result.parts,
     )

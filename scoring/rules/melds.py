@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from scoring.rules.cards import DECK, Card, check_unique, format_cards
-from scoring.rules.errors import RulesError
+from scoring.rules.errors import RulesError, gettext_noop
 
 Meld = tuple[Card, ...]
 
@@ -63,13 +63,22 @@ def check_meld(cards: Sequence[Card]) -> str:
     text = " ".join(format_cards(cards))
     check_unique(cards, "a meld")
     if len(cards) < 3:
-        raise RulesError("invalid_meld", f"{text} is not a meld: a meld needs 3 or more cards")
+        raise RulesError(
+            "invalid_meld",
+            gettext_noop("%(cards)s is not a meld: a meld needs 3 or more cards"),
+            {"cards": text},
+        )
     if len({c.suit_index for c in cards}) == 1 and _wraps(sorted(c.rank for c in cards)):
-        raise RulesError("invalid_meld", f"{text} is not a run: aces are low")
+        raise RulesError(
+            "invalid_meld", gettext_noop("%(cards)s is not a run: aces are low"), {"cards": text}
+        )
     raise RulesError(
         "invalid_meld",
-        f"{text} is not a meld: a set is 3 or 4 cards of one "
-        "rank, a run 3 or more cards in sequence in one suit",
+        gettext_noop(
+            "%(cards)s is not a meld: a set is 3 or 4 cards of one "
+            "rank, a run 3 or more cards in sequence in one suit"
+        ),
+        {"cards": text},
     )
 
 
@@ -270,7 +279,11 @@ def analyse_eleven(cards: Sequence[Card], knock_limit: int) -> ElevenAnalysis:
     """After drawing: the deadwood each discard leaves, and which discards may end the
     hand. Knock legality is judged on the 10 cards left, so every discard is tried."""
     if len(cards) != 11:
-        raise RulesError("wrong_card_count", f"an 11-card hand needs 11 cards, not {len(cards)}")
+        raise RulesError(
+            "wrong_card_count",
+            gettext_noop("an 11-card hand needs 11 cards, not %(count)s"),
+            {"count": len(cards)},
+        )
     check_unique(cards)
     m = suit_masks(cards)
     after = []

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from scoring.rules.errors import RulesError
+from scoring.rules.errors import RulesError, gettext_noop
 
 SHUTOUT_MODES = ("double", "double_points", "bonus", "none")
 DEALER_MODES = ("alternate", "winner", "loser")
@@ -81,6 +81,19 @@ PROFILES: dict[str, RuleProfile] = {
     "hollywood": RuleProfile(name="hollywood", hollywood=True, games_to_win=3),
 }
 
+# Each profile's name as people read it (the key stays the code the API and the stored
+# rules use); the display layer translates it.
+PROFILE_TITLES = {
+    "standard": gettext_noop("standard"),
+    "tournament": gettext_noop("tournament"),
+    "classic": gettext_noop("classic"),
+    "oklahoma": gettext_noop("oklahoma"),
+    "straight": gettext_noop("straight"),
+    "school": gettext_noop("school"),
+    "hollywood": gettext_noop("hollywood"),
+    "custom": gettext_noop("custom"),
+}
+
 _INT_OPTIONS = {
     "knock_limit": (0, 98),
     "gin_bonus": (0, 10_000),
@@ -113,7 +126,8 @@ def make_profile(name: str = "standard", overrides: Mapping[str, Any] | None = N
     if base is None:
         raise RulesError(
             "bad_option",
-            f"unknown profile {name!r}: choose one of {', '.join(PROFILES)}",
+            gettext_noop("unknown profile %(name)s: choose one of %(profiles)s"),
+            {"name": repr(name), "profiles": ", ".join(PROFILES)},
             field="profile",
         )
     return _apply(base, overrides or {})
@@ -121,12 +135,17 @@ def make_profile(name: str = "standard", overrides: Mapping[str, Any] | None = N
 
 def _apply(profile: RuleProfile, overrides: Mapping[str, Any]) -> RuleProfile:
     if not isinstance(overrides, Mapping):
-        raise RulesError("bad_option", "rules must be an object of option: value")
+        raise RulesError("bad_option", gettext_noop("rules must be an object of option: value"))
     known = {f.name for f in fields(RuleProfile)} - {"name"}
     changes = {}
     for option, value in overrides.items():
         if option not in known:
-            raise RulesError("bad_option", f"unknown rule option {option!r}", field=option)
+            raise RulesError(
+                "bad_option",
+                gettext_noop("unknown rule option %(option)s"),
+                {"option": repr(option)},
+                field=option,
+            )
         changes[option] = _checked(option, value)
     return _consistent(replace(profile, **changes))
 
@@ -136,8 +155,11 @@ def _consistent(profile: RuleProfile) -> RuleProfile:
     if profile.hollywood and profile.game_hands is not None:
         raise RulesError(
             "bad_option",
-            "hollywood games are played to game_target, so game_hands must be none "
-            f"(not {profile.game_hands}) when hollywood is on",
+            gettext_noop(
+                "hollywood games are played to game_target, so game_hands must be none "
+                "(not %(game_hands)s) when hollywood is on"
+            ),
+            {"game_hands": profile.game_hands},
             field="game_hands",
         )
     return profile
@@ -147,14 +169,22 @@ def _checked(option: str, value: Any) -> Any:
     if option in _BOOL_OPTIONS:
         if not isinstance(value, bool):
             raise RulesError(
-                "bad_option", f"{option} must be true or false, not {value!r}", field=option
+                "bad_option",
+                gettext_noop("%(option)s must be true or false, not %(value)s"),
+                {"option": option, "value": repr(value)},
+                field=option,
             )
         return value
     if option in _CHOICE_OPTIONS:
         if value not in _CHOICE_OPTIONS[option]:
             raise RulesError(
                 "bad_option",
-                f"{option} must be one of {', '.join(_CHOICE_OPTIONS[option])}, not {value!r}",
+                gettext_noop("%(option)s must be one of %(choices)s, not %(value)s"),
+                {
+                    "option": option,
+                    "choices": ", ".join(_CHOICE_OPTIONS[option]),
+                    "value": repr(value),
+                },
                 field=option,
             )
         return value
@@ -164,7 +194,10 @@ def _checked(option: str, value: Any) -> Any:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise RulesError(
             "bad_option",
-            f"{option} must be a whole number from {low} to {high}, not {value!r}",
+            gettext_noop(
+                "%(option)s must be a whole number from %(low)s to %(high)s, not %(value)s"
+            ),
+            {"option": option, "low": low, "high": high, "value": repr(value)},
             field=option,
         )
     return value

@@ -28,7 +28,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from scoring.rules.cards import DECK, Card, format_cards
-from scoring.rules.errors import RulesError
+from scoring.rules.errors import RulesError, gettext_noop
 from scoring.rules.melds import (
     RUN_STRETCHES,
     VALUE_SUM,
@@ -164,16 +164,25 @@ def reply_for(defender: Sequence[Card], laid_off: Sequence[Card]) -> Reply:
 
 def _declared_reply(knocker_melds, defender, declared, layoffs_allowed) -> Reply:
     if declared and not layoffs_allowed:
-        raise RulesError("illegal_layoff", "lay-offs are not played under these rules")
+        raise RulesError(
+            "illegal_layoff", gettext_noop("lay-offs are not played under these rules")
+        )
     for card in declared:
         if card not in defender:
-            raise RulesError("illegal_layoff", f"{card} is not in the defender's hand")
+            raise RulesError(
+                "illegal_layoff",
+                gettext_noop("%(card)s is not in the defender's hand"),
+                {"card": str(card)},
+            )
     bad = valid_layoffs(knocker_melds, declared)
     if bad is not None:
         raise RulesError(
             "illegal_layoff",
-            f"{bad} cannot be laid off on the knocker's melds "
-            f"({'; '.join(' '.join(format_cards(m)) for m in knocker_melds)})",
+            gettext_noop("%(card)s cannot be laid off on the knocker's melds (%(melds)s)"),
+            {
+                "card": str(bad),
+                "melds": "; ".join(" ".join(format_cards(m)) for m in knocker_melds),
+            },
         )
     return reply_for(defender, declared)
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import gettext
 
 from scoring.hand_input import card_text
+from scoring.rules import PROFILE_TITLES, explanation_parts, fill
 
 register = template.Library()
 
@@ -22,3 +24,24 @@ def clock(seconds: int | None) -> str:
 def cards(value) -> str:
     """Cards as the card grid writes them: ["9C", "TD"] -> "9♣ 10♦" (a meld, a hand)."""
     return " ".join(card_text(str(card)) for card in value or ())
+
+
+@register.filter
+def explained(value) -> str:
+    """How a hand's points were worked out, in the page's language: an engine result
+    (its `parts`), or a hand's stored English explanation read back into its parts by
+    the engine. Text the engine did not write is shown as it is."""
+    parts = getattr(value, "parts", None) or None
+    if parts is None:
+        text = getattr(value, "explanation", value)
+        parts = explanation_parts(text) if isinstance(text, str) else None
+        if parts is None:
+            return "" if text is None else str(text)
+    return fill(parts, gettext)
+
+
+@register.filter
+def profile_title(name) -> str:
+    """A rule profile's name as people read it ("tournament"), in the page's language."""
+    title = PROFILE_TITLES.get(str(name))
+    return gettext(title) if title else str(name or "")
