@@ -12,13 +12,53 @@ Three queries: the registrations' names, the bracket rounds, their pairings.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+from django.utils.translation import gettext_lazy
 
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.pairing.bracket import Box, Played, Slot, fill_bracket, round_name
 from tournaments.selectors import PAIRING_FIELDS, decided_winner, field_size
 
 BRACKET_FORMATS = (Tournament.Format.ELIMINATION, Tournament.Format.SWISS_CUT)
+
+
+# The pure chart (tournaments.pairing.bracket) names rounds and what a box waits for in
+# fixed English; they are put in the active language here, when the chart is shown.
+_FIXED_WORDS = {
+    # Translators: the last round of a bracket.
+    "Final": gettext_lazy("Final"),
+    "Semi-finals": gettext_lazy("Semi-finals"),
+    "Quarter-finals": gettext_lazy("Quarter-finals"),
+    # Translators: a bracket round with 16 players left (in Italian: ottavi di finale).
+    "Round of 16": gettext_lazy("Round of 16"),
+    # Translators: a bracket round with 32 players left (in Italian: sedicesimi di finale).
+    "Round of 32": gettext_lazy("Round of 32"),
+    # Translators: a bracket slot with no opponent (a bye).
+    "bye": gettext_lazy("bye"),
+}
+_NUMBERED_WORDS = {
+    # Translators: a bracket round with that many players left: "Round of 64".
+    "Round of": gettext_lazy("Round of %(number)s"),
+    # Translators: a bracket slot waiting for its seeded player: "seed 3".
+    "seed": gettext_lazy("seed %(number)s"),
+    # Translators: a bracket slot waiting for the winner of a table: "winner of table 3".
+    "winner of table": gettext_lazy("winner of table %(number)s"),
+    # Translators: a bracket slot waiting for the winner of a bracket match not yet paired.
+    "winner of match": gettext_lazy("winner of match %(number)s"),
+}
+_NUMBERED = re.compile(r"(Round of|seed|winner of table|winner of match) (\d+)")
+
+
+def chart_words(english: str) -> str:
+    """A label of the pure chart in the active language (unknown text as it is)."""
+    if english in _FIXED_WORDS:
+        return str(_FIXED_WORDS[english])
+    numbered = _NUMBERED.fullmatch(english)
+    if numbered is None:
+        return english
+    return _NUMBERED_WORDS[numbered[1]] % {"number": int(numbered[2])}
 
 
 def has_bracket(tournament: Tournament) -> bool:
@@ -101,7 +141,9 @@ def bracket(tournament: Tournament, *, hidden_after: int | None = None) -> Brack
     chart = fill_bracket(field, seeds, rounds)
     total = len(chart)
     view_rounds = [
-        BracketRound(start + r, round_name(r, total), [_box(box, names) for box in boxes])
+        BracketRound(
+            start + r, chart_words(round_name(r, total)), [_box(box, names) for box in boxes]
+        )
         for r, boxes in enumerate(chart)
     ]
     final = chart[-1][0].winner if chart else None
@@ -139,7 +181,7 @@ def _played(row: dict, shown: bool) -> Played:
 def _slot(slot: Slot, names: dict[int, str], decided: bool) -> SlotView:
     return SlotView(
         name=names.get(slot.player, "") if slot.player is not None else "",
-        waiting=slot.waiting,
+        waiting=chart_words(slot.waiting) if slot.waiting else "",
         seed=slot.seed,
         won=slot.won,
         lost=decided and not slot.won and not slot.bye,

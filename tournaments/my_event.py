@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.models import Pairing, Registration, Round, Tournament
@@ -145,12 +146,15 @@ def _out(
 ) -> str:
     lost = _knocked_out(mine)
     if lost is not None:
-        return f"Out of the bracket: lost to {lost.opponent} in round {lost.number}."
+        return _("Out of the bracket: lost to %(opponent)s in round %(number)s.") % {
+            "opponent": lost.opponent,
+            "number": lost.number,
+        }
     if latest is None or in_latest is not None:
         return ""
     if registration.withdrawn:
-        return "Withdrawn: no more tables in this event."
-    return f"Not paired in round {latest.number}."
+        return _("Withdrawn: no more tables in this event.")
+    return _("Not paired in round %(number)s.") % {"number": latest.number}
 
 
 def _next_round(

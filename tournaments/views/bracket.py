@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from ginclub.errors import NotFound, ServiceError
@@ -14,6 +16,7 @@ from ginclub.http import answer_poll
 from tournaments import brackets, selectors
 from tournaments.models import Round, Tournament
 from tournaments.views.common import manages, public_page
+from tournaments.views.outputs import render_printed
 from tournaments.views.public import hidden_after
 
 PAPER = ("a4", "a3")
@@ -24,8 +27,11 @@ def require_bracket(tournament: Tournament) -> None:
     if not brackets.has_bracket(tournament):
         raise NotFound(
             "no_bracket",
-            f"{tournament.name} is played as a {tournament.get_format_display()}: "
-            "it has no bracket. Its pairings and standings are on the public page.",
+            _(
+                "%(name)s is played as a %(format)s: it has no bracket. Its pairings and "
+                "standings are on the public page."
+            )
+            % {"name": tournament.name, "format": tournament.get_format_display()},
         )
 
 
@@ -59,7 +65,7 @@ def bracket_board(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     require_bracket(tournament)  # before any poll answer; the chart only when it changed
     return answer_poll(
         request,
-        selectors.poll_version(tournament, _latest(tournament)),
+        (*selectors.poll_version(tournament, _latest(tournament)), get_language()),
         lambda: render(
             request,
             "tournaments/_bracket_board.html",
@@ -76,11 +82,12 @@ def bracket_print(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if paper not in PAPER:
         raise ServiceError(
             "invalid",
-            f"Paper is A4 or A3, not {paper[:10]!r}.",
-            fields={"paper": "a4 or a3"},
+            _("Paper is A4 or A3, not %(paper)s.") % {"paper": repr(paper[:10])},
+            fields={"paper": _("a4 or a3")},
         )
-    return render(
+    return render_printed(
         request,
+        tournament,
         "tournaments/print_bracket.html",
         {"tournament": tournament, "bracket": bracket_of(tournament), "paper": paper},
     )

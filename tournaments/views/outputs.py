@@ -1,5 +1,8 @@
 """Printables (table cards, score sheets, final standings: browser print CSS), the
-downloads (standings CSV, hands CSV, JSON archive) and the archive import form."""
+downloads (standings CSV, hands CSV, JSON archive) and the archive import form.
+
+Printables are in the event's language when it has one (Tournament.language), whoever
+prints them, else in the viewer's (render_printed)."""
 
 from __future__ import annotations
 
@@ -9,6 +12,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from ginclub import inputs
 from ginclub.permissions import actor_of
@@ -21,9 +26,21 @@ from tournaments.views.setup import require_some_club
 HANDS_A_GAME = 12  # rows on a score sheet's game grid; a game rarely needs more
 
 
+def render_printed(
+    request: HttpRequest, tournament: Tournament, template: str, context: dict
+) -> HttpResponse:
+    """`template` rendered in the event's language when it has one, else in the
+    viewer's; Content-Language says which."""
+    language = tournament.language or translation.get_language()
+    with translation.override(language):
+        response = render(request, template, context)
+    response["Content-Language"] = language
+    return response
+
+
 def _print_round(tournament: Tournament, request: HttpRequest) -> Round | None:
     rounds = tournament.round_set.exclude(state=Round.State.DRAFT)
-    number = whole_number(request, "round", "A round")
+    number = whole_number(request, "round", _("A round"))
     if number is not None:
         return rounds.filter(number=number).first()
     return rounds.order_by("-number").first()
@@ -33,7 +50,7 @@ def _tables(rnd: Round | None, request: HttpRequest) -> list:
     if rnd is None:
         return []
     rows = [row for row in selectors.tables(rnd) if not row.pairing.is_bye]
-    table = whole_number(request, "table", "A table")
+    table = whole_number(request, "table", _("A table"))
     if table is not None:
         rows = [row for row in rows if row.pairing.table == table]
     return rows
@@ -47,8 +64,9 @@ def table_cards(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     for row in _tables(rnd, request):
         url = request.build_absolute_uri(selectors.table_path(row.pairing.match))
         cards.append({"pairing": row.pairing, "url": url, "qr": selectors.qr_svg(url, scale=5)})
-    return render(
+    return render_printed(
         request,
+        tournament,
         "tournaments/print_cards.html",
         {"tournament": tournament, "round": rnd, "cards": cards},
     )
@@ -61,8 +79,9 @@ def score_sheets(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     keeps them; Hollywood is one run of hands scored into three games)."""
     rnd = _print_round(tournament, request)
     sheets = [_sheet(row, tournament.rules or {}) for row in _tables(rnd, request)]
-    return render(
+    return render_printed(
         request,
+        tournament,
         "tournaments/print_sheets.html",
         {"tournament": tournament, "round": rnd, "sheets": sheets},
     )
@@ -81,8 +100,9 @@ def _sheet(row, event_rules: dict) -> dict:
 
 @organiser_page
 def print_standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return render(
+    return render_printed(
         request,
+        tournament,
         "tournaments/print_standings.html",
         {"tournament": tournament, "standings": selectors.standings(tournament)},
     )
@@ -126,7 +146,7 @@ def import_archive(request: HttpRequest) -> HttpResponse:
         try:
             data = inputs.loads(form.cleaned_data["file"].read())
         except (UnicodeDecodeError, ValueError) as error:
-            form.add_error("file", f"This is not a JSON archive: {error}.")
+            form.add_error("file", _("This is not a JSON archive: %(error)s.") % {"error": error})
         else:
             job = services.start_archive_import(
                 club=form.clubs[form.cleaned_data["club"]], actor=actor_of(request), archive=data

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from ginclub.http import answer_poll
@@ -67,6 +68,6 @@ def now(request: HttpRequest, tournament: Tournament, registration_id: int) -> H
     latest = tournament.round_set.exclude(state=Round.State.DRAFT).order_by("-number").first()
     return answer_poll(
         request,
-        (*selectors.poll_version(tournament, latest), registration.withdrawn),
+        (*selectors.poll_version(tournament, latest), registration.withdrawn, get_language()),
         lambda: render(request, "tournaments/_my_event.html", _context(tournament, registration)),
     )

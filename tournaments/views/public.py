@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from ginclub import permissions
@@ -32,7 +34,7 @@ def _published(tournament: Tournament):
 
 
 def _shown_round(tournament: Tournament, request: HttpRequest) -> Round | None:
-    number = whole_number(request, "round", "A round")
+    number = whole_number(request, "round", _("A round"))
     rounds = _published(tournament)
     if number is not None:
         return rounds.filter(number=number).first()
@@ -68,7 +70,7 @@ def pairings_table(request: HttpRequest, tournament: Tournament) -> HttpResponse
     rnd = _shown_round(tournament, request)
     return answer_poll(
         request,
-        selectors.poll_version(tournament, rnd),
+        (*selectors.poll_version(tournament, rnd), get_language()),
         lambda: render(
             request, "tournaments/_pairings_table.html", _pairings_context(tournament, rnd)
         ),
@@ -112,7 +114,7 @@ def standings_table(request: HttpRequest, tournament: Tournament) -> HttpRespons
     """The `standings-table` partial the public standings page polls."""
     return answer_poll(
         request,
-        selectors.poll_version(tournament, None),
+        (*selectors.poll_version(tournament, None), get_language()),
         lambda: render(
             request,
             "tournaments/_standings_table.html",
@@ -129,7 +131,7 @@ def match_summary(request: HttpRequest, tournament: Tournament, pairing_id: int)
         round__tournament=tournament,
     )
     if pairing.round.state == Round.State.DRAFT:
-        raise Http404("No such table.")
+        raise Http404(_("No such table."))
     limit = hidden_after(tournament)
     hidden = limit is not None and pairing.round.number > limit
     view = (
@@ -169,7 +171,7 @@ def projector_board(request: HttpRequest, tournament: Tournament) -> HttpRespons
     """The `projector-board` partial the projector polls."""
     return answer_poll(
         request,
-        selectors.poll_version(tournament, _published(tournament).last()),
+        (*selectors.poll_version(tournament, _published(tournament).last()), get_language()),
         lambda: render(
             request, "tournaments/_projector_board.html", _projector_context(tournament)
         ),
