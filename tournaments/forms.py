@@ -14,6 +14,9 @@ from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from django import forms
+from django.conf import settings as django_settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ginclub.inputs import INT_MAX
 from scoring.models import Match
@@ -24,26 +27,38 @@ from tournaments.pairing import TIEBREAKS
 from tournaments.rule_guide import rules_in_words, suggested_round_minutes
 
 TIEBREAK_LABELS = {
-    "head_to_head": "Head-to-head (two tied players)",
-    "game_win_pct": "Game-win %",
-    "opponents_match_win_pct": "Opponents' match-win % (floored at 33%)",
-    "margin": "Total margin",
-    "points": "Total points",
+    "head_to_head": gettext_lazy("Head-to-head (two tied players)"),
+    "game_win_pct": gettext_lazy("Game-win %"),
+    "opponents_match_win_pct": gettext_lazy("Opponents' match-win % (floored at 33%)"),
+    "margin": gettext_lazy("Total margin"),
+    "points": gettext_lazy("Total points"),
 }
 TIEBREAK_SLOTS = len(TIEBREAKS)
 RULE_OPTIONS = [f.name for f in dataclass_fields(RuleProfile) if f.name != "name"]
-AS_PROFILE = "This and the rule options below: blank keeps the profile's value (above)."
-YES_NO = [("", "as the profile"), ("true", "yes"), ("false", "no")]
+AS_PROFILE = gettext_lazy(
+    "This and the rule options below: blank keeps the profile's value (above)."
+)
+YES_NO = [
+    ("", gettext_lazy("as the profile")),
+    ("true", gettext_lazy("yes")),
+    ("false", gettext_lazy("no")),
+]
 SHUTOUTS = [
-    ("", "as the profile"),
-    ("double", "doubles the winner's whole total"),
-    ("double_points", "doubles the winner's hand points"),
-    ("bonus", "adds the shutout bonus"),
-    ("none", "counts for nothing"),
+    ("", gettext_lazy("as the profile")),
+    ("double", gettext_lazy("doubles the winner's whole total")),
+    ("double_points", gettext_lazy("doubles the winner's hand points")),
+    ("bonus", gettext_lazy("adds the shutout bonus")),
+    ("none", gettext_lazy("counts for nothing")),
+]
+ISO_DATE = {"invalid": gettext_lazy("Enter a date as YYYY-MM-DD.")}
+# The event's language (Tournament.language): blank follows whoever prints.
+EVENT_LANGUAGES = [
+    ("", gettext_lazy("The organiser's language at the time")),
+    *django_settings.LANGUAGES,
 ]
 
 
-def _number(label: str, low: int, high: int, help_text: str = "") -> forms.IntegerField:
+def _number(label, low: int, high: int, help_text="") -> forms.IntegerField:
     return forms.IntegerField(
         label=label, required=False, min_value=low, max_value=high, help_text=help_text
     )
@@ -52,16 +67,20 @@ def _number(label: str, low: int, high: int, help_text: str = "") -> forms.Integ
 def rule_fields() -> dict[str, forms.Field]:
     """The common rule options as typed fields, named rule_<option>."""
     return {
-        "rule_game_target": _number("Game target (points)", 1, 1_000_000, AS_PROFILE),
-        "rule_games_to_win": _number("Games to win the match", 1, 99),
-        "rule_game_hands": _number("Hands a game (a fixed-length game)", 1, 1_000),
-        "rule_knock_limit": _number("Knock with at most (0: gin only)", 0, 98),
-        "rule_gin_bonus": _number("Gin bonus", 0, 10_000),
-        "rule_undercut_bonus": _number("Undercut bonus", 0, 10_000),
-        "rule_box_bonus": _number("Box bonus (each hand won)", 0, 10_000),
-        "rule_game_bonus": _number("Game bonus", 0, 10_000),
-        "rule_layoffs": forms.ChoiceField(label="Lay-offs", required=False, choices=YES_NO),
-        "rule_shutout": forms.ChoiceField(label="A shutout", required=False, choices=SHUTOUTS),
+        "rule_game_target": _number(gettext_lazy("Game target (points)"), 1, 1_000_000, AS_PROFILE),
+        "rule_games_to_win": _number(gettext_lazy("Games to win the match"), 1, 99),
+        "rule_game_hands": _number(gettext_lazy("Hands a game (a fixed-length game)"), 1, 1_000),
+        "rule_knock_limit": _number(gettext_lazy("Knock with at most (0: gin only)"), 0, 98),
+        "rule_gin_bonus": _number(gettext_lazy("Gin bonus"), 0, 10_000),
+        "rule_undercut_bonus": _number(gettext_lazy("Undercut bonus"), 0, 10_000),
+        "rule_box_bonus": _number(gettext_lazy("Box bonus (each hand won)"), 0, 10_000),
+        "rule_game_bonus": _number(gettext_lazy("Game bonus"), 0, 10_000),
+        "rule_layoffs": forms.ChoiceField(
+            label=gettext_lazy("Lay-offs"), required=False, choices=YES_NO
+        ),
+        "rule_shutout": forms.ChoiceField(
+            label=gettext_lazy("A shutout"), required=False, choices=SHUTOUTS
+        ),
     }
 
 
@@ -88,8 +107,13 @@ def profile_choices() -> list[tuple[str, str]]:
     return [
         (
             name,
-            f"{name}: {rules_in_words(rules)} "
-            f"Rounds of about {suggested_round_minutes(rules)} minutes.",
+            # Translators: a rule profile's name, its rules in words, the round length.
+            _("%(name)s: %(rules)s Rounds of about %(minutes)s minutes.")
+            % {
+                "name": name,
+                "rules": rules_in_words(rules),
+                "minutes": suggested_round_minutes(rules),
+            },
         )
         for name, rules in PROFILES.items()
     ]
@@ -104,12 +128,10 @@ class RuleOptionsMixin:
         self.fields["profile"].choices = profile_choices()
         self.fields.update(rule_fields())
         other = self.fields["overrides"]
-        other.label = "Other rule options"
-        other.help_text = (
-            "One option a line, e.g. big_gin_bonus = none. Options: "
-            + ", ".join(o for o in RULE_OPTIONS if o not in RULE_FIELDS)
-            + "."
-        )
+        other.label = gettext_lazy("Other rule options")
+        other.help_text = _(
+            "One option a line, e.g. big_gin_bonus = none. Options: %(options)s."
+        ) % {"options": ", ".join(o for o in RULE_OPTIONS if o not in RULE_FIELDS)}
         rules = [*rule_fields(), "overrides"]
         rest = [name for name in self.fields if name not in rules]
         at = rest.index("profile") + 1
@@ -125,7 +147,9 @@ class RuleOptionsMixin:
                 continue
             if option in overrides:
                 self.add_error(
-                    "overrides", f"{option} has a field of its own above: set it there only."
+                    "overrides",
+                    _("%(option)s has a field of its own above: set it there only.")
+                    % {"option": option},
                 )
             overrides[option] = {"true": True, "false": False}.get(value, value)
         return overrides
@@ -147,8 +171,11 @@ def parse_overrides(text: str) -> dict[str, Any]:
         key, raw = key.strip(), raw.strip()
         if not sep or not key or not raw:
             raise forms.ValidationError(
-                f"Line {number} ({line!r}): write one option a line as option = value, "
-                "e.g. games_to_win = 1."
+                _(
+                    "Line %(number)s (%(line)s): write one option a line as option = value, "
+                    "e.g. games_to_win = 1."
+                )
+                % {"number": number, "line": repr(line)}
             )
         overrides[key] = _value(raw)
     return overrides
@@ -179,10 +206,10 @@ def format_overrides(overrides: dict[str, Any] | None) -> str:
 
 def _tiebreak_field(slot: int) -> forms.ChoiceField:
     return forms.ChoiceField(
-        label=f"Tie-break {slot}",
+        label=_("Tie-break %(slot)s") % {"slot": slot},
         required=False,
         initial=TIEBREAKS[slot - 1],
-        help_text="After match wins, in this order; “—” ends the list." if slot == 1 else "",
+        help_text=_("After match wins, in this order; “—” ends the list.") if slot == 1 else "",
         choices=[("", "—")] + list(TIEBREAK_LABELS.items()),
     )
 
@@ -191,57 +218,94 @@ class TournamentForm(RuleOptionsMixin, forms.Form):
     """Every setting of a tournament. Once round 1 is published the settings that would
     contradict played rounds are shown disabled (rules change through RulesChangeForm)."""
 
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
     # An <input type="date"> reads and writes ISO dates whatever the language.
     date = forms.DateField(
+        label=gettext_lazy("Date"),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-        error_messages={"invalid": "Enter a date as YYYY-MM-DD."},
+        error_messages=ISO_DATE,
     )
-    venue = forms.CharField(max_length=200, required=False)
+    venue = forms.CharField(label=gettext_lazy("Venue"), max_length=200, required=False)
     profile = forms.ChoiceField(
-        label="Rule profile", choices=[(p, p) for p in PROFILES], initial="tournament"
+        label=gettext_lazy("Rule profile"), choices=[(p, p) for p in PROFILES], initial="tournament"
     )
     overrides = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
-    format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SWISS)
-    rounds = forms.IntegerField(label="Swiss rounds", min_value=1, max_value=50, initial=5)
+    format = forms.ChoiceField(
+        label=gettext_lazy("Format"),
+        choices=Tournament.Format.choices,
+        initial=Tournament.Format.SWISS,
+    )
+    rounds = forms.IntegerField(
+        label=gettext_lazy("Swiss rounds"), min_value=1, max_value=50, initial=5
+    )
     cut_size = forms.TypedChoiceField(
-        label="Top cut", coerce=int, initial=0, choices=[(0, "no cut"), (4, "top 4"), (8, "top 8")]
+        label=gettext_lazy("Top cut"),
+        coerce=int,
+        initial=0,
+        choices=[
+            (0, gettext_lazy("no cut")),
+            (4, gettext_lazy("top 4")),
+            (8, gettext_lazy("top 8")),
+        ],
     )
     first_round = forms.ChoiceField(
-        label="Round 1 of a Swiss",
+        label=gettext_lazy("Round 1 of a Swiss"),
         required=False,
         choices=Tournament.FirstRound.choices,
         initial=Tournament.FirstRound.RANDOM,
-        help_text="At random: the draw's number is on each pairing and in the ledger, so "
-        "the draw can be checked. By seed: seed 1 meets the first of the bottom half. By "
-        "club rating: the same halves, highest club rating first, players without a "
-        "rating after them in seed order. In list order: neighbours in the player list "
-        "meet and the last gets the bye.",
+        help_text=gettext_lazy(
+            "At random: the draw's number is on each pairing and in the ledger, so "
+            "the draw can be checked. By seed: seed 1 meets the first of the bottom half. By "
+            "club rating: the same halves, highest club rating first, players without a "
+            "rating after them in seed order. In list order: neighbours in the player list "
+            "meet and the last gets the bye."
+        ),
     )
     round_minutes = forms.IntegerField(
-        label="Round length (minutes)",
+        label=gettext_lazy("Round length (minutes)"),
         min_value=1,
         max_value=600,
         required=False,
-        help_text="Blank: as long as the rules suggest (shown with each profile: about "
-        "2.5 minutes a hand, plus 10 to seat the players and finish the last hand).",
+        help_text=gettext_lazy(
+            "Blank: as long as the rules suggest (shown with each profile: about "
+            "2.5 minutes a hand, plus 10 to seat the players and finish the last hand)."
+        ),
     )
-    bye_games = forms.IntegerField(label="A bye counts as games won", min_value=0, initial=3)
-    bye_points = forms.IntegerField(label="A bye counts as points", min_value=0, initial=0)
-    agreement = forms.ChoiceField(label="Agreement at the table", choices=Match.Agreement.choices)
+    bye_games = forms.IntegerField(
+        label=gettext_lazy("A bye counts as games won"), min_value=0, initial=3
+    )
+    bye_points = forms.IntegerField(
+        label=gettext_lazy("A bye counts as points"), min_value=0, initial=0
+    )
+    agreement = forms.ChoiceField(
+        label=gettext_lazy("Agreement at the table"), choices=Match.Agreement.choices
+    )
     hide_standings_during_round = forms.BooleanField(
-        required=False, label="Hide the standings while a round is played"
+        required=False, label=gettext_lazy("Hide the standings while a round is played")
     )
     hide_last_rounds = forms.IntegerField(
-        label="Hide the standings of the last rounds until the end",
+        label=gettext_lazy("Hide the standings of the last rounds until the end"),
         min_value=0,
         max_value=50,
         initial=0,
     )
     public = forms.BooleanField(
-        required=False, initial=True, label="Public pages (pairings, standings, projector)"
+        required=False,
+        initial=True,
+        label=gettext_lazy("Public pages (pairings, standings, projector)"),
     )
-    check_in_required = forms.BooleanField(required=False, label="Pair only players who checked in")
+    language = forms.ChoiceField(
+        label=gettext_lazy("Event language"),
+        required=False,
+        initial="",
+        choices=EVENT_LANGUAGES,
+        help_text=gettext_lazy(
+            "Printed table cards, score sheets and standings use it, whoever prints them."
+        ),
+    )
+    check_in_required = forms.BooleanField(
+        required=False, label=gettext_lazy("Pair only players who checked in")
+    )
 
     LOCKED = ("profile", "overrides", "format", "cut_size", "bye_games", "bye_points", "agreement")
 
@@ -302,7 +366,7 @@ class TournamentForm(RuleOptionsMixin, forms.Form):
 
 
 class CreateTournamentForm(TournamentForm):
-    club = forms.ChoiceField(label="Club")
+    club = forms.ChoiceField(label=gettext_lazy("Club"))
 
     def __init__(self, *args: Any, clubs=(), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -321,17 +385,24 @@ class RulesChangeForm(RuleOptionsMixin, forms.Form):
     """A rules change, for the whole event or from a round on. `rounds` is what
     services.rescoring.change_rounds answers: the published rounds and the next one."""
 
-    profile = forms.ChoiceField(label="Rule profile", choices=[(p, p) for p in PROFILES])
+    profile = forms.ChoiceField(
+        label=gettext_lazy("Rule profile"), choices=[(p, p) for p in PROFILES]
+    )
     overrides = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
     from_round = forms.TypedChoiceField(
-        label="Apply to",
+        label=gettext_lazy("Apply to"),
         coerce=int,
         empty_value=None,
         required=False,
-        help_text="From a round on, the rounds before it keep the rules they were played under.",
+        help_text=gettext_lazy(
+            "From a round on, the rounds before it keep the rules they were played under."
+        ),
     )
     reason = forms.CharField(
-        max_length=500, required=False, help_text="Required to apply: it goes in the ledger."
+        label=gettext_lazy("Reason"),
+        max_length=500,
+        required=False,
+        help_text=gettext_lazy("Required to apply: it goes in the ledger."),
     )
 
     def __init__(
@@ -341,10 +412,19 @@ class RulesChangeForm(RuleOptionsMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self.add_rule_fields()
         played, upcoming = rounds
-        choices = [("", "The whole event (re-score every round)")]
-        choices += [(n, f"Round {n} on (rounds before it keep their rules)") for n in played[1:]]
+        choices = [("", _("The whole event (re-score every round)"))]
+        choices += [
+            (n, _("Round %(number)s on (rounds before it keep their rules)") % {"number": n})
+            for n in played[1:]
+        ]
         if upcoming is not None:
-            choices.append((upcoming, f"Round {upcoming} on (not yet played: re-scores nothing)"))
+            choices.append(
+                (
+                    upcoming,
+                    _("Round %(number)s on (not yet played: re-scores nothing)")
+                    % {"number": upcoming},
+                )
+            )
         self.fields["from_round"].choices = choices
 
     def clean(self) -> dict[str, Any]:
@@ -359,18 +439,22 @@ class RulesChangeForm(RuleOptionsMixin, forms.Form):
 
 
 class RegistrationForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    email = forms.EmailField(required=False)
-    member_id = forms.CharField(label="Club member id", max_length=40, required=False)
-    seed = forms.IntegerField(min_value=1, max_value=9999, required=False)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
+    email = forms.EmailField(label=gettext_lazy("Email"), required=False)
+    member_id = forms.CharField(label=gettext_lazy("Club member id"), max_length=40, required=False)
+    seed = forms.IntegerField(
+        label=gettext_lazy("Seed"), min_value=1, max_value=9999, required=False
+    )
 
 
 class ImportForm(forms.Form):
     """A CSV file, or the same text pasted (phones rarely hold CSV files)."""
 
-    file = forms.FileField(label="CSV file", required=False)
+    file = forms.FileField(label=gettext_lazy("CSV file"), required=False)
     text = forms.CharField(
-        label="…or paste the rows", required=False, widget=forms.Textarea(attrs={"rows": 5})
+        label=gettext_lazy("…or paste the rows"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 5}),
     )
 
     MAX_BYTES = 1_000_000
@@ -381,22 +465,22 @@ class ImportForm(forms.Form):
         if upload is not None:
             if upload.size > self.MAX_BYTES:
                 raise forms.ValidationError(
-                    "The file is over 1 MB; a player list is much smaller. Is it the right file?"
+                    _("The file is over 1 MB; a player list is much smaller. Is it the right file?")
                 )
             data["csv"] = upload.read()  # the service reads UTF-8 and Excel's cp1252
         elif (data.get("text") or "").strip():
             data["csv"] = data["text"]
         else:
-            raise forms.ValidationError("Choose a CSV file or paste its rows.")
+            raise forms.ValidationError(_("Choose a CSV file or paste its rows."))
         return data
 
 
 class RoundPlayersForm(forms.Form):
     """Two players of a drafted round (swap), or a player and an opponent or the bye."""
 
-    first = forms.TypedChoiceField(coerce=int, label="Player")
-    second = forms.TypedChoiceField(coerce=int, label="With")
-    reason = forms.CharField(max_length=200, required=False)
+    first = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Player"))
+    second = forms.TypedChoiceField(coerce=int, label=gettext_lazy("With"))
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200, required=False)
 
     BYE = 0
 
@@ -404,23 +488,35 @@ class RoundPlayersForm(forms.Form):
         super().__init__(*args, **kwargs)
         choices = [(reg.pk, reg.player.name) for reg in players]
         self.fields["first"].choices = choices
-        self.fields["second"].choices = choices + ([(self.BYE, "the bye")] if bye else [])
+        self.fields["second"].choices = choices + ([(self.BYE, _("the bye"))] if bye else [])
 
 
 class TimerForm(forms.Form):
-    minutes = forms.IntegerField(min_value=1, max_value=600, required=False)
+    minutes = forms.IntegerField(
+        label=gettext_lazy("Minutes"), min_value=1, max_value=600, required=False
+    )
 
 
 class ResultForm(forms.Form):
-    winner = forms.ChoiceField(widget=forms.RadioSelect)
-    games_a = forms.IntegerField(min_value=0, max_value=99, required=False)
-    games_b = forms.IntegerField(min_value=0, max_value=99, required=False)
-    points_a = forms.IntegerField(min_value=0, max_value=INT_MAX, required=False)
-    points_b = forms.IntegerField(min_value=0, max_value=INT_MAX, required=False)
+    winner = forms.ChoiceField(label=gettext_lazy("Winner"), widget=forms.RadioSelect)
+    # Translators: A and B are the two seats of a table (the labels of their figures).
+    games_a = forms.IntegerField(
+        label=gettext_lazy("Games a"), min_value=0, max_value=99, required=False
+    )
+    games_b = forms.IntegerField(
+        label=gettext_lazy("Games b"), min_value=0, max_value=99, required=False
+    )
+    points_a = forms.IntegerField(
+        label=gettext_lazy("Points a"), min_value=0, max_value=INT_MAX, required=False
+    )
+    points_b = forms.IntegerField(
+        label=gettext_lazy("Points b"), min_value=0, max_value=INT_MAX, required=False
+    )
     reason = forms.CharField(
+        label=gettext_lazy("Reason"),
         max_length=500,
         widget=forms.TextInput,
-        error_messages={"required": "Say why the result is recorded by hand."},
+        error_messages={"required": gettext_lazy("Say why the result is recorded by hand.")},
     )
 
     def __init__(self, *args: Any, names: tuple[str, str] = ("A", "B"), **kwargs) -> None:
@@ -429,12 +525,12 @@ class ResultForm(forms.Form):
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=500)
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=500)
 
 
 class ArchiveImportForm(forms.Form):
-    club = forms.ChoiceField(label="Into club")
-    file = forms.FileField(label="JSON archive")
+    club = forms.ChoiceField(label=gettext_lazy("Into club"))
+    file = forms.FileField(label=gettext_lazy("JSON archive"))
 
     MAX_BYTES = 20 * 1024 * 1024
 
@@ -446,5 +542,5 @@ class ArchiveImportForm(forms.Form):
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if upload.size > self.MAX_BYTES:
-            raise forms.ValidationError("The archive is over 20 MB.")
+            raise forms.ValidationError(_("The archive is over 20 MB."))
         return upload

@@ -19,27 +19,29 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Club, Match, Player
 
 
 class Tournament(models.Model):
     class Format(models.TextChoices):
-        ROUND_ROBIN = "round_robin", "round robin"
-        SWISS = "swiss", "Swiss"
-        ELIMINATION = "elimination", "single elimination"
-        SWISS_CUT = "swiss_cut", "Swiss then top cut"
+        ROUND_ROBIN = "round_robin", _("round robin")
+        SWISS = "swiss", _("Swiss")
+        ELIMINATION = "elimination", _("single elimination")
+        SWISS_CUT = "swiss_cut", _("Swiss then top cut")
 
     class FirstRound(models.TextChoices):  # first_round: how round 1 of a Swiss is paired
-        RANDOM = "random", "at random (a recorded draw)"
-        SEED = "seed", "by seed (top half against bottom half)"
-        LIST = "list", "in list order (neighbours in the player list meet)"
-        RATING = "rating", "by club rating (top half against bottom half)"
+        RANDOM = "random", _("at random (a recorded draw)")
+        SEED = "seed", _("by seed (top half against bottom half)")
+        LIST = "list", _("in list order (neighbours in the player list meet)")
+        RATING = "rating", _("by club rating (top half against bottom half)")
 
     class State(models.TextChoices):
-        SETUP = "setup", "setting up"
-        RUNNING = "running", "running"
-        FINISHED = "finished", "finished"
+        SETUP = "setup", _("setting up")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=120)
@@ -106,6 +108,7 @@ class Tournament(models.Model):
         "hide_standings_during_round",
         "hide_last_rounds",
         "public",
+        "language",
         "check_in_required",
     )
 
@@ -148,14 +151,14 @@ class Registration(models.Model):
 
 class Round(models.Model):
     class State(models.TextChoices):
-        DRAFT = "draft", "draft"
-        PUBLISHED = "published", "published"
-        CLOSED = "closed", "closed"
+        DRAFT = "draft", _("draft")
+        PUBLISHED = "published", _("published")
+        CLOSED = "closed", _("closed")
 
     class Stage(models.TextChoices):
-        SWISS = "swiss", "Swiss"
-        ROUND_ROBIN = "round_robin", "round robin"
-        ELIMINATION = "elimination", "elimination"
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "round_robin", _("round robin")
+        ELIMINATION = "elimination", _("elimination")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
@@ -177,7 +180,10 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Round {self.number} of {self.tournament}"
+        return gettext("Round %(number)s of %(tournament)s") % {
+            "number": self.number,
+            "tournament": self.tournament,
+        }
 
 
 class Pairing(models.Model):
@@ -205,7 +211,9 @@ class Pairing(models.Model):
     resolved_at = models.DateTimeField(null=True, blank=True)
     # Who set the result: the time policy or an organiser (blank: none, or an archive's).
     result_by = models.CharField(
-        max_length=12, blank=True, choices=[("time", "time policy"), ("organiser", "organiser")]
+        max_length=12,
+        blank=True,
+        choices=[("time", _("time policy")), ("organiser", _("organiser"))],
     )
     # An organiser's extension of this table's time (docs/rules.md §13): it plays on until
     # plays_until, then finishes the hand in play plus extra_hands more.
@@ -219,8 +227,16 @@ class Pairing(models.Model):
         ]
 
     def __str__(self) -> str:
-        opponent = self.player_b.player.name if self.player_b else "bye"
-        return f"Table {self.table}: {self.player_a.player.name} v {opponent}"
+        if self.player_b is None:
+            return gettext("Table %(table)s: %(player)s v bye") % {
+                "table": self.table,
+                "player": self.player_a.player.name,
+            }
+        return gettext("Table %(table)s: %(a)s v %(b)s") % {
+            "table": self.table,
+            "a": self.player_a.player.name,
+            "b": self.player_b.player.name,
+        }
 
     @property
     def is_bye(self) -> bool:
@@ -237,14 +253,14 @@ class Job(models.Model):
     a failed job wrote nothing; the row says what became of it, in words for people."""
 
     class Kind(models.TextChoices):
-        IMPORT_ARCHIVE = "import_archive", "archive import"
-        RULES_CHANGE = "rules_change", "rules change"
+        IMPORT_ARCHIVE = "import_archive", _("archive import")
+        RULES_CHANGE = "rules_change", _("rules change")
 
     class State(models.TextChoices):
-        QUEUED = "queued", "waiting for a worker"
-        RUNNING = "running", "running"
-        DONE = "done", "done"
-        FAILED = "failed", "failed"
+        QUEUED = "queued", _("waiting for a worker")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
 
     FINISHED = (State.DONE, State.FAILED)
 
@@ -301,8 +317,8 @@ class Season(models.Model):
     """
 
     class Events(models.TextChoices):
-        ALL = "all", "every tournament of the club in the dates"
-        CHOSEN = "chosen", "only the tournaments chosen"
+        ALL = "all", _("every tournament of the club in the dates")
+        CHOSEN = "chosen", _("only the tournaments chosen")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons")
     name = models.CharField(max_length=120)

@@ -7,16 +7,16 @@ import datetime as dt
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from tournaments.forms import TIEBREAK_SLOTS, _tiebreak_field
+from tournaments.forms import ISO_DATE, TIEBREAK_SLOTS, _tiebreak_field
 from tournaments.models import Season, Tournament
 from tournaments.pairing import TIEBREAKS
 from tournaments.services.seasons import MIN_MATCHES_MAX, POINTS_MAX
 
-ISO_DATE = {"invalid": "Enter a date as YYYY-MM-DD."}
 
-
-def _date(label: str) -> forms.DateField:
+def _date(label) -> forms.DateField:
     # An <input type="date"> reads and writes ISO dates whatever the language.
     return forms.DateField(
         label=label,
@@ -26,39 +26,42 @@ def _date(label: str) -> forms.DateField:
 
 
 class SeasonForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    starts_on = _date("First day")
-    ends_on = _date("Last day")
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
+    starts_on = _date(gettext_lazy("First day"))
+    ends_on = _date(gettext_lazy("Last day"))
     events = forms.ChoiceField(
-        label="Tournaments that count",
+        label=gettext_lazy("Tournaments that count"),
         choices=Season.Events.choices,
         initial=Season.Events.ALL,
         widget=forms.RadioSelect,
     )
     tournaments = forms.TypedMultipleChoiceField(
-        label="The chosen tournaments",
+        label=gettext_lazy("The chosen tournaments"),
         coerce=int,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Only with “only the tournaments chosen”; each must fall in the dates.",
+        help_text=gettext_lazy(
+            "Only with “only the tournaments chosen”; each must fall in the dates."
+        ),
     )
     club_nights = forms.BooleanField(
         required=False,
         initial=True,
-        label="Club nights count (club matches played outside any tournament)",
+        label=gettext_lazy("Club nights count (club matches played outside any tournament)"),
     )
     points_per_win = forms.IntegerField(
-        label="Points for a match won", min_value=1, max_value=POINTS_MAX, initial=1
+        label=gettext_lazy("Points for a match won"), min_value=1, max_value=POINTS_MAX, initial=1
     )
     min_matches = forms.IntegerField(
-        label="Matches to be ranked",
+        label=gettext_lazy("Matches to be ranked"),
         min_value=0,
         max_value=MIN_MATCHES_MAX,
         initial=0,
-        help_text="Players with fewer are listed after the ranked ones, marked.",
+        help_text=gettext_lazy("Players with fewer are listed after the ranked ones, marked."),
     )
     public = forms.BooleanField(
-        required=False, label="Public ladder (anyone may read it without logging in)"
+        required=False,
+        label=gettext_lazy("Public ladder (anyone may read it without logging in)"),
     )
 
     def __init__(self, *args: Any, tournaments: list[Tournament] = (), **kwargs: Any) -> None:
@@ -86,7 +89,8 @@ class SeasonForm(forms.Form):
         if isinstance(starts, dt.date) and isinstance(ends, dt.date) and ends < starts:
             self.add_error(
                 "ends_on",
-                f"The season ends ({ends.isoformat()}) before it starts ({starts.isoformat()}).",
+                _("The season ends (%(ends)s) before it starts (%(starts)s).")
+                % {"ends": ends.isoformat(), "starts": starts.isoformat()},
             )
             return data
         chosen = [self.events_by_id[i] for i in data.get("tournaments") or []]
@@ -96,17 +100,18 @@ class SeasonForm(forms.Form):
                     if not starts <= t.date <= ends:
                         self.add_error(
                             "tournaments",
-                            f"{t.name} ({t.date.isoformat()}) is outside the season's dates.",
+                            _("%(name)s (%(date)s) is outside the season's dates.")
+                            % {"name": t.name, "date": t.date.isoformat()},
                         )
             if not chosen and not data.get("club_nights"):
                 self.add_error(
                     "tournaments",
-                    "Nothing would count: choose tournaments, or count the club nights.",
+                    _("Nothing would count: choose tournaments, or count the club nights."),
                 )
         names = [data.get(f"tiebreak_{slot}") for slot in range(1, TIEBREAK_SLOTS + 1)]
         names = [n for n in names if n]
         if len(set(names)) != len(names):
-            self.add_error("tiebreak_1", "A tie-break is listed twice.")
+            self.add_error("tiebreak_1", _("A tie-break is listed twice."))
         return data
 
     def settings(self) -> dict[str, Any]:
