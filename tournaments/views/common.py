@@ -12,6 +12,8 @@ from functools import wraps
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from ginclub import permissions
 from ginclub.errors import ServiceError
@@ -55,15 +57,24 @@ def manages(request: HttpRequest, tournament: Tournament) -> bool:
     return permissions.may_manage_tournament(permissions.actor_of(request), tournament)
 
 
+# What the pages ask for by number, in the catalogue even where a caller passes plain
+# English (whole_number translates `what` when it refuses).
+NUMBERED = (gettext_noop("A round"), gettext_noop("A table"))
+
+
 def whole_number(request: HttpRequest, key: str, what: str) -> int | None:
     """A whole number from the query string or the form (None when blank); anything else
-    is a refusal naming the field."""
+    is a refusal naming the field. `what` names it ("A round"), translated or not."""
     raw = (request.POST.get(key) or request.GET.get(key) or "").strip()
     if not raw:
         return None
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:
         raise ServiceError(
-            "invalid", f"{what} is a whole number, not {raw!r}.", fields={key: "a whole number"}
+            "invalid",
+            # Translators: what is a thing asked for by number ("A round", "A seed").
+            _("%(what)s is a whole number, not %(raw)s.")
+            % {"what": _(str(what)), "raw": repr(raw)},
+            fields={key: "a whole number"},
         )
     return int(raw)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from ginclub import permissions
@@ -21,7 +22,7 @@ def _job(request: HttpRequest, job_id: int) -> JobView:
         Job.objects.select_related("club", "tournament", "requested_by").filter(pk=job_id).first()
     )
     if found is None:
-        raise NotFound("not_found", "No such job.")
+        raise NotFound("not_found", _("No such job."))
     permissions.require_see_job(permissions.actor_of(request), found)
     return services.progress_of(found)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from ginclub.errors import NotFound, ServiceError
@@ -69,7 +71,8 @@ def draft(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     rnd = services.draft_round(tournament_id=tournament.pk, actor=actor_of(request))
     messages.success(
         request,
-        f"Round {rnd.number} drafted: check the pairings, adjust them if needed, then publish.",
+        _("Round %(number)s drafted: check the pairings, adjust them if needed, then publish.")
+        % {"number": rnd.number},
     )
     return back(tournament, "rounds")
 
@@ -87,38 +90,48 @@ def round_action(
     if action == "publish":
         services.publish_round(round_id=rnd.pk, actor=actor)
         messages.success(
-            request, f"Round {number} is published: tables are numbered and the matches started."
+            request,
+            _("Round %(number)s is published: tables are numbered and the matches started.")
+            % {"number": number},
         )
         return back(tournament, "dashboard")
     if action == "discard":
         services.discard_round(round_id=rnd.pk, actor=actor)
-        messages.success(request, f"The draft of round {number} was discarded.")
+        messages.success(
+            request, _("The draft of round %(number)s was discarded.") % {"number": number}
+        )
         return back(tournament, "rounds")
     if action == "timer":
-        minutes = whole_number(request, "minutes", "A round's length in minutes")
+        minutes = whole_number(request, "minutes", _("A round's length in minutes"))
         form = TimerForm({"minutes": minutes})
         if not form.is_valid():
             raise ServiceError(
-                "invalid", "A round lasts 1 to 600 minutes.", fields={"minutes": "1 to 600"}
+                "invalid", _("A round lasts 1 to 600 minutes."), fields={"minutes": "1 to 600"}
             )
         services.start_round_timer(
             round_id=rnd.pk, actor=actor, minutes=form.cleaned_data["minutes"]
         )
-        messages.success(request, f"The clock of round {number} is running.")
+        messages.success(
+            request, _("The clock of round %(number)s is running.") % {"number": number}
+        )
     elif action == "call-time":
         services.call_time(round_id=rnd.pk, actor=actor)
         messages.success(
             request,
-            "Time is called: each table finishes the hand in play and enters it; no new hand "
-            "may start. Then decide the tables by the time policy.",
+            _(
+                "Time is called: each table finishes the hand in play and enters it; no new "
+                "hand may start. Then decide the tables by the time policy."
+            ),
         )
     elif action == "undo-time-call":
         services.undo_time_call(round_id=rnd.pk, actor=actor, reason=request.POST.get("reason", ""))
         messages.success(
-            request, f"The call is undone: round {number} plays on with its clock as it was."
+            request,
+            _("The call is undone: round %(number)s plays on with its clock as it was.")
+            % {"number": number},
         )
     elif action == "time-policy":  # the whole round, or one table ("pairing")
-        table = whole_number(request, "pairing", "A table's pairing")
+        table = whole_number(request, "pairing", _("A table's pairing"))
         report = services.apply_time_policy(
             round_id=rnd.pk, actor=actor, pairing_ids=[table] if table is not None else None
         )
@@ -127,16 +140,24 @@ def round_action(
         count = services.revoke_round_links(round_id=rnd.pk, actor=actor)
         messages.success(
             request,
-            f"The table links of round {number} are withdrawn ({count} tables): print new "
-            "table cards; phones must scan the new code and give their PIN again.",
+            ngettext(
+                "The table links of round %(number)s are withdrawn (%(count)s table): print "
+                "new table cards; phones must scan the new code and give their PIN again.",
+                "The table links of round %(number)s are withdrawn (%(count)s tables): print "
+                "new table cards; phones must scan the new code and give their PIN again.",
+                count,
+            )
+            % {"number": number, "count": count},
         )
     elif action == "close":
         services.close_round(round_id=rnd.pk, actor=actor)
-        messages.success(request, f"Round {number} is closed.")
+        messages.success(request, _("Round %(number)s is closed.") % {"number": number})
         tournament.refresh_from_db()
         return back(tournament, "standings" if tournament.state == "finished" else "rounds")
     else:
-        raise NotFound("unknown_action", f"There is no round action {action!r}.")
+        raise NotFound(
+            "unknown_action", _("There is no round action %(action)s.") % {"action": repr(action)}
+        )
     return back(tournament, "dashboard")
 
 
@@ -145,13 +166,19 @@ def _report_time_policy(request, report) -> None:
         winner = pairing.player_a if pairing.result_winner == "A" else pairing.player_b
         messages.success(
             request,
-            f"Table {pairing.table}: {winner.player.name} wins "
-            f"{pairing.result_games_a}–{pairing.result_games_b}: {pairing.result_reason}.",
+            _("Table %(table)s: %(name)s wins %(games_a)s–%(games_b)s: %(reason)s.")
+            % {
+                "table": pairing.table,
+                "name": winner.player.name,
+                "games_a": pairing.result_games_a,
+                "games_b": pairing.result_games_b,
+                "reason": pairing.result_reason,
+            },
         )
     for _pairing, why in report.waiting:
-        messages.warning(request, f"Still open: {why}.")
+        messages.warning(request, _("Still open: %(why)s.") % {"why": why})
     if not report.settled and not report.waiting:
-        messages.info(request, "Every table had already finished.")
+        messages.info(request, _("Every table had already finished."))
 
 
 @organiser_page
@@ -162,7 +189,10 @@ def adjust(request: HttpRequest, tournament: Tournament, number: int, action: st
     swap, fix = _draft_forms(rnd, request.POST)
     form = swap if action == "swap" else fix
     if action not in ("swap", "fix"):
-        raise NotFound("unknown_action", f"There is no pairing change {action!r}.")
+        raise NotFound(
+            "unknown_action",
+            _("There is no pairing change %(action)s.") % {"action": repr(action)},
+        )
     # Only a draft has pairings to change (and the forms to show a problem on).
     require_state(rnd, Round.State.DRAFT)
     if form.is_valid():
@@ -183,7 +213,7 @@ def adjust(request: HttpRequest, tournament: Tournament, number: int, action: st
                 player_b=data["second"] or None,
                 reason=data["reason"],
             )
-        messages.success(request, "Pairings changed.")
+        messages.success(request, _("Pairings changed."))
         return back(tournament, "rounds")
     other = _draft_forms(rnd)
     forms = {"swap": form, "fix": other[1]} if action == "swap" else {"swap": other[0], "fix": form}
@@ -194,7 +224,7 @@ def adjust(request: HttpRequest, tournament: Tournament, number: int, action: st
 
 
 def _dashboard_round(tournament: Tournament, request: HttpRequest) -> Round | None:
-    number = whole_number(request, "round", "A round")
+    number = whole_number(request, "round", _("A round"))
     published = tournament.round_set.exclude(state=Round.State.DRAFT)
     if number is not None:
         return published.filter(number=number).first()
@@ -250,7 +280,7 @@ def result(request: HttpRequest, tournament: Tournament, pairing_id: int) -> Htt
     form = ResultForm(request.POST or None, names=names, initial=_result_initial(pairing))
     if request.method == "POST" and form.is_valid():
         services.record_result(pairing_id=pairing.pk, actor=actor_of(request), **form.cleaned_data)
-        messages.success(request, f"Table {pairing.table}: result recorded.")
+        messages.success(request, _("Table %(table)s: result recorded.") % {"table": pairing.table})
         return back(tournament, "dashboard")
     match = pairing.match
     return render(
@@ -297,8 +327,8 @@ def _result_initial(pairing: Pairing) -> dict:
 def extend_table(request: HttpRequest, tournament: Tournament, pairing_id: int) -> HttpResponse:
     """More time for one table: `minutes` more, or `hands` more after the hand in play."""
     pairing = _pairing(tournament, pairing_id)
-    minutes = whole_number(request, "minutes", "Extra minutes")
-    hands = whole_number(request, "hands", "Extra hands")
+    minutes = whole_number(request, "minutes", _("Extra minutes"))
+    hands = whole_number(request, "hands", _("Extra hands"))
     pairing = services.extend_table(
         pairing_id=pairing.pk,
         actor=actor_of(request),
@@ -308,7 +338,11 @@ def extend_table(request: HttpRequest, tournament: Tournament, pairing_id: int) 
     )
     board = selectors.dashboard(pairing.round)
     row = next(row for row in board.tables if row.pairing.pk == pairing.pk)
-    messages.success(request, f"Table {pairing.table}: {row.play_words or 'more time given.'}")
+    if row.play_words:
+        text = _("Table %(table)s: %(play)s") % {"table": pairing.table, "play": row.play_words}
+    else:
+        text = _("Table %(table)s: more time given.") % {"table": pairing.table}
+    messages.success(request, text)
     return back(tournament, "dashboard")
 
 
@@ -320,7 +354,9 @@ def clear_result(request: HttpRequest, tournament: Tournament, pairing_id: int) 
         pairing_id=pairing.pk, actor=actor_of(request), reason=request.POST.get("reason", "")
     )
     messages.success(
-        request, f"Table {pairing.table}: the result was withdrawn; the match goes on."
+        request,
+        _("Table %(table)s: the result was withdrawn; the match goes on.")
+        % {"table": pairing.table},
     )
     return back(tournament, "dashboard")
 
@@ -330,7 +366,9 @@ def clear_result(request: HttpRequest, tournament: Tournament, pairing_id: int) 
 
 @organiser_page
 def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    view = selectors.standings(tournament, through_round=whole_number(request, "round", "A round"))
+    view = selectors.standings(
+        tournament, through_round=whole_number(request, "round", _("A round"))
+    )
     return render(
         request,
         "tournaments/standings.html",

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from ginclub import permissions
@@ -32,7 +33,7 @@ def _season(request: HttpRequest, slug: str, season: str) -> Season:
     """The season if the requester may see it, else 404."""
     found = Season.objects.select_related("club").filter(club__slug=slug, slug=season).first()
     if found is None:
-        raise NotFound("not_found", "No such season.")
+        raise NotFound("not_found", _("No such season."))
     permissions.require_view_season(actor_of(request), found)
     return found
 
@@ -49,7 +50,7 @@ def season_list(request: HttpRequest, slug: str) -> HttpResponse:
     member = permissions.is_member(actor, club)
     seasons = list(ladders.seasons_of(club, actor, organiser=organiser, member=member))
     if not (seasons or organiser or member):
-        raise NotFound("not_found", "No such club.")  # a private club's seasons stay unknown
+        raise NotFound("not_found", _("No such club."))  # a private club's seasons stay unknown
     return render(
         request,
         "tournaments/seasons.html",
@@ -62,11 +63,12 @@ def season_list(request: HttpRequest, slug: str) -> HttpResponse:
 def season_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club(slug)
     actor = actor_of(request)
-    permissions.require_organiser(actor, club, "create seasons")
+    # Translators: completes "Only the organisers of <club> may ...".
+    permissions.require_organiser(actor, club, _("create seasons"))
     form = SeasonForm(request.POST or None, tournaments=_club_tournaments(club))
     if request.method == "POST" and form.is_valid():
         season = services.create_season(club=club, actor=actor, **form.settings())
-        messages.success(request, f"{season.name} created.")
+        messages.success(request, _("%(name)s created.") % {"name": season.name})
         return redirect("tournaments:season", slug=club.slug, season=season.slug)
     return render(
         request,
@@ -81,7 +83,7 @@ def season_create(request: HttpRequest, slug: str) -> HttpResponse:
 def season_edit(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     found = _season(request, slug, season)
     actor = actor_of(request)
-    permissions.require_organiser(actor, found.club, f"change {found.name}")
+    permissions.require_organiser(actor, found.club, _("change %(name)s") % {"name": found.name})
     form = SeasonForm(
         request.POST or None,
         tournaments=_club_tournaments(found.club),
@@ -89,7 +91,7 @@ def season_edit(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         services.update_season(season_id=found.pk, actor=actor, **form.settings())
-        messages.success(request, "Season saved.")
+        messages.success(request, _("Season saved."))
         return redirect("tournaments:season", slug=found.club.slug, season=found.slug)
     return render(
         request,

@@ -7,6 +7,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from ginclub import permissions
@@ -38,10 +40,20 @@ def organised_clubs(actor: permissions.Actor) -> list[Club]:
     return list(clubs if actor.is_admin() else clubs.filter(organisers=actor.user))
 
 
+# Whole sentences for the refusal, by what was being done (the pages' own `doing`).
+ONLY_ORGANISERS = {
+    "create tournaments": gettext_lazy("Only club organisers create tournaments."),
+    "import tournaments": gettext_lazy("Only club organisers import tournaments."),
+}
+
+
 def require_some_club(actor: permissions.Actor, doing: str) -> list[Club]:
     clubs = organised_clubs(actor)
     if not clubs:
-        raise Forbidden("not_allowed", f"Only club organisers {doing}.")
+        message = ONLY_ORGANISERS.get(doing) or _("Only club organisers %(doing)s.") % {
+            "doing": doing
+        }
+        raise Forbidden("not_allowed", str(message))
     return clubs
 
 
@@ -72,7 +84,10 @@ def create(request: HttpRequest) -> HttpResponse:
         tournament = services.create_tournament(
             club=form.clubs[form.cleaned_data["club"]], actor=actor_of(request), **form.settings()
         )
-        messages.success(request, f"{tournament.name} created. Now register the players.")
+        messages.success(
+            request,
+            _("%(name)s created. Now register the players.") % {"name": tournament.name},
+        )
         return back(tournament, "players")
     status = 400 if form.errors else 200
     return render(request, "tournaments/create.html", {"form": form}, status=status)
@@ -115,7 +130,7 @@ def settings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         services.update_tournament(
             tournament_id=tournament.pk, actor=actor_of(request), **form.settings()
         )
-        messages.success(request, "Settings saved.")
+        messages.success(request, _("Settings saved."))
         return back(tournament, "settings")
     return _settings_page(request, tournament, form, status=400 if form.errors else 200)
 
@@ -190,10 +205,16 @@ def check_in_all(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if done:
         names = ", ".join(r.player.name for r in done)
         messages.success(
-            request, f"{len(done)} player{'s' if len(done) != 1 else ''} checked in: {names}."
+            request,
+            ngettext(
+                "%(count)s player checked in: %(names)s.",
+                "%(count)s players checked in: %(names)s.",
+                len(done),
+            )
+            % {"count": len(done), "names": names},
         )
     else:
-        messages.info(request, "Everyone registered was already checked in.")
+        messages.info(request, _("Everyone registered was already checked in."))
     return back(tournament, "players")
 
 
@@ -201,13 +222,23 @@ def check_in_all(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_POST
 def seed_by_rating(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     seeded = services.seed_by_rating(tournament_id=tournament.pk, actor=actor_of(request))
-    rated = sum(1 for _, rating in seeded if rating is not None)
+    rated = sum(1 for _registration, rating in seeded if rating is not None)
     unrated = len(seeded) - rated
-    messages.success(
-        request,
-        f"Seeded by club rating: {rated} rated player{'s' if rated != 1 else ''} first"
-        + (f", then {unrated} unrated in their old order." if unrated else "."),
-    )
+    if unrated:
+        text = ngettext(
+            "Seeded by club rating: %(rated)s rated player first, then %(unrated)s unrated "
+            "in their old order.",
+            "Seeded by club rating: %(rated)s rated players first, then %(unrated)s unrated "
+            "in their old order.",
+            rated,
+        )
+    else:
+        text = ngettext(
+            "Seeded by club rating: %(rated)s rated player first.",
+            "Seeded by club rating: %(rated)s rated players first.",
+            rated,
+        )
+    messages.success(request, text % {"rated": rated, "unrated": unrated})
     return back(tournament, "players")
 
 
@@ -238,8 +269,12 @@ def add_player(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         registration = services.add_registration(
             tournament_id=tournament.pk, actor=actor_of(request), **form.cleaned_data
         )
-        late = " as a late entry" if registration.late else ""
-        messages.success(request, f"{registration.player.name} is registered{late}.")
+        text = (
+            _("%(name)s is registered as a late entry.")
+            if registration.late
+            else _("%(name)s is registered.")
+        )
+        messages.success(request, text % {"name": registration.player.name})
         return back(tournament, "players")
     return _players_page(request, tournament, form=form, status=400)
 
@@ -274,40 +309,46 @@ def registration_action(
     name, reason = registration.player.name, request.POST.get("reason", "")
     actor = actor_of(request)
     calls = {
-        "check-in": (services.check_in, {"checked_in": True}, f"{name} checked in."),
+        "check-in": (services.check_in, {"checked_in": True}, _("%(name)s checked in.")),
         "undo-check-in": (
             services.check_in,
             {"checked_in": False},
-            f"{name} is no longer checked in.",
+            _("%(name)s is no longer checked in."),
         ),
         "withdraw": (
             services.withdraw_registration,
             {"reason": reason},
-            f"{name} withdrew: not paired from the next round; results stand.",
+            _("%(name)s withdrew: not paired from the next round; results stand."),
         ),
         "reinstate": (
             services.reinstate_registration,
             {"reason": reason},
-            f"{name} is back in: paired from the next round.",
+            _("%(name)s is back in: paired from the next round."),
         ),
-        "remove": (services.remove_registration, {}, f"{name} removed."),
+        "remove": (services.remove_registration, {}, _("%(name)s removed.")),
     }
     if action == "pin":  # a player imported from a list has no PIN to enter results with
         scoring.set_pin(
             player=registration.player, actor=actor, pin=request.POST.get("pin", "").strip()
         )
-        messages.success(request, f"{name}'s table PIN is set.")
+        messages.success(request, _("%(name)s's table PIN is set.") % {"name": name})
     elif action == "seed":
-        seed = whole_number(request, "seed", "A seed")
+        seed = whole_number(request, "seed", _("A seed"))
         services.set_seed(registration_id=registration.pk, actor=actor, seed=seed)
-        shown = seed if seed is not None else "cleared"
-        messages.success(request, f"{name}'s seed is {shown}.")
+        if seed is None:
+            messages.success(request, _("%(name)s's seed is cleared.") % {"name": name})
+        else:
+            messages.success(
+                request, _("%(name)s's seed is %(seed)s.") % {"name": name, "seed": seed}
+            )
     elif action in calls:
         service, extra, success = calls[action]
         service(registration_id=registration.pk, actor=actor, **extra)
-        messages.success(request, success)
+        messages.success(request, success % {"name": name})
     else:
-        raise NotFound("unknown_action", f"There is no player action {action!r}.")
+        raise NotFound(
+            "unknown_action", _("There is no player action %(action)s.") % {"action": repr(action)}
+        )
     return redirect(f"{back(tournament, 'players').url}#reg-{registration.pk}")
 
 
