@@ -14,6 +14,7 @@ import json
 
 from django.http import HttpResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -68,7 +69,7 @@ def _tournament(request: Request, slug: str) -> Tournament:
     """The tournament if the requester may see it, else 404."""
     tournament = Tournament.objects.select_related("club").filter(slug=slug).first()
     if tournament is None:
-        raise NotFound("not_found", "No such tournament.")
+        raise NotFound("not_found", _("No such tournament."))
     permissions.require_view_tournament(actor_of(request), tournament)
     return tournament
 
@@ -86,11 +87,11 @@ def _round(request: Request, round_id: int) -> Round:
     rnd = Round.objects.select_related("tournament__club").filter(pk=round_id).first()
     actor = actor_of(request)
     if rnd is None or not permissions.may_view_tournament(actor, rnd.tournament):
-        raise NotFound("not_found", "No such round.")
+        raise NotFound("not_found", _("No such round."))
     if rnd.state == Round.State.DRAFT and not permissions.may_manage_tournament(
         actor, rnd.tournament
     ):
-        raise NotFound("not_found", "No such round.")
+        raise NotFound("not_found", _("No such round."))
     return rnd
 
 
@@ -101,7 +102,7 @@ def _registration(request: Request, registration_id: int) -> Registration:
     if registration is None or not permissions.may_view_tournament(
         actor_of(request), registration.tournament
     ):
-        raise NotFound("not_found", "No such registration.")
+        raise NotFound("not_found", _("No such registration."))
     return registration
 
 
@@ -130,11 +131,11 @@ def tournaments(request: Request) -> Response:
         rows = selectors.tournaments_for(actor_of(request))[:200]
         return Response([_detail(t) for t in rows])
     if not actor_of(request).is_authenticated:
-        raise Forbidden("not_allowed", "Log in as an organiser to create a tournament.")
+        raise Forbidden("not_allowed", _("Log in as an organiser to create a tournament."))
     data = valid(s.CreateTournamentSerializer, request)
     club = Club.objects.filter(slug=data.pop("club")).first()
     if club is None:
-        raise ServiceError("invalid", "No such club.", fields={"club": "not found"})
+        raise ServiceError("invalid", _("No such club."), fields={"club": "not found"})
     tournament = services.create_tournament(club=club, actor=actor_of(request), **data)
     return Response(_detail(tournament), status=status.HTTP_201_CREATED)
 
@@ -211,7 +212,7 @@ def import_registrations(request: Request, slug: str) -> Response:
     if upload is None and "csv" not in data:
         raise ServiceError(
             "invalid",
-            "Send the CSV as a `file` upload or as `csv` text.",
+            _("Send the CSV as a `file` upload or as `csv` text."),
             fields={"file": "required"},
         )
     content = upload.read() if upload is not None else data["csv"]
@@ -439,7 +440,7 @@ def table_qr(request: Request, pairing_id: int) -> HttpResponse:
     pairing = _pairing(request, pairing_id)
     _managed(request, pairing.round.tournament)
     if pairing.match is None:
-        raise ServiceError("invalid", "This pairing has no table (a bye or a draft).")
+        raise ServiceError("invalid", _("This pairing has no table (a bye or a draft)."))
     url = request.build_absolute_uri(selectors.table_path(pairing.match))
     return HttpResponse(selectors.qr_svg(url), content_type="image/svg+xml")
 
@@ -456,7 +457,7 @@ def _pairing(request: Request, pairing_id: int) -> Pairing:
     if pairing is None or not permissions.may_view_tournament(
         actor_of(request), pairing.round.tournament
     ):
-        raise NotFound("not_found", "No such pairing.")
+        raise NotFound("not_found", _("No such pairing."))
     return pairing
 
 
@@ -503,7 +504,7 @@ def _through(request: Request) -> int | None:
         return None
     if not (value.isascii() and value.isdigit()) or len(value) > 9:
         raise ServiceError(
-            "invalid", "round must be a round number.", fields={"round": "a whole number"}
+            "invalid", _("round must be a round number."), fields={"round": "a whole number"}
         )
     return int(value)
 
@@ -532,7 +533,7 @@ def pairings(request: Request, slug: str) -> Response:
     rnd = (listed.filter(number=number) if number is not None else listed.reverse()).first()
     if rnd is None:
         raise NotFound(
-            "not_found", "No published round yet." if number is None else "No such round."
+            "not_found", _("No published round yet.") if number is None else _("No such round.")
         )
     public = not _manages(request, found)
     return Response(selectors.round_dict(rnd, public=public))
@@ -595,14 +596,14 @@ def import_archive(request: Request, slug: str) -> Response:
     (poll its `url` until it is done; then `tournament` is the new one's slug)."""
     club = Club.objects.filter(slug=slug).first()
     if club is None:
-        raise NotFound("not_found", "No such club.")
+        raise NotFound("not_found", _("No such club."))
     data = request.data
     upload = request.FILES.get("file")
     if upload is not None:
         try:
             data = inputs.loads(upload.read().decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
-            raise ServiceError("bad_archive", "The file is not a JSON archive.") from None
+            raise ServiceError("bad_archive", _("The file is not a JSON archive.")) from None
     job = services.start_archive_import(club=club, actor=actor_of(request), archive=data)
     return _accepted(request, job)
 
@@ -650,7 +651,7 @@ def job(request: Request, job_id: int) -> Response:
     """A background job: its state and progress, what it did, or why it failed."""
     found = Job.objects.select_related("club", "tournament").filter(pk=job_id).first()
     if found is None:
-        raise NotFound("not_found", "No such job.")
+        raise NotFound("not_found", _("No such job."))
     permissions.require_see_job(actor_of(request), found)
     return Response(_job_out(request, services.progress_of(found)))
 
@@ -661,7 +662,7 @@ def job(request: Request, job_id: int) -> Response:
 def _club_by_slug(slug: str) -> Club:
     club = Club.objects.filter(slug=slug).first()
     if club is None:
-        raise NotFound("not_found", "No such club.")
+        raise NotFound("not_found", _("No such club."))
     return club
 
 
@@ -669,7 +670,7 @@ def _season(request: Request, slug: str, season: str) -> Season:
     """The season if the requester may see it (ginclub.permissions), else 404."""
     found = Season.objects.select_related("club").filter(club__slug=slug, slug=season).first()
     if found is None:
-        raise NotFound("not_found", "No such season.")
+        raise NotFound("not_found", _("No such season."))
     permissions.require_view_season(actor_of(request), found)
     return found
 
@@ -705,7 +706,8 @@ def club_seasons(request: Request, slug: str) -> Response:
             member=permissions.is_member(actor, club),
         )
         return Response([_season_detail(season) for season in rows[:200]])
-    permissions.require_organiser(actor, club, "create seasons")
+    # Translators: completes "Only the organisers of <club> may ...".
+    permissions.require_organiser(actor, club, _("create seasons"))
     data = valid(s.CreateSeasonSerializer, request)
     season = season_services.create_season(club=club, actor=actor, **data)
     return Response(_season_detail(season), status=status.HTTP_201_CREATED)
@@ -727,7 +729,9 @@ def club_seasons(request: Request, slug: str) -> Response:
 def season_detail(request: Request, slug: str, season: str) -> Response:
     found = _season(request, slug, season)
     if request.method == "PATCH":
-        permissions.require_organiser(actor_of(request), found.club, f"change {found.name}")
+        permissions.require_organiser(
+            actor_of(request), found.club, _("change %(name)s") % {"name": found.name}
+        )
         data = valid(s.SeasonSettingsSerializer, request)
         found = season_services.update_season(season_id=found.pk, actor=actor_of(request), **data)
     return Response(_season_detail(found))

@@ -25,7 +25,8 @@ import segno
 from django.core.cache import cache
 from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.translation import get_language, gettext, gettext_noop, ngettext
 
 from ginclub.permissions import Actor, table_token
 from scoring.models import Game, Hand, LedgerRow, Match
@@ -39,8 +40,30 @@ from tournaments.pairing import (
     compute_standings,
     explain_standings,
 )
+from tournaments.pairing.words import Language, Number, in_language, worded
 from tournaments.play import NOT_CALLED, Play, plays_of
 from tournaments.play import words as play_words
+
+# ------------------------------------------------------------- the reader's words
+
+
+def _reader_number(number: Number) -> str:
+    """A number of a worded phrase in the active language's format (1,200 / 1.200)."""
+    if number.percent is not None:
+        return formats.number_format(number.value * 100, number.percent) + "%"
+    text = formats.number_format(number.value, force_grouping=True)
+    return f"+{text}" if number.signed and number.value >= 0 else text
+
+
+# Phrases of the pure code (tournaments.pairing.words) worded in the request's language.
+READER = Language(gettext=gettext, ngettext=ngettext, number=_reader_number)
+
+
+def in_reader_language(value: Any) -> Any:
+    """`value` in the active language if it carries a phrase (a standings line's why,
+    its head-to-head); anything else as it is."""
+    return in_language(value, READER)
+
 
 # ----------------------------------------------------------------- who sees what
 
@@ -178,8 +201,8 @@ class StandingRow:
             "withdrawn": self.withdrawn,
             "late": self.late,
             **s.figures(),
-            "head_to_head": self.head_to_head,
-            "why": self.why,
+            "head_to_head": in_reader_language(self.head_to_head),
+            "why": in_reader_language(self.why),
         }
 
 
@@ -203,14 +226,15 @@ class StandingsView:
             self.through_round is None or self.through_round >= self.rounds_played
         )
         if in_play and self.rounds_closed:
-            return (
-                f"After round {self.rounds_closed}, with the tables of round "
-                f"{self.rounds_played} finished so far."
-            )
+            return gettext(
+                "After round %(closed)s, with the tables of round %(played)s finished so far."
+            ) % {"closed": self.rounds_closed, "played": self.rounds_played}
         if in_play:
-            return f"Round {self.rounds_played} in play: the tables finished so far."
+            return gettext("Round %(played)s in play: the tables finished so far.") % {
+                "played": self.rounds_played
+            }
         if self.rounds_closed:
-            return f"After round {self.rounds_closed}."
+            return gettext("After round %(closed)s.") % {"closed": self.rounds_closed}
         return ""
 
     def as_dict(self) -> dict[str, Any]:
@@ -314,8 +338,9 @@ def _cached_rows(
     version: str, tournament: Tournament, registrations: list[dict], records: list[MatchRecord]
 ) -> list[StandingRow]:
     """The lines for `version`, computed once per process (the default cache is each
-    worker's own memory, so nothing stale can be shared: the key is the content)."""
-    key = f"standings-rows:{version}"
+    worker's own memory, so nothing stale can be shared: the key is the content, and
+    the language, in case a line is ever worded when computed)."""
+    key = f"standings-rows:{get_language()}:{version}"
     rows = cache.get(key)
     if rows is None:
         rows = _rows(tournament, registrations, records)
@@ -363,13 +388,25 @@ def _rows(
     return rows
 
 
+# The head-to-head notes of tournaments.pairing ("beat #12"), with the player's name.
+HEAD_TO_HEAD = {
+    "beat ": gettext_noop("beat %(name)s"),
+    "lost to ": gettext_noop("lost to %(name)s"),
+}
+
+
 def _named(note: str, by_id: dict[int, dict]) -> str:
-    """ "beat #12" with the registration id replaced by the player's name."""
+    """ "beat #12" with the registration id replaced by the player's name: the English
+    text, carrying its phrase for the reader's language (in_reader_language)."""
     if "#" not in note:
         return note
-    words, _, reg = note.rpartition("#")
+    words, _hash, reg = note.rpartition("#")
     found = by_id.get(int(reg)) if reg.isdigit() else None
-    return f"{words}{found['player__name']}" if found else note
+    if not found:
+        return note
+    if words in HEAD_TO_HEAD:
+        return worded(HEAD_TO_HEAD[words], name=found["player__name"])
+    return f"{words}{found['player__name']}"
 
 
 def public_limit(
@@ -384,9 +421,11 @@ def public_limit(
     if tournament.hide_standings_during_round and running:
         limit = last_closed
         note = (
-            f"Standings after round {last_closed}; round {running[0]} is being played."
+            gettext("Standings after round %(closed)s; round %(running)s is being played.")
+            % {"closed": last_closed, "running": running[0]}
             if last_closed
-            else f"Round {running[0]} is being played; standings follow."
+            else gettext("Round %(running)s is being played; standings follow.")
+            % {"running": running[0]}
         )
     if tournament.hide_last_rounds:
         shown_until = max(planned_rounds(tournament, active) - tournament.hide_last_rounds, 0)
@@ -397,10 +436,13 @@ def public_limit(
         )
         if reached > shown_until:
             limit = shown_until
-            note = (
-                f"The last {tournament.hide_last_rounds} rounds are hidden until the end: "
-                f"standings after round {shown_until}."
-            )
+            note = ngettext(
+                "The last %(count)s rounds are hidden until the end: standings after round "
+                "%(shown)s.",
+                "The last %(count)s rounds are hidden until the end: standings after round "
+                "%(shown)s.",
+                tournament.hide_last_rounds,
+            ) % {"count": tournament.hide_last_rounds, "shown": shown_until}
     return limit, note
 
 
@@ -425,22 +467,37 @@ class ResultChangeNotice:
 
     @property
     def what(self) -> str:
+        # Translators: what became of a hand ("Table 2, Ada v Ben: game 1 hand 3
+        # corrected on ..."); a hand is "mano", feminine.
         return {
-            "hand_corrected": "corrected",
-            "hand_voided": "voided",
-            "hand_confirmed": "confirmed",
-            "hand_withdrawn": "withdrawn",
-        }.get(self.action, "changed")
+            "hand_corrected": gettext("corrected"),
+            "hand_voided": gettext("voided"),
+            "hand_confirmed": gettext("confirmed"),
+            "hand_withdrawn": gettext("withdrawn"),
+        }.get(self.action, gettext("changed"))
 
     def result_text(self, result: dict[str, Any]) -> str:
         if not result:
             return "?"
-        a, b = self.players["A"], self.players["B"]
-        games = f"{a} {result['games_won']['A']}–{result['games_won']['B']} {b}"
-        points = f"{result['points']['A']}–{result['points']['B']} points"
+        values = {
+            "a": self.players["A"],
+            "b": self.players["B"],
+            "games_a": result["games_won"]["A"],
+            "games_b": result["games_won"]["B"],
+            "points_a": result["points"]["A"],
+            "points_b": result["points"]["B"],
+        }
         if result["winner"]:
-            return f"{self.players[result['winner']]} won, {games} ({points})"
-        return f"undecided, {games} ({points})"
+            return gettext(
+                "%(winner)s won, %(a)s %(games_a)s–%(games_b)s %(b)s "
+                "(%(points_a)s–%(points_b)s points)"
+            ) % {**values, "winner": self.players[result["winner"]]}
+        return (
+            gettext(
+                "undecided, %(a)s %(games_a)s–%(games_b)s %(b)s (%(points_a)s–%(points_b)s points)"
+            )
+            % values
+        )
 
     @property
     def before_text(self) -> str:
@@ -452,7 +509,7 @@ class ResultChangeNotice:
 
     @property
     def title(self) -> str:
-        return f"{self.players['A']} v {self.players['B']}"
+        return gettext("%(a)s v %(b)s") % {"a": self.players["A"], "b": self.players["B"]}
 
 
 def results_changed(
@@ -818,6 +875,7 @@ def tournament_dict(tournament: Tournament) -> dict[str, Any]:
         "hide_standings_during_round": t.hide_standings_during_round,
         "hide_last_rounds": t.hide_last_rounds,
         "public": t.public,
+        "language": t.language,
         "check_in_required": t.check_in_required,
         "state": t.state,
         "rounds_planned": rounds_planned(t),
@@ -881,7 +939,12 @@ def places_of_matches(match_ids: list[int]) -> dict[int, str]:
         "match_id", "round__tournament__name", "round__number", "table"
     )
     return {
-        match_id: f"{name} · round {number}" + (f", table {table}" if table else "")
+        match_id: (
+            gettext("%(name)s · round %(number)s, table %(table)s")
+            if table
+            else gettext("%(name)s · round %(number)s")
+        )
+        % {"name": name, "number": number, "table": table}
         for match_id, name, number, table in rows
     }
 

@@ -3,6 +3,7 @@ check everything else (and name the problem)."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from rest_framework import serializers
 
 from ginclub.inputs import id_field, whole_field
@@ -57,6 +58,13 @@ class SettingsSerializer(StrictSerializer):
     hide_standings_during_round = serializers.BooleanField(required=False)
     hide_last_rounds = whole_field(required=False)
     public = serializers.BooleanField(required=False)
+    language = serializers.ChoiceField(
+        choices=[code for code, _name in settings.LANGUAGES],
+        required=False,
+        allow_blank=True,
+        help_text="The event's language: printed table cards, score sheets and standings "
+        "use it. Blank: the language of whoever prints them.",
+    )
     check_in_required = serializers.BooleanField(required=False)
 
 
@@ -92,6 +100,9 @@ class TournamentSerializer(serializers.Serializer):
     hide_standings_during_round = serializers.BooleanField()
     hide_last_rounds = serializers.IntegerField()
     public = serializers.BooleanField()
+    language = serializers.CharField(
+        allow_blank=True, help_text="The event's language (blank: none chosen)."
+    )
     check_in_required = serializers.BooleanField()
     state = serializers.CharField()
     rounds_planned = serializers.IntegerField()
