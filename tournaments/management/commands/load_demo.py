@@ -1,17 +1,24 @@
 """`manage.py load_demo`: a demo club, organiser, players and one match, and a demo
 tournament with the eight players checked in and round 1 published. Each part is made
-once: when it exists it is left alone, so `make run` can call this every time."""
+once: when it exists it is left alone, so `make run` can call this every time.
+
+`--language it` names the club, tournament, venue and season in Italian (the demo's
+data, shown on every page) and makes Italian the demo tournament's language; the
+default (settings.LANGUAGE_CODE) loads the English demo. What it prints for the admin
+stays English."""
 
 from __future__ import annotations
 
 import datetime as dt
 import os
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy
 
 from ginclub.permissions import table_token
 from scoring import services
@@ -19,7 +26,15 @@ from scoring.models import Club
 from tournaments import services as tournament_services
 from tournaments.services import seasons as season_services
 
-DEMO_TOURNAMENT = "Demo Open"
+# The demo's visible words, in the language it is loaded in.
+# Translators: the demo's data: the name of its tournament.
+DEMO_TOURNAMENT = gettext_lazy("Demo Open")
+# Translators: the demo's data: the name of its club.
+DEMO_CLUB = gettext_lazy("Demo Gin Club")
+# Translators: the demo's data: where its tournament is played.
+DEMO_VENUE = gettext_lazy("Club room")
+# Translators: the demo's data: the name of its season ladder.
+DEMO_SEASON = gettext_lazy("Demo season")
 DEMO_PLAYERS = [
     ("Ada", "1111"),
     ("Ben", "2222"),
@@ -42,8 +57,20 @@ class Command(BaseCommand):
             help="where the printed links point (default: http://$HOST:$PORT as `make run` "
             "serves, 127.0.0.1 and 8000 unless set)",
         )
+        parser.add_argument(
+            "--language",
+            default=None,
+            choices=[code for code, _name in settings.LANGUAGES],
+            help="the language of the demo's names, and of its tournament (default: "
+            f"{settings.LANGUAGE_CODE}, with no event language set)",
+        )
 
     def handle(self, *args, **options):
+        language = options["language"]
+        with translation.override(language or settings.LANGUAGE_CODE):
+            self._handle(options, event_language=language or "")
+
+    def _handle(self, options, *, event_language: str):
         host = options["base_url"] or (
             f"http://{os.environ.get('HOST') or '127.0.0.1'}:{os.environ.get('PORT') or '8000'}"
         )
@@ -63,9 +90,9 @@ class Command(BaseCommand):
                     f"Table link for {match}: {host}{link}"
                 )
             )
-        tournament = club.tournaments.filter(name=DEMO_TOURNAMENT).first()
+        tournament = club.tournaments.filter(name__in=_in_every_language(DEMO_TOURNAMENT)).first()
         if tournament is None:
-            tournament = self._tournament(club)
+            tournament = self._tournament(club, event_language)
             self.stdout.write(
                 self.style.SUCCESS(
                     f"Demo tournament {tournament.name} loaded: "
@@ -91,14 +118,14 @@ class Command(BaseCommand):
         return season_services.create_season(
             club=club,
             actor=services.Actor(user=organiser),
-            name="Demo season",
+            name=str(DEMO_SEASON),
             starts_on=today - dt.timedelta(days=30),
             ends_on=today + dt.timedelta(days=60),
             points_per_win=3,
             public=True,
         )
 
-    def _tournament(self, club: Club):
+    def _tournament(self, club: Club, event_language: str):
         """Through the tournament services, as the organiser would on the day. Short
         rules (one game to 100) so a demo match ends in a few hands."""
         organiser = (
@@ -110,13 +137,14 @@ class Command(BaseCommand):
             tournament = tournament_services.create_tournament(
                 club=club,
                 actor=actor,
-                name=DEMO_TOURNAMENT,
+                name=str(DEMO_TOURNAMENT),
                 date=timezone.localdate(),
-                venue="Club room",
+                venue=str(DEMO_VENUE),
                 overrides={"games_to_win": 1, "game_target": 100},
                 rounds=3,
                 round_minutes=30,
                 bye_games=1,
+                **({"language": event_language} if event_language else {}),
             )
             for player in club.players.filter(name__in=[n for n, _ in DEMO_PLAYERS]):
                 registration = tournament_services.add_registration(
@@ -135,7 +163,7 @@ class Command(BaseCommand):
         organiser = users.objects.create_user(
             "organiser", "organiser@example.org", "organiser-demo"
         )
-        club = Club.objects.create(name="Demo Gin Club", slug="demo")
+        club = Club.objects.create(name=str(DEMO_CLUB), slug="demo")
         club.organisers.add(organiser)
         actor = services.Actor(user=admin)
         players = [
@@ -145,3 +173,13 @@ class Command(BaseCommand):
         return services.start_match(
             club=club, player_a=players[0], player_b=players[1], actor=actor, profile="standard"
         )
+
+
+def _in_every_language(text) -> list[str]:
+    """`text` (a lazy translation) in each of the site's languages: the demo tournament
+    is found whichever language it was loaded in."""
+    names = []
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            names.append(str(text))
+    return names
