@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from scoring.hooks import MatchDecision
 from scoring.models import Game, Match
 
@@ -31,7 +34,11 @@ def _other(seat: str) -> str:
 
 
 def _boxes(won: int, each: int) -> str:
-    return f"{won} box{'es' if won != 1 else ''} × {each}"
+    # Translators: the box bonus, hands won times the bonus for each: "2 boxes × 25".
+    return ngettext("%(count)s box × %(each)s", "%(count)s boxes × %(each)s", won) % {
+        "count": won,
+        "each": each,
+    }
 
 
 def _box_each(breakdown: dict[str, Any], seat: str, rules: dict[str, Any]) -> int:
@@ -45,27 +52,50 @@ def total(game: Game, seat: str, names: dict[str, str], rules: dict[str, Any]) -
     bd = game.breakdown or {}
     if game.state != Game.State.FINISHED or not bd:
         points = game.hand_points_a if seat == "A" else game.hand_points_b
-        return f"{names[seat]}: {points} in hands so far"
+        return _("%(name)s: %(points)s in hands so far") % {"name": names[seat], "points": points}
     points, won = bd["hand_points"][seat], bd["hands_won"][seat]
-    boxes = _boxes(won, _box_each(bd, seat, rules))
-    final = bd["totals"][seat]
+    values = {
+        "points": points,
+        "boxes": _boxes(won, _box_each(bd, seat, rules)),
+        "total": bd["totals"][seat],
+        "bonus": bd["game_bonus"],
+        "extra": rules.get("shutout_bonus", 100),
+    }
     if bd["winner"] != seat:
-        return f"{names[seat]}: {points} in hands + {boxes} = {final}"
-    bonus = f"{bd['game_bonus']} game + " if bd["game_bonus"] else ""
+        text = _("%(points)s in hands + %(boxes)s = %(total)s") % values
+        return _("%(name)s: %(sum)s") % {"name": names[seat], "sum": text}
     shutout = rules.get("shutout") if bd.get("shutout") else None
-    if shutout == "double":
-        text = f"({points} in hands + {bonus}{boxes}) × 2 shutout = {final}"
-    elif shutout == "double_points":
-        text = f"{points} in hands × 2 shutout + {bonus}{boxes} = {final}"
-    elif shutout == "bonus":
-        extra = rules.get("shutout_bonus", 100)
-        text = f"{points} in hands + {bonus}{boxes} + {extra} shutout = {final}"
-    else:
-        text = f"{points} in hands + {bonus}{boxes} = {final}"
+    text = _winner_sum(shutout, bool(bd["game_bonus"])) % values
     floor = rules.get("game_bonus_min")
     if not bd["game_bonus"] and floor is not None and points < floor:
-        text += f" (no game bonus: {points} in hands, under {floor})"
-    return f"{names[seat]}: {text}"
+        text = _("%(sum)s (no game bonus: %(points)s in hands, under %(floor)s)") % {
+            "sum": text,
+            "points": points,
+            "floor": floor,
+        }
+    # Translators: a player's total in a game: "Ada: 105 in hands + … = 255".
+    return _("%(name)s: %(sum)s") % {"name": names[seat], "sum": text}
+
+
+def _winner_sum(shutout: str | None, bonus: bool) -> str:
+    """The winner's sum as a template: with or without the game bonus, and the shutout."""
+    if shutout == "double":
+        if bonus:
+            return _("(%(points)s in hands + %(bonus)s game + %(boxes)s) × 2 shutout = %(total)s")
+        return _("(%(points)s in hands + %(boxes)s) × 2 shutout = %(total)s")
+    if shutout == "double_points":
+        if bonus:
+            return _("%(points)s in hands × 2 shutout + %(bonus)s game + %(boxes)s = %(total)s")
+        return _("%(points)s in hands × 2 shutout + %(boxes)s = %(total)s")
+    if shutout == "bonus":
+        if bonus:
+            return _(
+                "%(points)s in hands + %(bonus)s game + %(boxes)s + %(extra)s shutout = %(total)s"
+            )
+        return _("%(points)s in hands + %(boxes)s + %(extra)s shutout = %(total)s")
+    if bonus:
+        return _("%(points)s in hands + %(bonus)s game + %(boxes)s = %(total)s")
+    return _("%(points)s in hands + %(boxes)s = %(total)s")
 
 
 def totals(game: Game, names: dict[str, str], rules: dict[str, Any]) -> dict[str, str]:
@@ -80,10 +110,15 @@ def _why(bd: dict[str, Any], rules: dict[str, Any]) -> str:
     winner = bd["winner"]
     loser = _other(winner)
     if with_boxes[winner] != with_boxes[loser]:
-        return f" (higher total with boxes, {with_boxes[winner]} to {with_boxes[loser]})"
+        return _("higher total with boxes, %(winner)s to %(loser)s") % {
+            "winner": with_boxes[winner],
+            "loser": with_boxes[loser],
+        }
     if bd["hands_won"][winner] != bd["hands_won"][loser]:
-        return f" (level at {with_boxes[winner]} with boxes, more hands won)"
-    return f" (level at {with_boxes[winner]} with boxes and hands won, won the last hand)"
+        return _("level at %(points)s with boxes, more hands won") % {"points": with_boxes[winner]}
+    return _("level at %(points)s with boxes and hands won, won the last hand") % {
+        "points": with_boxes[winner]
+    }
 
 
 def summary(game: Game, names: dict[str, str], rules: dict[str, Any]) -> str:
@@ -92,12 +127,15 @@ def summary(game: Game, names: dict[str, str], rules: dict[str, Any]) -> str:
     if game.state != Game.State.FINISHED or not bd:
         return ""
     if not bd.get("winner"):
-        return "Game drawn: nobody won a hand. " + "; ".join(
-            total(game, s, names, rules) for s in SEATS
-        )
+        said = "; ".join(total(game, s, names, rules) for s in SEATS)
+        return _("Game drawn: nobody won a hand. %(totals)s") % {"totals": said}
     winner = bd["winner"]
-    parts = [total(game, seat, names, rules) for seat in (winner, _other(winner))]
-    return f"Game to {names[winner]}{_why(bd, rules)}. {'; '.join(parts)}"
+    said = "; ".join(total(game, seat, names, rules) for seat in (winner, _other(winner)))
+    values = {"name": names[winner], "why": _why(bd, rules), "totals": said}
+    if values["why"]:
+        # Translators: a fixed-length game's winner, why they won, then both totals.
+        return _("Game to %(name)s (%(why)s). %(totals)s") % values
+    return _("Game to %(name)s. %(totals)s") % values
 
 
 def result(match: Match, decision: MatchDecision | None = None) -> str:
@@ -106,20 +144,38 @@ def result(match: Match, decision: MatchDecision | None = None) -> str:
     names = names_of(match)
     if decision is not None:
         w, games = decision.winner, decision.games
-        return f"{names[w]} wins {games[w]}–{games[_other(w)]}: {decision.why}"
+        values = {"name": names[w], "won": games[w], "lost": games[_other(w)], "why": decision.why}
+        return _("%(name)s wins %(won)s–%(lost)s: %(why)s") % values
     if not match.winner:
         if match.state == Match.State.CLOSED:
-            return "The match was stopped by an organiser; no result yet."
+            return _("The match was stopped by an organiser; no result yet.")
         return ""
     w = match.winner
     games = {"A": match.games_won_a, "B": match.games_won_b}
-    return f"{names[w]} wins {games[w]}–{games[_other(w)]}"
+    return _("%(name)s wins %(won)s–%(lost)s") % {
+        "name": names[w],
+        "won": games[w],
+        "lost": games[_other(w)],
+    }
 
 
-def _listed(numbers: list[int]) -> str:
+def _won(name: str, numbers: list[int]) -> str:
     if len(numbers) == 1:
-        return f"game {numbers[0]}"
-    return f"games {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
+        return _("%(name)s won game %(number)s") % {"name": name, "number": numbers[0]}
+    return _("%(name)s won games %(numbers)s and %(last)s") % {
+        "name": name,
+        "numbers": ", ".join(map(str, numbers[:-1])),
+        "last": numbers[-1],
+    }
+
+
+def _drawn(numbers: list[int]) -> str:
+    if len(numbers) == 1:
+        return _("game %(number)s drawn") % {"number": numbers[0]}
+    return _("games %(numbers)s and %(last)s drawn") % {
+        "numbers": ", ".join(map(str, numbers[:-1])),
+        "last": numbers[-1],
+    }
 
 
 def arithmetic(match: Match, games: list[Game], decision: MatchDecision | None = None) -> str:
@@ -129,22 +185,25 @@ def arithmetic(match: Match, games: list[Game], decision: MatchDecision | None =
     finished = [g for g in games if g.state == Game.State.FINISHED]
     won = {s: [g.number for g in finished if g.winner == s] for s in SEATS}
     drawn = [g.number for g in finished if not g.winner]
-    said = [f"{names[s]} won {_listed(won[s])}" for s in SEATS if won[s]] or ["No game finished"]
+    said = [_won(names[s], won[s]) for s in SEATS if won[s]] or [_("No game finished")]
     if drawn:
-        said.append(f"{_listed(drawn)} drawn")
+        said.append(_drawn(drawn))
     if rules.get("hollywood"):
-        goal = "three games at once: the match goes to whoever wins more of them"
+        goal = _("three games at once: the match goes to whoever wins more of them")
     else:
         to_win = rules.get("games_to_win", 1)
-        goal = f"the first to {to_win} game{'s' if to_win != 1 else ''} wins"
-    text = f"{', '.join(said)}; {goal}."
+        goal = ngettext(
+            "the first to %(count)s game wins", "the first to %(count)s games wins", to_win
+        ) % {"count": to_win}
+    # Translators: who won which games, then what the match asks ("the first to 3 games wins").
+    text = _("%(games)s; %(goal)s.") % {"games": ", ".join(said), "goal": goal}
     if finished:
         sums = []
         for s in SEATS:
             parts = [str(g.total_a if s == "A" else g.total_b) for g in finished]
             shown = " + ".join(parts) + (f" = {sum(map(int, parts))}" if len(parts) > 1 else "")
             sums.append(f"{names[s]} {shown}")
-        text += f" Match points (game totals): {'; '.join(sums)}."
+        text += " " + _("Match points (game totals): %(sums)s.") % {"sums": "; ".join(sums)}
     if decision is not None:
-        text += f" The match did not run to its end: {decision.why}."
+        text += " " + _("The match did not run to its end: %(why)s.") % {"why": decision.why}
     return text
