@@ -13,6 +13,7 @@ from django.conf import settings as django_settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
@@ -91,9 +92,9 @@ def _first_message(detail: Any) -> str:
         for key, value in detail.items():
             inner = _first_message(value)
             return inner if key == "non_field_errors" else f"{key}: {inner}"
-        return "Invalid input."
+        return _("Invalid input.")
     if isinstance(detail, list):
-        return _first_message(detail[0]) if detail else "Invalid input."
+        return _first_message(detail[0]) if detail else _("Invalid input.")
     return str(detail)
 
 
@@ -108,7 +109,7 @@ def _plain(detail: Any) -> Any:
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     if is_unavailable(exc):
         log_unavailable(exc, context["request"])
-        response = Response(error_body("unavailable", UNAVAILABLE_MESSAGE), status=503)
+        response = Response(error_body("unavailable", str(UNAVAILABLE_MESSAGE)), status=503)
         response["Retry-After"] = str(RETRY_AFTER)
         return response
     if isinstance(exc, RequestDataTooBig):  # a multipart body's fields over the limit
@@ -117,8 +118,8 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return Response(
             error_body(
                 "too_many_fields",
-                f"The body has more than {django_settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} "
-                "fields: send fewer, or a list as JSON.",
+                _("The body has more than %(count)s fields: send fewer, or a list as JSON.")
+                % {"count": django_settings.DATA_UPLOAD_MAX_NUMBER_FIELDS},
             ),
             status=400,
         )

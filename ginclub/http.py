@@ -2,11 +2,11 @@
 
 A polled partial computes an ETag from a small version of what it shows (a ledger
 position, a round's clock state...), the viewer (user, CSRF cookie: the partials carry
-forms) and the deployed templates, before rendering anything. When the browser sends
-the same value back in `If-None-Match` the answer is a 304 with no body and no
-rendering. `Cache-Control: private, no-cache` lets the browser keep the last 200 and
-makes it revalidate on every poll: its XHR turns the 304 into that cached 200, so htmx
-swaps in the same content.
+forms), the active language (the words differ) and the deployed templates, before
+rendering anything. When the browser sends the same value back in `If-None-Match` the
+answer is a 304 with no body and no rendering. `Cache-Control: private, no-cache` lets
+the browser keep the last 200 and makes it revalidate on every poll: its XHR turns the
+304 into that cached 200, so htmx swaps in the same content.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pathlib import Path
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import get_conditional_response
+from django.utils.translation import get_language
 
 POLL_CACHE_CONTROL = "private, no-cache"
 
@@ -27,7 +28,8 @@ POLL_CACHE_CONTROL = "private, no-cache"
 @cache
 def deploy_version() -> str:
     """What a deploy changes in the polled output: `DJANGO_DEPLOY_VERSION` when set, else
-    a digest of the project's templates (read once per process)."""
+    a digest of the project's templates and compiled translations (read once per
+    process)."""
     given = os.environ.get("DJANGO_DEPLOY_VERSION")
     if given:
         return given
@@ -37,17 +39,23 @@ def deploy_version() -> str:
         for path in sorted(root.rglob("*.html")):
             digest.update(str(path.relative_to(root)).encode())
             digest.update(path.read_bytes())
+    for folder in settings.LOCALE_PATHS:
+        root = Path(folder)
+        for path in sorted(root.rglob("*.mo")):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
 def poll_etag(request: HttpRequest, *version) -> str:
-    """A strong ETag for `version` as seen by this viewer, in this deploy."""
+    """A strong ETag for `version` as seen by this viewer, in this deploy and in the
+    active language (an Italian and an English viewer must not share a 304)."""
     user = getattr(request, "user", None)
     viewer = (
         user.pk if user is not None and user.is_authenticated else None,
         request.COOKIES.get(settings.CSRF_COOKIE_NAME, ""),
     )
-    raw = repr((deploy_version(), request.get_full_path(), viewer, version))
+    raw = repr((deploy_version(), get_language(), request.get_full_path(), viewer, version))
     return '"' + hashlib.sha256(raw.encode()).hexdigest()[:32] + '"'
 
 

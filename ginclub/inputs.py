@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.urls import register_converter
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import FormParser, JSONParser
@@ -68,7 +69,8 @@ class TooDeep(ServiceError):
     def __init__(self) -> None:
         super().__init__(
             "too_deep",
-            f"The JSON nests more than {JSON_MAX_DEPTH} levels deep: no request needs that.",
+            _("The JSON nests more than %(depth)s levels deep: no request needs that.")
+            % {"depth": JSON_MAX_DEPTH},
             status=400,
         )
 
@@ -79,7 +81,8 @@ class TooLarge(ServiceError):
     def __init__(self, limit: int) -> None:
         super().__init__(
             "too_large",
-            f"The request body is over {limit / 1024 / 1024:g} MB: send less at a time.",
+            _("The request body is over %(size)s MB: send less at a time.")
+            % {"size": f"{limit / 1024 / 1024:g}"},
             status=413,
         )
 
@@ -128,7 +131,7 @@ class BoundedJSONParser(JSONParser):
         try:
             return loads(raw.decode(encoding), strict=self.strict)
         except ValueError as error:  # UnicodeDecodeError and JSONDecodeError included
-            raise ParseError(f"JSON parse error - {error}") from None
+            raise ParseError(_("JSON parse error - %(detail)s") % {"detail": error}) from None
 
 
 def loads(text: str | bytes, *, strict: bool = True) -> Any:

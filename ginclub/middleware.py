@@ -26,6 +26,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ginclub.errors import Refusal, refusal_of
 
@@ -55,7 +57,7 @@ logger = logging.getLogger("ginclub")
 # Errors that mean "the database cannot be reached now", not "this request is wrong".
 UNAVAILABLE = (OperationalError, InterfaceError)
 RETRY_AFTER = 10
-UNAVAILABLE_MESSAGE = (
+UNAVAILABLE_MESSAGE = gettext_lazy(
     "The server cannot reach its database just now: nothing was saved. Try again in a moment."
 )
 
@@ -72,10 +74,10 @@ def unavailable_response(request: HttpRequest) -> HttpResponse:
     """503 with Retry-After: JSON under /api/, else a page that touches no database."""
     if is_api(request):
         response: HttpResponse = JsonResponse(
-            Refusal("unavailable", UNAVAILABLE_MESSAGE, 503).as_dict(), status=503
+            Refusal("unavailable", str(UNAVAILABLE_MESSAGE), 503).as_dict(), status=503
         )
     else:
-        context = {"code": "unavailable", "message": UNAVAILABLE_MESSAGE}
+        context = {"code": "unavailable", "message": str(UNAVAILABLE_MESSAGE)}
         body = loader.render_to_string(
             "core/unavailable.html", {**context, "retry_after": RETRY_AFTER}
         )
@@ -103,7 +105,8 @@ class RefusalMiddleware:
             allowed = response.get("Allow", "")
             refusal = Refusal(
                 "method_not_allowed",
-                f"This address does not take {request.method} ({allowed}).",
+                _("This address does not take %(method)s (%(allowed)s).")
+                % {"method": request.method, "allowed": allowed},
                 405,
             )
             refused = refusal_response(request, refusal)
@@ -125,7 +128,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """Django's CSRF_FAILURE_VIEW: an expired or missing form token, said plainly."""
     refusal = Refusal(
         "csrf_failed",
-        "This form had expired or came from another site. Reload the page and try again.",
+        _("This form had expired or came from another site. Reload the page and try again."),
         403,
     )
     return refusal_response(request, refusal)
@@ -133,7 +136,9 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """handler404: an address nothing answers, in the site's layout (JSON under /api/)."""
-    return refusal_response(request, Refusal("not_found", "There is nothing at this address.", 404))
+    return refusal_response(
+        request, Refusal("not_found", _("There is nothing at this address."), 404)
+    )
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
@@ -144,8 +149,10 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return unavailable_response(request)
     refusal = Refusal(
         "server_error",
-        "Something went wrong on our side; it has been logged. Reload to see whether "
-        "your change was saved before trying again.",
+        _(
+            "Something went wrong on our side; it has been logged. Reload to see whether "
+            "your change was saved before trying again."
+        ),
         500,
     )
     if is_api(request):

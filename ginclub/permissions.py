@@ -34,6 +34,7 @@ from typing import Any
 from django.conf import settings
 from django.core import signing
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 from ginclub.errors import Forbidden, NotFound
 
@@ -155,15 +156,15 @@ def read_table_token(token: str, max_age: int = TABLE_TOKEN_MAX_AGE) -> TableLin
     try:
         value = signer.unsign(token, max_age=max_age)
         signed_at = signing.b62_decode(token.rsplit(signer.sep, 2)[1])
-        match_id, _, generation = value.partition(".")
+        match_id, _dot, generation = value.partition(".")
         # Links made before generations existed carry the match id alone: generation 0.
         return TableLink(int(match_id), int(generation or 0), signed_at + max_age)
     except signing.SignatureExpired:
         raise Forbidden(
-            "expired_token", "This table link has expired; ask the organiser for a new one."
+            "expired_token", _("This table link has expired; ask the organiser for a new one.")
         ) from None
     except (signing.BadSignature, ValueError, IndexError):
-        raise Forbidden("bad_token", "This table link is not valid.") from None
+        raise Forbidden("bad_token", _("This table link is not valid.")) from None
 
 
 def match_id_from_token(token: str, max_age: int = TABLE_TOKEN_MAX_AGE) -> int:
@@ -197,7 +198,7 @@ def grant_table(request: HttpRequest, match, link: TableLink | None = None) -> N
     if link is not None and link.generation != match.link_generation:
         raise Forbidden(
             "revoked_token",
-            "This table link was withdrawn by the organiser; ask them for the new one.",
+            _("This table link was withdrawn by the organiser; ask them for the new one."),
         )
     grants = {
         key: value
@@ -370,7 +371,7 @@ def may_verify_ledgers(actor: Actor) -> bool:
 
 def require_view_match(actor: Actor, match) -> None:
     if not may_view_match(actor, match):
-        raise Forbidden("not_allowed", "Open this match from its table link, or log in.")
+        raise Forbidden("not_allowed", _("Open this match from its table link, or log in."))
 
 
 def require_seat_or_organiser(actor: Actor, match) -> str:
@@ -378,49 +379,66 @@ def require_seat_or_organiser(actor: Actor, match) -> str:
     if actor.player is not None:
         seat = match.seat_of(actor.player)
         if seat is None:
-            raise Forbidden("not_in_match", f"{actor.player.name} does not play in this match.")
+            raise Forbidden(
+                "not_in_match",
+                _("%(name)s does not play in this match.") % {"name": actor.player.name},
+            )
         return seat
     if organises(actor, match.club):
         return ""
     raise Forbidden(
         "not_allowed",
-        f"Only {match.player_a.name}, {match.player_b.name} and the organisers of "
-        f"{match.club.name} may do that.",
+        _("Only %(a)s, %(b)s and the organisers of %(club)s may do that.")
+        % {"a": match.player_a.name, "b": match.player_b.name, "club": match.club.name},
     )
 
 
 def require_manage_match(actor: Actor, match) -> None:
     if not may_manage_match(actor, match):
-        raise Forbidden("not_allowed", f"Only the organisers of {match.club.name} may do that.")
+        raise Forbidden(
+            "not_allowed",
+            _("Only the organisers of %(club)s may do that.") % {"club": match.club.name},
+        )
 
 
-def require_organiser(actor: Actor, club, doing: str = "do that") -> None:
+def require_organiser(actor: Actor, club, doing: str = "") -> None:
+    """`doing` completes "Only the organisers of <club> may ...": an action in the
+    infinitive ("add players"), which callers pass through gettext themselves."""
     if not organises(actor, club):
-        raise Forbidden("not_allowed", f"Only the organisers of {club.name} may {doing}.")
+        if not doing:
+            message = _("Only the organisers of %(club)s may do that.") % {"club": club.name}
+        else:
+            # Translators: %(doing)s is an action in the infinitive, e.g. "add players"
+            # ("aggiungere giocatori").
+            message = _("Only the organisers of %(club)s may %(doing)s.") % {
+                "club": club.name,
+                "doing": doing,
+            }
+        raise Forbidden("not_allowed", message)
 
 
 def require_see_job(actor: Actor, job) -> None:
     """Anyone else is told there is no such job: nothing leaks."""
     if not may_see_job(actor, job):
-        raise NotFound("not_found", "No such job.")
+        raise NotFound("not_found", _("No such job."))
 
 
 def require_see_player(actor: Actor, player) -> None:
     """Anyone else is told there is no such player: a private club's players stay unknown."""
     if not may_see_player(actor, player):
-        raise NotFound("not_found", "No such player.")
+        raise NotFound("not_found", _("No such player."))
 
 
 def require_view_tournament(actor: Actor, tournament) -> None:
     """A private tournament is a 404 to everybody else: the public learns nothing of it."""
     if not may_view_tournament(actor, tournament):
-        raise NotFound("not_found", "No such tournament.")
+        raise NotFound("not_found", _("No such tournament."))
 
 
 def require_view_season(actor: Actor, season) -> None:
     """A private season is a 404 to everybody else: the public learns nothing of it."""
     if not may_view_season(actor, season):
-        raise NotFound("not_found", "No such season.")
+        raise NotFound("not_found", _("No such season."))
 
 
 def require_manage_tournament(actor: Actor, tournament) -> None:
@@ -428,5 +446,6 @@ def require_manage_tournament(actor: Actor, tournament) -> None:
     if not may_manage_tournament(actor, tournament):
         raise Forbidden(
             "not_allowed",
-            f"Only the organisers of {tournament.club.name} (and admins) manage {tournament.name}.",
+            _("Only the organisers of %(club)s (and admins) manage %(tournament)s.")
+            % {"club": tournament.club.name, "tournament": tournament.name},
         )

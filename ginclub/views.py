@@ -12,6 +12,7 @@ from django.db.models import Sum
 from django.http import HttpRequest, HttpResponsePermanentRedirect, JsonResponse
 from django.templatetags.static import static
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from ginclub.errors import Throttled
 from ginclub.permissions import client_ip
@@ -47,7 +48,9 @@ class LoginView(auth_views.LoginView):
         if recent_login_failures(client_ip(request)) >= LOGIN_FAILURES_PER_MINUTE:
             raise Throttled(
                 "login_throttled",
-                "Too many failed logins from this network in the last minute; wait a "
-                "minute and try again.",
+                _(
+                    "Too many failed logins from this network in the last minute; wait a "
+                    "minute and try again."
+                ),
             )
         return super().post(request, *args, **kwargs)

@@ -9,6 +9,7 @@ opened a table link; who may do what is decided by ginclub.permissions.
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view, permission_classes
@@ -101,8 +102,8 @@ def matches(request: Request) -> Response:
     if missing:
         raise ServiceError(
             "invalid",
-            f"No such player: {', '.join(missing)}",
-            fields={k: "not found" for k in missing},
+            _("No such player: %(fields)s") % {"fields": ", ".join(missing)},
+            fields={k: _("not found") for k in missing},
         )
     match = services.start_match(
         club=club,
@@ -274,7 +275,7 @@ def seat(request: Request, match_id: int) -> Response:
     if token:
         link = permissions.read_table_token(str(token))
         if link.match_id != match_id:
-            raise Forbidden("bad_token", "This table link is for another match.")
+            raise Forbidden("bad_token", _("This table link is for another match."))
         linked = Match.objects.filter(pk=match_id).first()
         if linked is not None:
             permissions.grant_table(request, linked, link)
@@ -305,7 +306,7 @@ def match_ledger(request: Request, match_id: int) -> Response:
 @permission_classes([IsAuthenticated])
 def verify_ledger(request: Request) -> Response:
     if not permissions.may_verify_ledgers(permissions.actor_of(request)):
-        raise Forbidden("not_allowed", "Only admins verify the whole ledger.")
+        raise Forbidden("not_allowed", _("Only admins verify the whole ledger."))
     breaks = ledger.verify()
     return Response(
         {

@@ -17,6 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pygal
+from django.utils import dateformat
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from pygal.style import Style
 
 from scoring.stats import MonthResults, RatingMonth
@@ -63,7 +66,7 @@ def _chart(kind, title: str, **options):
         legend_at_bottom=True,
         legend_box_size=12,
         truncate_legend=-1,
-        no_data_text="Nothing yet",
+        no_data_text=_("Nothing yet"),
         disable_xml_declaration=True,
         # At most 6 steps up the side, in whole numbers: readable on a phone.
         max_scale=6,
@@ -74,6 +77,11 @@ def _chart(kind, title: str, **options):
     return chart
 
 
+def _month(month) -> str:
+    """'Nov 2026' ('nov 2026' in Italian): the month's short name in the active language."""
+    return dateformat.format(month, "M Y")
+
+
 MONTHS_SHOWN = 12  # bars a phone's width keeps readable; the table beside lists them all
 
 
@@ -81,22 +89,22 @@ def results_per_month(months: Sequence[MonthResults]) -> str:
     """Finished matches won and lost in each of the last MONTHS_SHOWN months played, as
     stacked bars."""
     months = list(months)[-MONTHS_SHOWN:]
-    chart = _chart(pygal.StackedBar, "Matches won and lost per month", x_label_rotation=-45)
-    chart.x_labels = [m.month.strftime("%b %Y") for m in months]
-    chart.add("Won", [m.won for m in months])
-    chart.add("Lost", [m.lost for m in months])
+    chart = _chart(pygal.StackedBar, _("Matches won and lost per month"), x_label_rotation=-45)
+    chart.x_labels = [_month(m.month) for m in months]
+    chart.add(_("Won"), [m.won for m in months])
+    chart.add(_("Lost"), [m.lost for m in months])
     return chart.render(is_unicode=True)
 
 
 def knock_deadwood(counts: Sequence[tuple[int, int]]) -> str:
     """How many knocks at each deadwood count (0 to the highest seen)."""
-    chart = _chart(pygal.Bar, "Deadwood when knocking", show_legend=False)
-    top = max((deadwood for deadwood, _ in counts), default=-1)
+    chart = _chart(pygal.Bar, _("Deadwood when knocking"), show_legend=False)
+    top = max((deadwood for deadwood, _knocks in counts), default=-1)
     by_deadwood = dict(counts)
     chart.x_labels = [str(d) for d in range(top + 1)]
-    chart.x_title = "deadwood"
-    chart.y_title = "knocks"
-    chart.add("Knocks", [by_deadwood.get(d, 0) for d in range(top + 1)])
+    chart.x_title = pgettext("chart axis", "deadwood")
+    chart.y_title = pgettext("chart axis", "knocks")
+    chart.add(_("Knocks"), [by_deadwood.get(d, 0) for d in range(top + 1)])
     return chart.render(is_unicode=True)
 
 
@@ -105,10 +113,10 @@ def rating_over_time(months: Sequence[RatingMonth]) -> str:
     line with a dot a month."""
     months = list(months)[-MONTHS_SHOWN:]
     chart = _chart(
-        pygal.Line, "Club rating at each month's end", show_legend=False, x_label_rotation=-45,
+        pygal.Line, _("Club rating at each month's end"), show_legend=False, x_label_rotation=-45,
         dots_size=4, stroke_style={"width": 3},
     )  # fmt: skip
-    chart.x_labels = [m.month.strftime("%b %Y") for m in months]
-    chart.y_title = "rating"
-    chart.add("Rating", [round(m.rating, 1) for m in months])
+    chart.x_labels = [_month(m.month) for m in months]
+    chart.y_title = pgettext("chart axis", "rating")
+    chart.add(_("Rating"), [round(m.rating, 1) for m in months])
     return chart.render(is_unicode=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from django import forms
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from ginclub.inputs import ID_MAX, INT_MAX, SMALL_MAX
 from scoring.models import Match, Player
@@ -12,6 +13,24 @@ from scoring.models import Match, Player
 RANKS = "A23456789TJQK"
 SUITS = (("C", "♣"), ("D", "♦"), ("H", "♥"), ("S", "♠"))
 CARD_CHOICES = [(f"{r}{s}", f"{'10' if r == 'T' else r}{sym}") for s, sym in SUITS for r in RANKS]
+
+
+# How a hand ended, as the forms offer it.
+OUTCOME_CHOICES = [
+    ("knock", pgettext_lazy("outcome choice", "Knock")),
+    ("gin", pgettext_lazy("outcome choice", "Gin")),
+    ("big_gin", pgettext_lazy("outcome choice", "Big gin")),
+    ("dead", pgettext_lazy("outcome choice", "Dead hand")),
+]
+
+# The rule profiles a match may start under (scoring.rules.profiles), as the form shows them.
+PROFILE_CHOICES = [
+    ("standard", pgettext_lazy("rule profile", "standard")),
+    ("tournament", pgettext_lazy("rule profile", "tournament")),
+    ("classic", pgettext_lazy("rule profile", "classic")),
+    ("oklahoma", pgettext_lazy("rule profile", "oklahoma")),
+    ("straight", pgettext_lazy("rule profile", "straight")),
+]
 
 
 def new_key() -> str:
@@ -23,10 +42,15 @@ class HandForm(forms.Form):
     number = forms.IntegerField(min_value=1, max_value=SMALL_MAX, widget=forms.HiddenInput)
     idempotency_key = forms.CharField(max_length=80, widget=forms.HiddenInput)
     mode = forms.ChoiceField(
-        choices=[("quick", "Quick"), ("cards", "Cards")], initial="quick", widget=forms.HiddenInput
+        choices=[
+            ("quick", pgettext_lazy("entry mode", "Quick")),
+            ("cards", pgettext_lazy("entry mode", "Cards")),
+        ],
+        initial="quick",
+        widget=forms.HiddenInput,
     )
     outcome = forms.ChoiceField(
-        choices=[("knock", "Knock"), ("gin", "Gin"), ("big_gin", "Big gin"), ("dead", "Dead hand")],
+        choices=OUTCOME_CHOICES,
         initial="knock",
         widget=forms.RadioSelect,
     )
@@ -78,9 +102,7 @@ class CorrectionForm(forms.Form):
     number = forms.IntegerField(min_value=1, max_value=SMALL_MAX)
     version = forms.IntegerField(min_value=1, max_value=INT_MAX)
     idempotency_key = forms.CharField(max_length=80)
-    outcome = forms.ChoiceField(
-        choices=[("knock", "Knock"), ("gin", "Gin"), ("big_gin", "Big gin"), ("dead", "Dead hand")]
-    )
+    outcome = forms.ChoiceField(choices=OUTCOME_CHOICES)
     knocker = forms.ChoiceField(choices=[("", "—"), ("A", "A"), ("B", "B")], required=False)
     knocker_deadwood = forms.IntegerField(required=False, max_value=SMALL_MAX)
     defender_deadwood = forms.IntegerField(required=False, max_value=SMALL_MAX)
@@ -98,12 +120,13 @@ class SeatForm(forms.Form):
 class StartMatchForm(forms.Form):
     player_a = forms.ModelChoiceField(queryset=Player.objects.none())
     player_b = forms.ModelChoiceField(queryset=Player.objects.none())
-    profile = forms.ChoiceField(
-        choices=[(p, p) for p in ("standard", "tournament", "classic", "oklahoma", "straight")]
-    )
+    profile = forms.ChoiceField(choices=PROFILE_CHOICES)
     agreement = forms.ChoiceField(choices=Match.Agreement.choices)
     first_dealer = forms.ChoiceField(
-        choices=[("A", "Player A deals first"), ("B", "Player B deals first")]
+        choices=[
+            ("A", gettext_lazy("Player A deals first")),
+            ("B", gettext_lazy("Player B deals first")),
+        ]
     )
 
     def __init__(self, *args, club=None, **kwargs):
@@ -120,6 +143,6 @@ class AddPlayerForm(forms.Form):
         min_length=4,
         max_length=8,
         required=False,
-        help_text="4 to 8 digits, for confirming results at the table.",
+        help_text=gettext_lazy("4 to 8 digits, for confirming results at the table."),
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )

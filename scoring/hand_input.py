@@ -12,6 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+
 from ginclub.errors import ServiceError
 from scoring.rules import HandResult, RuleProfile, parse_card, parse_cards, score_cards, score_quick
 
@@ -53,16 +56,17 @@ class HandInput:
         if self.outcome not in OUTCOMES:
             raise ServiceError(
                 "invalid",
-                "Say how the hand ended: knock, gin, big gin or dead hand.",
-                fields={"outcome": "unknown outcome"},
+                _("Say how the hand ended: knock, gin, big gin or dead hand."),
+                fields={"outcome": _("unknown outcome")},
             )
         if self.outcome != "dead" and self.knocker not in SEATS:
-            who = f": {names['A']} or {names['B']}" if names else ""
-            raise ServiceError(
-                "invalid",
-                f"Say who knocked{who}.",
-                fields={"knocker": f"choose who knocked{who}"},
-            )
+            if names:
+                both = {"a": names["A"], "b": names["B"]}
+                message = _("Say who knocked: %(a)s or %(b)s.") % both
+                note = _("choose who knocked: %(a)s or %(b)s") % both
+            else:
+                message, note = _("Say who knocked."), _("choose who knocked")
+            raise ServiceError("invalid", message, fields={"knocker": note})
         if self.outcome == "dead":
             return
         if not self.by_cards:
@@ -77,8 +81,10 @@ class HandInput:
                     )
                     raise ServiceError(
                         "invalid",
-                        f"Give {whose}'s deadwood." if whose else f"Give the {LABELS[name]}.",
-                        fields={name: "required"},
+                        _("Give %(name)s's deadwood.") % {"name": whose}
+                        if whose
+                        else GIVE_DEADWOOD[name],
+                        fields={name: _("required")},
                     )
 
 
@@ -152,16 +158,49 @@ def winner_seat(result: HandResult, knocker: str) -> str:
     return knocker if winner == "knocker" else other(knocker)
 
 
+# The fields of a hand as players read them (in the active language when shown).
 LABELS = {
-    "outcome": "outcome",
-    "knocker": "knocker",
-    "knocker_deadwood": "knocker's deadwood",
-    "defender_deadwood": "defender's deadwood",
-    "points": "points",
-    "winner": "winner",
-    "knocker_cards": "knocker's cards",
-    "defender_cards": "defender's cards",
+    "outcome": pgettext_lazy("hand field", "outcome"),
+    "knocker": pgettext_lazy("hand field", "knocker"),
+    "knocker_deadwood": gettext_lazy("knocker's deadwood"),
+    "defender_deadwood": gettext_lazy("defender's deadwood"),
+    "points": pgettext_lazy("hand field", "points"),
+    "winner": pgettext_lazy("hand field", "winner"),
+    "knocker_cards": gettext_lazy("knocker's cards"),
+    "defender_cards": gettext_lazy("defender's cards"),
 }
+
+GIVE_DEADWOOD = {
+    "knocker_deadwood": gettext_lazy("Give the knocker's deadwood."),
+    "defender_deadwood": gettext_lazy("Give the defender's deadwood."),
+}
+
+# How a hand ended, and a hand's state, as players read them.
+OUTCOME_WORDS = {
+    "knock": pgettext_lazy("outcome", "knock"),
+    "undercut": pgettext_lazy("outcome", "undercut"),
+    "gin": pgettext_lazy("outcome", "gin"),
+    "big_gin": pgettext_lazy("outcome", "big gin"),
+    "dead": pgettext_lazy("outcome", "dead"),
+}
+STATE_WORDS = {
+    "pending": pgettext_lazy("hand state", "pending"),
+    "confirmed": pgettext_lazy("hand state", "confirmed"),
+    "disputed": pgettext_lazy("hand state", "disputed"),
+    "voided": pgettext_lazy("hand state", "voided"),
+}
+
+
+def outcome_text(outcome: str) -> str:
+    """'big_gin' -> 'big gin' (in the active language); anything unknown as it is."""
+    word = OUTCOME_WORDS.get(outcome)
+    return str(word) if word is not None else str(outcome).replace("_", " ")
+
+
+def state_text(state: str) -> str:
+    """A hand's state in words ('pending'), in the active language."""
+    word = STATE_WORDS.get(state)
+    return str(word) if word is not None else str(state)
 
 
 def differences(first: Mapping[str, Any], second: Mapping[str, Any]) -> dict[str, list]:
@@ -180,18 +219,29 @@ def differences(first: Mapping[str, Any], second: Mapping[str, Any]) -> dict[str
 
 def describe_differences(diff: Mapping[str, list], names: tuple[str, str] | None = None) -> str:
     """'knocker's deadwood: 5 vs 7', or with `names` '... 5 (Alice) vs 7 (you)'."""
-    first, second = (f" ({names[0]})", f" ({names[1]})") if names else ("", "")
     parts = []
     for key, (a, b) in diff.items():
-        parts.append(f"{LABELS[key]}: {show_value(a)}{first} vs {show_value(b)}{second}")
+        values = {"field": LABELS[key], "a": show_value(a, key), "b": show_value(b, key)}
+        if names:
+            # Translators: two entries of one hand differ: "knocker's deadwood: 5 (Ada) vs 7 (you)".
+            text = _("%(field)s: %(a)s (%(first)s) vs %(b)s (%(second)s)")
+            values.update(first=names[0], second=names[1])
+        else:
+            text = _("%(field)s: %(a)s vs %(b)s")
+        parts.append(text % values)
     return "; ".join(parts)
 
 
-def show_value(value: Any) -> str:
-    """A hand field as players read it: cards as the grid shows them (9♣), no underscores."""
+def show_value(value: Any, key: str = "") -> str:
+    """A hand field as players read it: cards as the grid shows them (9♣), no underscores;
+    with `key` "outcome", the outcome's word in the active language."""
     if isinstance(value, (list, tuple)):
-        return " ".join(card_text(str(card)) for card in value) or "none"
-    return "none" if value in (None, "") else str(value).replace("_", " ")
+        return " ".join(card_text(str(card)) for card in value) or pgettext("no value", "none")
+    if value in (None, ""):
+        return pgettext("no value", "none")
+    if key == "outcome":
+        return outcome_text(str(value))
+    return str(value).replace("_", " ")
 
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}

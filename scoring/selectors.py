@@ -7,10 +7,11 @@ from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from ginclub import permissions
 from scoring import hooks, words
-from scoring.hand_input import describe_differences
+from scoring.hand_input import describe_differences, outcome_text
 from scoring.models import Club, Entry, Game, Hand, LedgerRow, Match, Player
 from scoring.progress import dealer_after, entry_game, hollywood_columns, is_hollywood, profile_of
 
@@ -176,7 +177,7 @@ def _attach_disputes(match: Match, hands_by_game: dict[int, list[Hand]]) -> None
     for row in rows:
         diff = (row.after or {}).get("differences")
         disputed[row.hand_id].dispute_note = (
-            describe_differences(diff) if diff else row.reason or "no reason given"
+            describe_differences(diff) if diff else row.reason or _("no reason given")
         )
 
 
@@ -197,16 +198,28 @@ def _attach_corrections(match: Match, hands_by_game: dict[int, list[Hand]]) -> N
 
 def _hand_words(match: Match, hand: dict) -> str:
     """A hand as it stood ('knock by Ada, deadwood 4 v 30: Ada +26'), with names."""
-    outcome = str(hand.get("outcome") or "").replace("_", " ")
+    outcome = str(hand.get("outcome") or "")
     if outcome == "dead":
-        return "dead hand, no points"
-    text = outcome
+        return _("dead hand, no points")
+    text = outcome_text(outcome) if outcome else ""
     if hand.get("knocker"):
-        text += f" by {match.player(hand['knocker']).name}"
+        # Translators: "knock by Ada": how the hand ended, and who knocked.
+        text = _("%(outcome)s by %(knocker)s") % {
+            "outcome": text,
+            "knocker": match.player(hand["knocker"]).name,
+        }
     if hand.get("knocker_deadwood") is not None or hand.get("defender_deadwood") is not None:
-        text += f", deadwood {hand.get('knocker_deadwood')} v {hand.get('defender_deadwood')}"
+        text = _("%(hand)s, deadwood %(knocker_deadwood)s v %(defender_deadwood)s") % {
+            "hand": text,
+            "knocker_deadwood": hand.get("knocker_deadwood"),
+            "defender_deadwood": hand.get("defender_deadwood"),
+        }
     if hand.get("winner"):
-        text += f": {match.player(hand['winner']).name} +{hand.get('points')}"
+        text = _("%(hand)s: %(winner)s +%(points)s") % {
+            "hand": text,
+            "winner": match.player(hand["winner"]).name,
+            "points": hand.get("points"),
+        }
     return text
 
 

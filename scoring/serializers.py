@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from ginclub.inputs import INT_MAX, SMALL_MAX, id_field, whole_field
@@ -14,7 +15,7 @@ class StrictSerializer(serializers.Serializer):
     def validate(self, attrs):
         unknown = sorted(set(self.initial_data) - set(self.fields))
         if unknown:
-            raise serializers.ValidationError({name: "unknown field" for name in unknown})
+            raise serializers.ValidationError({name: _("unknown field") for name in unknown})
         return attrs
 
 

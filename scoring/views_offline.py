@@ -21,6 +21,8 @@ from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 # Every static file the match page loads (base.html and scoring/match.html); the worker
@@ -29,6 +31,7 @@ from django.views.decorators.http import require_GET
 MATCH_PAGE_ASSETS = (
     "css/app.css",
     "js/htmx.min.js",
+    "js/words.js",
     "js/connection.js",
     "js/refusals.js",
     "js/keep-open.js",
@@ -69,9 +72,9 @@ def manifest(request: HttpRequest, match_id: int) -> JsonResponse:
     start = reverse("scoring:match", args=[match_id])
     data = {
         "id": start,
-        "name": "ginclub: this table",
+        "name": _("ginclub: this table"),
         "short_name": "ginclub",
-        "description": "Enter and confirm the hands of this match, with or without Wi-Fi.",
+        "description": _("Enter and confirm the hands of this match, with or without Wi-Fi."),
         "start_url": start,
         "scope": "/",
         "display": "standalone",
@@ -83,5 +86,7 @@ def manifest(request: HttpRequest, match_id: int) -> JsonResponse:
         ],
     }
     response = JsonResponse(data, content_type="application/manifest+json")
+    # Its words are in the viewer's language: a shared cache must keep each language apart.
     response["Cache-Control"] = "public, max-age=3600"
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from ginclub import permissions
@@ -71,9 +72,10 @@ def player_pages_setting(request: HttpRequest, slug: str) -> HttpResponse:
     services.set_player_pages_public(club=club, actor=permissions.actor_of(request), public=public)
     messages.success(
         request,
-        "Player pages are open to everybody."
+        _("Player pages are open to everybody.")
         if public
-        else f"Player pages are for the members and organisers of {club.name}.",
+        else _("Player pages are for the members and organisers of %(club)s.")
+        % {"club": club.name},
     )
     return redirect("scoring:club", slug=slug)
 
@@ -96,7 +98,7 @@ CHARTS = {
 def player_chart(request: HttpRequest, player_id: int, chart: str) -> HttpResponse:
     """One of the player's charts as image/svg+xml, for an <img> on their page."""
     if chart not in CHARTS:
-        raise NotFound("not_found", "No such chart.")
+        raise NotFound("not_found", _("No such chart."))
     player, actor = visible_player(request, player_id)
     hidden = hooks.player_events(player.pk, actor).hidden_matches
     response = HttpResponse(CHARTS[chart](player, hidden), content_type="image/svg+xml")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from ginclub.errors import Conflict, ServiceError
 from ginclub.permissions import Actor
@@ -70,28 +71,31 @@ def lock_match(match_id: int) -> Match:
             .get(pk=match_id)
         )
     except Match.DoesNotExist:
-        raise ServiceError("not_found", "No such match.", status=404) from None
+        raise ServiceError("not_found", _("No such match."), status=404) from None
 
 
 def lock_hand(hand_id: int) -> tuple[Hand, Match]:
     match_id = Hand.objects.filter(pk=hand_id).values_list("game__match_id", flat=True).first()
     if match_id is None:
-        raise ServiceError("not_found", "No such hand.", status=404)
+        raise ServiceError("not_found", _("No such hand."), status=404)
     match = lock_match(match_id)
     return Hand.objects.select_related("game").get(pk=hand_id), match
 
 
 def require_open(match: Match) -> None:
     if match.state == Match.State.CLOSED:
-        raise Conflict("match_closed", "The match is closed; an organiser must reopen it first.")
+        raise Conflict("match_closed", _("The match is closed; an organiser must reopen it first."))
 
 
 def require_version(hand: Hand, version: int) -> None:
     if hand.version != version:
         raise Conflict(
             "stale_version",
-            f"Hand {hand.number} has changed (now version "
-            f"{hand.version}, you saw version {version}); reload and try again.",
+            _(
+                "Hand %(number)s has changed (now version %(now)s, you saw version "
+                "%(seen)s); reload and try again."
+            )
+            % {"number": hand.number, "now": hand.version, "seen": version},
         )
 
 
@@ -104,15 +108,16 @@ def replayed_outcome(match: Match, key: str, key_hash: str) -> Outcome | None:
     if not key or len(key) > 80:
         raise ServiceError(
             "invalid",
-            "Every submission needs an idempotency key of 1 to 80 characters.",
-            fields={"idempotency_key": "required"},
+            _("Every submission needs an idempotency key of 1 to 80 characters."),
+            fields={"idempotency_key": _("required")},
         )
     entry = Entry.objects.filter(match=match, idempotency_key=key).first()
     if entry is None:
         return None
     if entry.request_hash != key_hash:
         raise Conflict(
-            "idempotency_conflict", "This idempotency key was already used for a different request."
+            "idempotency_conflict",
+            _("This idempotency key was already used for a different request."),
         )
     return Outcome(hand=entry.hand, response=entry.response, replayed=True, entry=entry)
 
@@ -143,7 +148,9 @@ def record_entry(
                 request_hash=key_hash,
             )
     except IntegrityError:  # can't happen under the match lock; refuse rather than fork
-        raise Conflict("idempotency_conflict", "This request is already being processed.") from None
+        raise Conflict(
+            "idempotency_conflict", _("This request is already being processed.")
+        ) from None
 
 
 def link_entry(entry: Entry, hand: Hand) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ginclub import permissions
 from ginclub.permissions import Actor
@@ -14,7 +15,8 @@ def set_player_pages_public(*, club: Club, actor: Actor, public: bool) -> Club:
     """Open the club's player pages (records, statistics, charts) to everybody, or keep
     them to its members and organisers; a ledger row in the club's chain says who chose.
     Raises Forbidden."""
-    permissions.require_organiser(actor, club, "choose who reads its player pages")
+    # Translators: completes "Only the organisers of <club> may ..."
+    permissions.require_organiser(actor, club, _("choose who reads its player pages"))
     with transaction.atomic():
         locked = Club.objects.select_for_update().get(pk=club.pk)
         if locked.player_pages_public == public:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ginclub import permissions
 from ginclub.errors import Conflict, Forbidden, require_reason
@@ -18,6 +19,7 @@ from scoring.hand_input import (
     differences,
     evaluate,
     show_value,
+    state_text,
     winner_seat,
 )
 from scoring.models import Entry, Game, Hand, Match
@@ -119,7 +121,8 @@ def _new_hand(
     if hand.number != expected:
         raise Conflict(
             "wrong_hand_number",
-            f"The next hand of game {game.number} is hand {expected}, not hand {hand.number}.",
+            _("The next hand of game %(game)s is hand %(expected)s, not hand %(number)s.")
+            % {"game": game.number, "expected": expected, "number": hand.number},
         )
     live = [h for h in hands if h.state != Hand.State.VOIDED]
     _refuse_if_game_already_decided(match, game, live, profile)
@@ -170,7 +173,7 @@ def hand_fields(values: dict[str, Any]) -> dict[str, Any]:
 def _second_entry(match, hand: Hand, seat: str, entry: Entry, values, actor) -> Hand:
     """Double entry: the other seat's entry of the same hand confirms or disputes it."""
     first = hand.entries.filter(kind=Entry.Kind.SUBMIT).order_by("id").first()
-    who = first.player.name if first and first.player else "an organiser"
+    who = first.player.name if first and first.player else _("an organiser")
     if (
         not seat
         or hand.state != Hand.State.PENDING
@@ -180,20 +183,29 @@ def _second_entry(match, hand: Hand, seat: str, entry: Entry, values, actor) -> 
     ):
         raise Conflict(
             "hand_exists",
-            f"Hand {hand.number} was already entered by {who}; confirm or dispute it instead.",
+            _("Hand %(number)s was already entered by %(who)s; confirm or dispute it instead.")
+            % {"number": hand.number, "who": who},
         )
     diff = differences(_comparable(hand), {**values, **(values["cards"] or {})})
     if match.agreement == Match.Agreement.CONFIRM:
         # Both phones saved the same hand at once: the same figures simply confirm it;
         # different ones are refused with both entries named, for the players to settle.
         if diff:
+            you = _("you")
             raise Conflict(
                 "hand_exists",
-                f"{who} already entered hand {hand.number}, with other figures: "
-                f"{describe_differences(diff, names=(who, 'you'))}. Confirm {who}'s entry "
-                "or dispute it.",
+                _(
+                    "%(who)s already entered hand %(number)s, with other figures: "
+                    "%(differences)s. Confirm %(who)s's entry or dispute it."
+                )
+                % {
+                    "who": who,
+                    "number": hand.number,
+                    "differences": describe_differences(diff, names=(who, you)),
+                },
                 fields={
-                    key: f"{who}: {show_value(a)}; you: {show_value(b)}"
+                    key: _("%(who)s: %(theirs)s; you: %(mine)s")
+                    % {"who": who, "theirs": show_value(a, key), "mine": show_value(b, key)}
                     for key, (a, b) in diff.items()
                 },
             )
@@ -254,11 +266,11 @@ def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: s
         # accepts the first entry after all.
         settling = hand.state == Hand.State.DISPUTED and bool(seat)
         if hand.state != Hand.State.PENDING and not settling:
-            raise Conflict("not_pending", f"Hand {hand.number} is {hand.state}, not pending.")
+            raise _not_pending(hand)
         if seat and first is not None and first.seat == seat:
-            raise Forbidden("own_entry", "You entered this hand; your opponent confirms it.")
+            raise Forbidden("own_entry", _("You entered this hand; your opponent confirms it."))
         if match.agreement == Match.Agreement.DOUBLE and seat and not settling:
-            raise Conflict("double_entry", "In double entry both players enter the hand.")
+            raise Conflict("double_entry", _("In double entry both players enter the hand."))
         entry = record_entry(
             match,
             actor,
@@ -287,10 +299,10 @@ def dispute_hand(
         require_open(match)
         require_version(hand, version)
         if hand.state != Hand.State.PENDING:
-            raise Conflict("not_pending", f"Hand {hand.number} is {hand.state}, not pending.")
+            raise _not_pending(hand)
         first = hand.entries.filter(kind=Entry.Kind.SUBMIT).first()
         if seat and first is not None and first.seat == seat:
-            raise Forbidden("own_entry", "You entered this hand; withdraw it instead.")
+            raise Forbidden("own_entry", _("You entered this hand; withdraw it instead."))
         entry = record_entry(
             match, actor, seat, Entry.Kind.DISPUTE, payload, idempotency_key, key_hash, hand=hand
         )
@@ -323,12 +335,12 @@ def withdraw_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: 
         if hand.state not in (Hand.State.PENDING, Hand.State.DISPUTED):
             raise Conflict(
                 "not_pending",
-                f"Hand {hand.number} is {hand.state}; only an "
-                "organiser's correction changes it now.",
+                _("Hand %(number)s is %(state)s; only an organiser's correction changes it now.")
+                % {"number": hand.number, "state": state_text(hand.state)},
             )
         seats = set(hand.entries.filter(kind=Entry.Kind.SUBMIT).values_list("seat", flat=True))
         if seat and seat not in seats:
-            raise Forbidden("not_enterer", "Only the player who entered a hand withdraws it.")
+            raise Forbidden("not_enterer", _("Only the player who entered a hand withdraws it."))
         entry = record_entry(
             match,
             actor,
@@ -360,7 +372,7 @@ def correct_hand(
     Raises Forbidden, ServiceError (`reason_required`), RulesError, Conflict (the
     recompute's, and the guards': `would_reopen`, `bracket_changed`).
     """
-    require_reason(reason, "A correction needs a reason.")
+    require_reason(reason, _("A correction needs a reason."))
     with transaction.atomic():
         payload = {
             "hand": hand_id,
@@ -377,7 +389,7 @@ def correct_hand(
         require_open(match)
         require_version(hand, version)
         if hand.state == Hand.State.VOIDED:
-            raise Conflict("voided", f"Hand {hand.number} was voided.")
+            raise Conflict("voided", _("Hand %(number)s was voided.") % {"number": hand.number})
         result = evaluate(hand_input, RuleProfile.from_dict(match.rules))
         values = hand_values(hand_input, result)
         entry = record_entry(
@@ -409,7 +421,7 @@ def void_hand(
     """An organiser strikes a hand out (it stays on record); judged like a correction
     (`preview_void` shows it first). Raises Forbidden, ServiceError, Conflict (the
     recompute's, and the result guards': `would_reopen`, `bracket_changed`)."""
-    require_reason(reason, "Voiding a hand needs a reason.")
+    require_reason(reason, _("Voiding a hand needs a reason."))
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version, "reason": reason}
         hand, match, key_hash, replay = _begin(
@@ -421,13 +433,23 @@ def void_hand(
         require_open(match)
         require_version(hand, version)
         if hand.state == Hand.State.VOIDED:
-            raise Conflict("voided", f"Hand {hand.number} was already voided.")
+            raise Conflict(
+                "voided", _("Hand %(number)s was already voided.") % {"number": hand.number}
+            )
         entry = record_entry(
             match, actor, "", Entry.Kind.VOID, payload, idempotency_key, key_hash, hand=hand
         )
         before = snapshot(hand)
         report = _void(match, hand, actor, entry, "hand_voided", reason)
         return _finished(entry, hand, before, report)
+
+
+def _not_pending(hand: Hand) -> Conflict:
+    return Conflict(
+        "not_pending",
+        _("Hand %(number)s is %(state)s, not pending.")
+        % {"number": hand.number, "state": state_text(hand.state)},
+    )
 
 
 def _begin(hand_id: int, kind: str, payload: dict[str, Any], idempotency_key: str, organiser=False):
@@ -486,13 +508,14 @@ def _accept(
 
 def _current_game(match: Match, number: int) -> Game:
     if match.state != Match.State.IN_PROGRESS:
-        raise Conflict("match_finished", "The match is over; no more hands can be entered.")
+        raise Conflict("match_finished", _("The match is over; no more hands can be entered."))
     game = entry_game(match)  # under Hollywood, game 1: it holds the whole hand sequence
     assert game is not None, "an unfinished match always has a game to enter hands in"
     if number != game.number:
         raise Conflict(
             "game_finished" if number < game.number else "wrong_game",
-            f"Hands now go to game {game.number}, not game {number}.",
+            _("Hands now go to game %(game)s, not game %(number)s.")
+            % {"game": game.number, "number": number},
         )
     return game
 
@@ -505,6 +528,9 @@ def _refuse_if_game_already_decided(
     if game_result(match, live, profile).finished:
         raise Conflict(
             "game_decided",
-            f"The hands entered already end game {game.number}; "
-            "confirm them (or dispute one) before entering another.",
+            _(
+                "The hands entered already end game %(game)s; confirm them (or dispute "
+                "one) before entering another."
+            )
+            % {"game": game.number},
         )

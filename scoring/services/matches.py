@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ginclub import permissions
 from ginclub.errors import Conflict, Forbidden, ServiceError, require_reason
@@ -37,15 +38,19 @@ def start_match(
     """
     if not permissions.may_start_match(actor, club):
         raise Forbidden(
-            "not_allowed", f"Only the organisers and players of {club.name} start matches there."
+            "not_allowed",
+            _("Only the organisers and players of %(club)s start matches there.")
+            % {"club": club.name},
         )
     check_players(club, player_a, player_b)
     if agreement not in Match.Agreement.values:
         raise ServiceError(
-            "invalid", f"agreement must be one of {', '.join(Match.Agreement.values)}"
+            "invalid",
+            _("agreement must be one of %(values)s")
+            % {"values": ", ".join(Match.Agreement.values)},
         )
     if first_dealer not in ("A", "B"):
-        raise ServiceError("invalid", "first dealer must be seat A or B")
+        raise ServiceError("invalid", _("first dealer must be seat A or B"))
     rules = make_profile(profile, overrides or {}).as_dict()
     with transaction.atomic():
         match = Match.objects.create(
@@ -74,10 +79,14 @@ def start_match(
 
 def check_players(club: Club, a: Player, b: Player) -> None:
     if a.pk == b.pk:
-        raise ServiceError("invalid", "a match needs two different players")
+        raise ServiceError("invalid", _("a match needs two different players"))
     for player in (a, b):
         if player.club_id != club.pk:
-            raise ServiceError("invalid", f"{player.name} is not a player of {club.name}")
+            raise ServiceError(
+                "invalid",
+                _("%(name)s is not a player of %(club)s")
+                % {"name": player.name, "club": club.name},
+            )
 
 
 def close_match(*, match_id: int, actor: Actor, reason: str = "") -> Match:
@@ -88,7 +97,7 @@ def close_match(*, match_id: int, actor: Actor, reason: str = "") -> Match:
         reason=reason,
         action="match_closed",
         allowed=lambda m: m.state == Match.State.FINISHED,
-        refusal=Conflict("not_finished", "Only a finished match can be closed."),
+        refusal=Conflict("not_finished", _("Only a finished match can be closed.")),
         state=lambda m: Match.State.CLOSED,
     )
 
@@ -96,14 +105,14 @@ def close_match(*, match_id: int, actor: Actor, reason: str = "") -> Match:
 def reopen_match(*, match_id: int, actor: Actor, reason: str) -> Match:
     """Reopen a closed match: a decided one is finished again, one stopped undecided goes
     on. A reason is required. Raises Forbidden, ServiceError, Conflict (`not_closed`)."""
-    require_reason(reason, "Say why the match is reopened.")
+    require_reason(reason, _("Say why the match is reopened."))
     return _change_match_state(
         match_id=match_id,
         actor=actor,
         reason=reason,
         action="match_reopened",
         allowed=lambda m: m.state == Match.State.CLOSED,
-        refusal=Conflict("not_closed", "The match is not closed."),
+        refusal=Conflict("not_closed", _("The match is not closed.")),
         state=lambda m: Match.State.FINISHED if m.winner else Match.State.IN_PROGRESS,
     )
 
@@ -148,14 +157,14 @@ def stop_match(*, match_id: int, actor: Actor, reason: str) -> Match:
 
     Raises Forbidden, ServiceError (`reason_required`), Conflict (`not_in_progress`).
     """
-    require_reason(reason, "Say why the match is stopped.")
+    require_reason(reason, _("Say why the match is stopped."))
     return _change_match_state(
         match_id=match_id,
         actor=actor,
         reason=reason,
         action="match_stopped",
         allowed=lambda m: m.state == Match.State.IN_PROGRESS,
-        refusal=Conflict("not_in_progress", "Only a match in progress can be stopped."),
+        refusal=Conflict("not_in_progress", _("Only a match in progress can be stopped.")),
         state=lambda m: Match.State.CLOSED,
     )
 
@@ -163,14 +172,14 @@ def stop_match(*, match_id: int, actor: Actor, reason: str) -> Match:
 def resume_match(*, match_id: int, actor: Actor, reason: str) -> Match:
     """Let a stopped (closed, undecided) match go on. Raises Forbidden, ServiceError
     (`reason_required`), Conflict (`not_stopped`)."""
-    require_reason(reason, "Say why the match is resumed.")
+    require_reason(reason, _("Say why the match is resumed."))
     return _change_match_state(
         match_id=match_id,
         actor=actor,
         reason=reason,
         action="match_resumed",
         allowed=lambda m: m.state == Match.State.CLOSED and not m.winner,
-        refusal=Conflict("not_stopped", "Only a stopped, undecided match can be resumed."),
+        refusal=Conflict("not_stopped", _("Only a stopped, undecided match can be resumed.")),
         state=lambda m: Match.State.IN_PROGRESS,
     )
 
@@ -184,7 +193,9 @@ def revoke_table_links(*, match_id: int, actor: Actor) -> Match:
         match = lock_match(match_id)
         if not permissions.may_revoke_table_links(actor, match):
             raise Forbidden(
-                "not_allowed", f"Only the organisers of {match.club.name} withdraw table links."
+                "not_allowed",
+                _("Only the organisers of %(club)s withdraw table links.")
+                % {"club": match.club.name},
             )
         before = match.link_generation
         match.link_generation = before + 1

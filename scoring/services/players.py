@@ -27,8 +27,11 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ginclub import permissions
 from ginclub.errors import Forbidden, ServiceError, Throttled
@@ -55,7 +58,7 @@ def device_key(actor: Actor) -> str:
 
 def _minutes(delta: timedelta) -> str:
     minutes = max(1, math.ceil(delta.total_seconds() / 60))
-    return "1 minute" if minutes == 1 else f"{minutes} minutes"
+    return ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
 
 
 def _unlocks_at(times: list[datetime], limit: int, window: timedelta) -> datetime | None:
@@ -74,15 +77,21 @@ def _lock_refusal(player: Player, device: str, ip: str | None) -> Throttled | No
     if until is not None:
         return Throttled(
             "pin_locked",
-            f"Too many wrong PINs for {player.name} from this phone; try again in "
-            f"{_minutes(until - now)}, or ask an organiser.",
+            _(
+                "Too many wrong PINs for %(name)s from this phone; try again in %(minutes)s, "
+                "or ask an organiser."
+            )
+            % {"name": player.name, "minutes": _minutes(until - now)},
         )
     until = _unlocks_at([t for t, _d in times], PLAYER_FAILURE_LIMIT, PLAYER_WINDOW)
     if until is not None:
         return Throttled(
             "pin_locked",
-            f"Too many wrong PINs for {player.name} in the last hour; try again in "
-            f"{_minutes(until - now)}, or ask an organiser to lift the lock.",
+            _(
+                "Too many wrong PINs for %(name)s in the last hour; try again in "
+                "%(minutes)s, or ask an organiser to lift the lock."
+            )
+            % {"name": player.name, "minutes": _minutes(until - now)},
         )
     if ip:
         network = PinFailure.objects.filter(ip=ip, created_at__gte=now - NETWORK_WINDOW)
@@ -91,8 +100,11 @@ def _lock_refusal(player: Player, device: str, ip: str | None) -> Throttled | No
         if until is not None:
             return Throttled(
                 "pin_locked",
-                f"Too many wrong PINs from this network; try again in "
-                f"{_minutes(until - now)}, or ask an organiser.",
+                _(
+                    "Too many wrong PINs from this network; try again in %(minutes)s, or "
+                    "ask an organiser."
+                )
+                % {"minutes": _minutes(until - now)},
             )
     return None
 
@@ -119,19 +131,25 @@ def _wrong_pin_message(player: Player, device: str) -> str:
     player_left = PLAYER_FAILURE_LIMIT - mine.count()
     if player_left < phone_left:
         if player_left <= 0:
-            return (
-                f"Wrong PIN for {player.name}. That was the last try this hour: an organiser "
-                "can lift the lock."
-            )
-        tries = "1 try" if player_left == 1 else f"{player_left} tries"
-        return f"Wrong PIN for {player.name}: {tries} left this hour, from any phone."
+            return _(
+                "Wrong PIN for %(name)s. That was the last try this hour: an organiser can "
+                "lift the lock."
+            ) % {"name": player.name}
+        return ngettext(
+            "Wrong PIN for %(name)s: %(count)s try left this hour, from any phone.",
+            "Wrong PIN for %(name)s: %(count)s tries left this hour, from any phone.",
+            player_left,
+        ) % {"name": player.name, "count": player_left}
     if phone_left <= 0:
-        return (
-            f"Wrong PIN for {player.name}. That was the last try: this phone must wait "
-            f"{_minutes(PIN_LOCKOUT)} (or ask an organiser)."
-        )
-    tries = "1 try" if phone_left == 1 else f"{phone_left} tries"
-    return f"Wrong PIN for {player.name}: {tries} left on this phone."
+        return _(
+            "Wrong PIN for %(name)s. That was the last try: this phone must wait "
+            "%(minutes)s (or ask an organiser)."
+        ) % {"name": player.name, "minutes": _minutes(PIN_LOCKOUT)}
+    return ngettext(
+        "Wrong PIN for %(name)s: %(count)s try left on this phone.",
+        "Wrong PIN for %(name)s: %(count)s tries left on this phone.",
+        phone_left,
+    ) % {"name": player.name, "count": phone_left}
 
 
 def verify_pin(
@@ -142,14 +160,19 @@ def verify_pin(
     Raises Forbidden (`not_in_match`, `no_pin`, `wrong_pin`) or Throttled (`pin_locked`).
     """
     if match.seat_of(player) is None:
-        raise Forbidden("not_in_match", f"{player.name} does not play in this match.")
+        raise Forbidden(
+            "not_in_match", _("%(name)s does not play in this match.") % {"name": player.name}
+        )
     refusal: ServiceError | None = None
     with transaction.atomic():
         _lock_address(ip)
         locked = Player.objects.select_for_update().get(pk=player.pk)
         refusal = _lock_refusal(locked, device, ip)  # before any hashing
         if refusal is None and not locked.pin_hash:
-            refusal = Forbidden("no_pin", f"{player.name} has no PIN yet; an organiser sets one.")
+            refusal = Forbidden(
+                "no_pin",
+                _("%(name)s has no PIN yet; an organiser sets one.") % {"name": player.name},
+            )
         elif refusal is None and not locked.check_pin(pin):
             PinFailure.objects.create(player=locked, match=match, device=device, ip=ip)
             refusal = Forbidden("wrong_pin", _wrong_pin_message(locked, device))
@@ -172,8 +195,9 @@ def acting_with_pin(actor: Actor, *, match: Match, player_id, pin: str) -> Actor
     if player is None or match.seat_of(player) is None:
         raise Forbidden(
             "not_in_match",
-            f"Choose {match.player_a.name} or {match.player_b.name}: only they play in this match.",
-            fields={"player": "not in this match"},
+            _("Choose %(a)s or %(b)s: only they play in this match.")
+            % {"a": match.player_a.name, "b": match.player_b.name},
+            fields={"player": _("not in this match")},
         )
     verify_pin(match=match, player=player, pin=pin or "", device=device_key(actor), ip=actor.ip)
     return actor.acting_as(player)
@@ -232,10 +256,13 @@ def unlock_pin(*, player: Player, actor: Actor) -> int:
     """Lift every wrong-PIN lock on `player` (all phones), with a ledger row in the
     club's chain. Returns how many failures were cleared. Raises Forbidden."""
     if not permissions.may_unlock_pin(actor, player):
-        raise Forbidden("not_allowed", f"Only the organisers of {player.club.name} lift PIN locks.")
+        raise Forbidden(
+            "not_allowed",
+            _("Only the organisers of %(club)s lift PIN locks.") % {"club": player.club.name},
+        )
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
-        cleared, _ = PinFailure.objects.filter(player=locked).delete()
+        cleared, _by_model = PinFailure.objects.filter(player=locked).delete()
         ledger.append(
             chain=f"club:{locked.club_id}",
             action="pin_unlocked",
@@ -248,12 +275,24 @@ def unlock_pin(*, player: Player, actor: Actor) -> int:
     return cleared
 
 
+def remember_language(*, player_ids, language: str) -> int:
+    """The language these players chose at a table (a code of settings.LANGUAGES): a
+    phone seated for one of them shows the table in it from then on. The phone's own
+    choice (the switch, a cookie) is what chooses; nothing is asked. Returns how many
+    players changed; an unknown language changes nobody."""
+    if language not in dict(settings.LANGUAGES):
+        return 0
+    rows = Player.objects.filter(pk__in=list(player_ids)).exclude(language=language)
+    return rows.update(language=language)
+
+
 def set_pin(*, player: Player, pin: str, actor: Actor) -> None:
     """Set a player's table PIN (4 to 8 digits). Raises Forbidden, ServiceError."""
     if not permissions.may_set_pin(actor, player):
         raise Forbidden(
             "not_allowed",
-            f"Only {player.name} and the organisers of {player.club.name} set this PIN.",
+            _("Only %(name)s and the organisers of %(club)s set this PIN.")
+            % {"name": player.name, "club": player.club.name},
         )
     _check_pin(pin)
     player.set_pin(pin)
@@ -262,7 +301,9 @@ def set_pin(*, player: Player, pin: str, actor: Actor) -> None:
 
 def _check_pin(pin: str) -> None:
     if not (pin.isdigit() and 4 <= len(pin) <= 8):
-        raise ServiceError("invalid", "A PIN is 4 to 8 digits.", fields={"pin": "4 to 8 digits"})
+        raise ServiceError(
+            "invalid", _("A PIN is 4 to 8 digits."), fields={"pin": _("4 to 8 digits")}
+        )
 
 
 def add_player(
@@ -276,17 +317,20 @@ def add_player(
     user=None,
 ) -> Player:
     """Register a player in a club. Raises Forbidden, ServiceError (`duplicate_player`)."""
-    permissions.require_organiser(actor, club, "add players")
+    # Translators: completes "Only the organisers of <club> may ..."
+    permissions.require_organiser(actor, club, _("add players"))
     name = " ".join(name.split())
     if not name or len(name) > 120:
         raise ServiceError(
-            "invalid", "A player needs a name of 1 to 120 characters.", fields={"name": "required"}
+            "invalid",
+            _("A player needs a name of 1 to 120 characters."),
+            fields={"name": _("required")},
         )
     if club.players.filter(name__iexact=name).exists():
         raise ServiceError(
             "duplicate_player",
-            f"{club.name} already has a player called {name}.",
-            fields={"name": "taken"},
+            _("%(club)s already has a player called %(name)s.") % {"club": club.name, "name": name},
+            fields={"name": _("taken")},
         )
     player = Player(club=club, name=name, email=email, member_id=member_id, user=user)
     if pin:

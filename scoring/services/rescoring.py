@@ -17,9 +17,10 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Prefetch
+from django.utils.translation import gettext as _
 
 from ginclub import permissions
-from ginclub.errors import Conflict, ServiceError
+from ginclub.errors import Conflict, ServiceError, message_of
 from scoring.hand_input import HandInput, evaluate, hand_input_from
 from scoring.models import Club, Entry, Game, Hand, Match, Player
 from scoring.progress import recompute_match
@@ -137,7 +138,7 @@ def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor, reason:
     try:
         profile = RuleProfile.from_dict(rules)
     except RulesError as error:
-        raise ServiceError("bad_option", error.message) from None
+        raise ServiceError("bad_option", message_of(error)) from None
     with transaction.atomic():
         match = lock_match(match_id)
         permissions.require_manage_match(actor, match)
@@ -209,8 +210,16 @@ def _rescore_hand(
     except RulesError as error:
         raise Conflict(
             "rescore_impossible",
-            f"Hand {hand.number} of game {game.number} "
-            f"({match}) cannot be scored under the new rules: {error.message}.",
+            _(
+                "Hand %(number)s of game %(game)s (%(match)s) cannot be scored under the "
+                "new rules: %(problem)s."
+            )
+            % {
+                "number": hand.number,
+                "game": game.number,
+                "match": match,
+                "problem": message_of(error),
+            },
         ) from None
     values = hand_fields(hand_values(hand_input, result))
     if all(getattr(hand, key) == value for key, value in values.items()):
@@ -249,7 +258,8 @@ def import_match(
     points, winner}]}]. Raises Forbidden, ServiceError (`bad_archive`, naming `label`).
     """
 
-    permissions.require_organiser(actor, club, "import matches")
+    # Translators: completes "Only the organisers of <club> may ..."
+    permissions.require_organiser(actor, club, _("import matches"))
     check_players(club, player_a, player_b)
     try:
         profile = RuleProfile.from_dict(rules)
@@ -271,8 +281,16 @@ def import_match(
                 if summary[key] != expected.get(key):
                     raise ServiceError(
                         "bad_archive",
-                        f"{label}: the archive says {key} "
-                        f"{expected.get(key)}, its hands give {summary[key]}.",
+                        _(
+                            "%(label)s: the archive says %(key)s %(expected)s, its hands "
+                            "give %(found)s."
+                        )
+                        % {
+                            "label": label,
+                            "key": key,
+                            "expected": expected.get(key),
+                            "found": summary[key],
+                        },
                     )
             if state == Match.State.CLOSED:
                 match.state = Match.State.CLOSED
@@ -284,7 +302,7 @@ def import_match(
                 after={"rules": match.rules, **summary},
             )
     except (RulesError, Conflict) as error:
-        raise ServiceError("bad_archive", f"{label}: {error.message}") from None
+        raise ServiceError("bad_archive", f"{label}: {message_of(error)}") from None
     return match
 
 
@@ -296,7 +314,11 @@ def _import_game(
         match=match, number=data["number"], first_dealer=data["first_dealer"]
     )
     for item in data["hands"]:
-        where = f"{label}, game {game.number} hand {item['number']}"
+        where = _("%(label)s, game %(game)s hand %(number)s") % {
+            "label": label,
+            "game": game.number,
+            "number": item["number"],
+        }
         hand_input = hand_input_from(
             {**item["input"], "game": game.number, "number": item["number"]}
         )
@@ -304,12 +326,22 @@ def _import_game(
         if (values["points"], values["winner"] or None) != (item["points"], item["winner"] or None):
             raise ServiceError(
                 "bad_archive",
-                f"{where}: the archive says {item['points']} "
-                f"points to {item['winner'] or 'nobody'}, the rules give "
-                f"{values['points']} to {values['winner'] or 'nobody'}.",
+                _(
+                    "%(where)s: the archive says %(points)s points to %(winner)s, the rules "
+                    "give %(rule_points)s to %(rule_winner)s."
+                )
+                % {
+                    "where": where,
+                    "points": item["points"],
+                    "winner": item["winner"] or _("nobody"),
+                    "rule_points": values["points"],
+                    "rule_winner": values["winner"] or _("nobody"),
+                },
             )
         if item["dealer"] not in ("A", "B") or item["state"] not in Hand.State.values:
-            raise ServiceError("bad_archive", f"{where}: bad dealer or state.")
+            raise ServiceError(
+                "bad_archive", _("%(where)s: bad dealer or state.") % {"where": where}
+            )
         payload = hand_input.as_payload()
         entry = Entry.objects.create(
             match=match,

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from ginclub.permissions import Actor
 from scoring import hooks
 from scoring.models import Hand, Match
@@ -66,7 +68,9 @@ def recompute(match: Match, actor: Actor, *, action: str, hand: Hand, reason: st
     change = hooks.ResultChange(
         match_id=match.pk,
         action=action,
-        hand=f"hand {hand.number} of game {hand.game.number}",
+        # Translators: the apps above put this in their sentences ("Correct hand 3 of game 1 ...").
+        hand=_("hand %(number)s of game %(game)s")
+        % {"number": hand.number, "game": hand.game.number},
         before=report.before,
         after=report.after,
     )

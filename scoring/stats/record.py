@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Count, Max, Q
+from django.utils.translation import gettext as _
 
 from ginclub import permissions
 from ginclub.errors import NotFound
@@ -64,7 +65,7 @@ def visible_player(actor, player_id: int) -> Player:
     may_see_player); anyone else, like an unknown id, gets NotFound."""
     player = Player.objects.select_related("club").filter(pk=player_id).first()
     if player is None:
-        raise NotFound("not_found", "No such player.")
+        raise NotFound("not_found", _("No such player."))
     permissions.require_see_player(actor, player)
     return player
 
@@ -73,7 +74,7 @@ def visible_club(actor, slug: str) -> Club:
     """The club, if `actor` may read its players' pages (else NotFound, as for no club)."""
     club = Club.objects.filter(slug=slug).first()
     if club is None or not permissions.may_see_players_of(actor, club):
-        raise NotFound("not_found", "No such club.")
+        raise NotFound("not_found", _("No such club."))
     return club
 
 
@@ -159,7 +160,7 @@ def player_record(player: Player, actor, *, matches_shown: int | None = None) ->
     matches = match_lines(player, hidden, matches_shown)
     places = hooks.match_places([line.match.pk for line in matches])
     rated = rating_rows(player, hidden)
-    changes = {match_id: round(after - before, 2) for match_id, _, before, after in rated}
+    changes = {match_id: round(after - before, 2) for match_id, _month, before, after in rated}
     return PlayerRecord(
         player=player,
         hands=past.hand_figures[0].basis,
