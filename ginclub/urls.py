@@ -16,6 +16,9 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     # the match page's service worker: served from the root so that its scope covers it
     path("sw.js", views_offline.service_worker, name="service-worker"),
+    # The language switch on every page: Django's set_language (POST `language`, `next`),
+    # which also keeps the choice for the players this phone is seated for.
+    path("i18n/setlang/", scoring_views.set_language, name="set_language"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

@@ -13,12 +13,17 @@ from __future__ import annotations
 
 import segno
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.views import i18n
 from django.views.decorators.http import require_GET, require_POST
 
 from ginclub import permissions
@@ -27,6 +32,7 @@ from ginclub.http import answer_poll
 from scoring import hooks, ledger, selectors, services
 from scoring.forms import (
     CARD_CHOICES,
+    OUTCOME_CHOICES,
     AddPlayerForm,
     CorrectionForm,
     HandForm,
@@ -40,26 +46,89 @@ from scoring.hand_input import (
     describe_differences,
     differences,
     hand_input_from,
+    outcome_text,
     show_value,
 )
 from scoring.models import Hand, Match, Player
 from scoring.services.hands import hand_values
 
-OUTCOME_CHOICES = [
-    ("knock", "Knock"),
-    ("gin", "Gin"),
-    ("big_gin", "Big gin"),
-    ("dead", "Dead hand"),
-]
-
 DEADWOOD_FIELDS = [
-    ("knocker_deadwood", "Knocker's deadwood"),
-    ("defender_deadwood", "Defender's deadwood (after lay-offs)"),
+    ("knocker_deadwood", gettext_lazy("Knocker's deadwood")),
+    ("defender_deadwood", gettext_lazy("Defender's deadwood (after lay-offs)")),
 ]
 
 
 def _visible_match(request: HttpRequest, match_id: int) -> Match:
-    return selectors.visible_match(permissions.actor_of(request), match_id)
+    match = selectors.visible_match(permissions.actor_of(request), match_id)
+    speak_players_language(request, permissions.actor_of(request, match).player)
+    return match
+
+
+# --------------------------------------------------------------------------- language
+#
+# The language is the phone's (the switch's cookie, else the browser's Accept-Language:
+# LocaleMiddleware), except at a table: a phone seated for a player who chose a language
+# shows the match in it (Player.language), and keeps it (the cookie is set). A player's
+# language is what a phone seated for them chose: with the switch while seated
+# (`set_language`), or before sitting down (the phone's cookie, taken when they sit).
+
+
+def speak_players_language(request: HttpRequest, player) -> str:
+    """Answer this request in `player`'s language, if they chose one; returns it ("")."""
+    language = getattr(player, "language", "") if player is not None else ""
+    if language and language in dict(settings.LANGUAGES):
+        if language != translation.get_language():
+            translation.activate(language)
+            request.LANGUAGE_CODE = language
+        request.table_language = language
+        return language
+    return ""
+
+
+def keep_language(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """Set the language cookie to the seated player's language (`speak_players_language`)
+    when the phone's differs, so every page from this phone speaks it."""
+    language = getattr(request, "table_language", "")
+    if language and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != language:
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            language,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    return response
+
+
+def seated_language(request: HttpRequest, player) -> None:
+    """A phone just sat down for `player`: the player's language, if they have one, is
+    this phone's from now on; else the language this phone chose (its cookie), if any,
+    becomes the player's. A browser's Accept-Language alone chooses nothing."""
+    if player.language:
+        speak_players_language(request, player)
+        return
+    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+    if chosen in dict(settings.LANGUAGES):
+        services.remember_language(player_ids=[player.pk], language=chosen)
+        player.language = chosen
+
+
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The language switch on every page (Django's set_language: POST `language` and
+    `next`; the cookie). The players this phone is seated for at a table, and the
+    logged-in user's own players, keep the choice: their tables follow it."""
+    response = i18n.set_language(request)
+    language = request.POST.get("language", "") if request.method == "POST" else ""
+    if language in dict(settings.LANGUAGES):
+        players = set(permissions.actor_of(request).seats.values())
+        if request.user.is_authenticated:
+            players |= set(Player.objects.filter(user=request.user).values_list("pk", flat=True))
+        if players:
+            services.remember_language(player_ids=players, language=language)
+    return response
 
 
 def _back(match: Match) -> HttpResponseRedirect:
@@ -67,15 +136,48 @@ def _back(match: Match) -> HttpResponseRedirect:
 
 
 def _checked(form: forms.Form, intro: str) -> dict:
-    """The form's cleaned data, or a refusal that says what is wrong with which field."""
+    """The form's cleaned data, or a refusal that says what is wrong with which field
+    (`intro` in the active language; the fields by their names as players read them)."""
     if form.is_valid():
         return form.cleaned_data
     fields = {name: "; ".join(errors) for name, errors in form.errors.items()}
     problems = "; ".join(
-        problem if name == "__all__" else f"{name.replace('_', ' ')}: {problem}"
+        problem if name == "__all__" else f"{_field_words(name)}: {problem}"
         for name, problem in fields.items()
     )
     raise ServiceError("invalid", f"{intro}: {problems}", fields=fields)
+
+
+# A form field's name as the refusal says it ("knocker deadwood"), in the active language.
+FIELD_WORDS = {
+    "game": pgettext_lazy("form field", "game"),
+    "number": pgettext_lazy("form field", "number"),
+    "idempotency key": pgettext_lazy("form field", "idempotency key"),
+    "mode": pgettext_lazy("form field", "mode"),
+    "outcome": pgettext_lazy("form field", "outcome"),
+    "knocker": pgettext_lazy("form field", "knocker"),
+    "knocker deadwood": pgettext_lazy("form field", "knocker deadwood"),
+    "defender deadwood": pgettext_lazy("form field", "defender deadwood"),
+    "knocker cards": pgettext_lazy("form field", "knocker cards"),
+    "defender cards": pgettext_lazy("form field", "defender cards"),
+    "upcard": pgettext_lazy("form field", "upcard"),
+    "version": pgettext_lazy("form field", "version"),
+    "reason": pgettext_lazy("form field", "reason"),
+    "player": pgettext_lazy("form field", "player"),
+    "pin": pgettext_lazy("form field", "pin"),
+    "player a": pgettext_lazy("form field", "player a"),
+    "player b": pgettext_lazy("form field", "player b"),
+    "profile": pgettext_lazy("form field", "profile"),
+    "agreement": pgettext_lazy("form field", "agreement"),
+    "first dealer": pgettext_lazy("form field", "first dealer"),
+    "name": pgettext_lazy("form field", "name"),
+}
+
+
+def _field_words(name: str) -> str:
+    words = name.replace("_", " ")
+    found = FIELD_WORDS.get(words)
+    return str(found) if found is not None else words
 
 
 def _hand_of(hand_id: int) -> Hand:
@@ -124,7 +226,9 @@ def unlock_pin(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
     player = get_object_or_404(Player.objects.select_related("club"), pk=player_id, club=club)
     services.unlock_pin(player=player, actor=permissions.actor_of(request))
-    messages.success(request, f"{player.name} may try their PIN again on every phone.")
+    messages.success(
+        request, _("%(name)s may try their PIN again on every phone.") % {"name": player.name}
+    )
     back = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
         back = reverse("scoring:club", args=[club.slug])
@@ -136,7 +240,7 @@ def unlock_pin(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 def new_match(request: HttpRequest, slug: str) -> HttpResponse:
     """Organisers start any match; at a club night two members start their own."""
     club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
-    data = _checked(StartMatchForm(request.POST, club=club), "Check the new match")
+    data = _checked(StartMatchForm(request.POST, club=club), _("Check the new match"))
     match = services.start_match(club=club, actor=permissions.actor_at_club(request, club), **data)
     return _back(match)
 
@@ -145,9 +249,11 @@ def new_match(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def add_player(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
-    data = _checked(AddPlayerForm(request.POST), "Check the new player")
+    data = _checked(AddPlayerForm(request.POST), _("Check the new player"))
     player = services.add_player(club=club, actor=permissions.actor_of(request), **data)
-    messages.success(request, f"{player.name} joined {club.name}.")
+    messages.success(
+        request, _("%(name)s joined %(club)s.") % {"name": player.name, "club": club.name}
+    )
     return redirect("scoring:club", slug=slug)
 
 
@@ -159,7 +265,7 @@ def table(request: HttpRequest, token: str) -> HttpResponse:
     link = permissions.read_table_token(token)
     match = Match.objects.filter(pk=link.match_id).first()
     if match is None:
-        raise NotFound("not_found", "This table's match no longer exists.")
+        raise NotFound("not_found", _("This table's match no longer exists."))
     permissions.grant_table(request, match, link)
     return redirect("scoring:match", match_id=match.pk)
 
@@ -191,7 +297,7 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
     if context["staff"]:
         context["pin_locks"] = services.pin_locks([match.player_a, match.player_b])
         context["back"] = request.path
-    return render(request, "scoring/match.html", context)
+    return keep_language(request, render(request, "scoring/match.html", context))
 
 
 def clock_version(clock) -> tuple | None:
@@ -257,13 +363,17 @@ def _hand_form_template(context: dict) -> str:
 def seat(request: HttpRequest, match_id: int) -> HttpResponse:
     """This phone acts for a player from now on, once they give their PIN."""
     match = _visible_match(request, match_id)
-    data = _checked(SeatForm(request.POST), "Choose your name and type your PIN")
+    data = _checked(SeatForm(request.POST), _("Choose your name and type your PIN"))
     actor = services.acting_with_pin(
         permissions.actor_of(request), match=match, player_id=data["player"], pin=data["pin"]
     )
     permissions.claim_seat(request, match, actor.player)
-    messages.success(request, f"This phone now enters results for {actor.player.name}.")
-    return _back(match)
+    seated_language(request, actor.player)
+    messages.success(
+        request,
+        _("This phone now enters results for %(name)s.") % {"name": actor.player.name},
+    )
+    return keep_language(request, _back(match))
 
 
 @require_POST
@@ -275,7 +385,9 @@ def leave_seat(request: HttpRequest, match_id: int) -> HttpResponse:
     permissions.release_seat(request, match)
     if seated is not None:
         messages.success(
-            request, f"This phone no longer enters results for {seated.name}: choose your name."
+            request,
+            _("This phone no longer enters results for %(name)s: choose your name.")
+            % {"name": seated.name},
         )
     return _back(match)
 
@@ -289,7 +401,7 @@ def _seat_names(match: Match) -> dict[str, str]:
 
 def _hand_of_form(request: HttpRequest, match: Match) -> tuple[HandForm, dict]:
     form = HandForm(request.POST, match=match)
-    return form, _checked(form, "Check the hand")
+    return form, _checked(form, _("Check the hand"))
 
 
 def _shown_result(result) -> dict:
@@ -305,7 +417,7 @@ def _shown_result(result) -> dict:
 @require_POST
 def preview(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _visible_match(request, match_id)
-    form, _ = _hand_of_form(request, match)
+    form, _data = _hand_of_form(request, match)
     hand = hand_input_from(form.hand_data(), _seat_names(match))
     result = services.preview_hand(match=match, hand=hand)
     context = {
@@ -347,15 +459,15 @@ def compare(request: HttpRequest, match_id: int) -> HttpResponse:
             **(saved.cards or {}),
         }
         mine = {**mine, **(mine["cards"] or {})}
-        entered_by = saved.entered_names[0] if saved.entered_names else "an organiser"
-        me = context["seated"].name if context["seated"] else "the other entry"
+        entered_by = saved.entered_names[0] if saved.entered_names else _("an organiser")
+        me = context["seated"].name if context["seated"] else _("the other entry")
         diff = differences(theirs, mine)
         context.update(
             hand=saved,
             rows=_clash_rows(match, theirs, mine),
             differ=bool(diff),
-            reason=f"{me} entered other figures: "
-            + describe_differences(diff, names=(entered_by, me)),
+            reason=_("%(me)s entered other figures: %(differences)s")
+            % {"me": me, "differences": describe_differences(diff, names=(entered_by, me))},
             entered_by=entered_by,
         )
     return render(request, "scoring/_hand_clash.html", context)
@@ -365,29 +477,35 @@ def _clash_rows(match: Match, theirs: dict, mine: dict) -> list[tuple[str, str, 
     """Both entries of one hand, field by field, as players read them."""
 
     def name(seat: str) -> str:
-        return match.player(seat).name if seat else "nobody"
+        return match.player(seat).name if seat else _("nobody")
 
     def score(values: dict) -> str:
-        return f"{name(values['winner'])} +{values['points']}" if values["winner"] else "no points"
+        return (
+            f"{name(values['winner'])} +{values['points']}" if values["winner"] else _("no points")
+        )
 
     rows = [
-        ("Outcome", show_value(theirs["outcome"]), show_value(mine["outcome"])),
-        ("Who knocked", name(theirs["knocker"]), name(mine["knocker"])),
         (
-            "Knocker's deadwood",
+            _("Outcome"),
+            show_value(theirs["outcome"], "outcome"),
+            show_value(mine["outcome"], "outcome"),
+        ),
+        (_("Who knocked"), name(theirs["knocker"]), name(mine["knocker"])),
+        (
+            _("Knocker's deadwood"),
             show_value(theirs["knocker_deadwood"]),
             show_value(mine["knocker_deadwood"]),
         ),
         (
-            "Defender's deadwood",
+            _("Defender's deadwood"),
             show_value(theirs["defender_deadwood"]),
             show_value(mine["defender_deadwood"]),
         ),
-        ("Score", score(theirs), score(mine)),
+        (_("Score"), score(theirs), score(mine)),
     ]
     for key, label in (
-        ("knocker_cards", "Knocker's cards"),
-        ("defender_cards", "Defender's cards"),
+        ("knocker_cards", _("Knocker's cards")),
+        ("defender_cards", _("Defender's cards")),
     ):
         if theirs.get(key) or mine.get(key):
             rows.append(
@@ -425,6 +543,14 @@ def _after_write(request: HttpRequest, match: Match) -> HttpResponse:
     return response
 
 
+# The refusal's opening when a hand action's form is wrong ("Cannot confirm this hand: ...").
+CANNOT = {
+    "confirm": gettext_lazy("Cannot confirm this hand"),
+    "dispute": gettext_lazy("Cannot dispute this hand"),
+    "withdraw": gettext_lazy("Cannot withdraw this hand"),
+    "void": gettext_lazy("Cannot void this hand"),
+}
+
 HAND_ACTIONS = {
     "confirm": services.confirm_hand,
     "dispute": services.dispute_hand,
@@ -447,10 +573,12 @@ def _actor_with_pin(request: HttpRequest, match: Match, data: dict) -> permissio
 def hand_action(request: HttpRequest, hand_id: int, action: str) -> HttpResponse:
     service = HAND_ACTIONS.get(action)
     if service is None:
-        raise NotFound("not_found", f"There is no hand action called {action!r}.")
+        raise NotFound(
+            "not_found", _("There is no hand action called %(action)r.") % {"action": action}
+        )
     hand = _hand_of(hand_id)
     match = _visible_match(request, hand.game.match_id)
-    data = _checked(VersionForm(request.POST), f"Cannot {action} this hand")
+    data = _checked(VersionForm(request.POST), str(CANNOT[action]))
     kwargs = {
         "hand_id": hand.pk,
         "actor": _actor_with_pin(request, match, data),
@@ -472,7 +600,7 @@ def correct(request: HttpRequest, hand_id: int) -> HttpResponse:
     hand = _hand_of(hand_id)
     match = _visible_match(request, hand.game.match_id)
     permissions.require_manage_match(permissions.actor_of(request), match)
-    data = dict(_checked(CorrectionForm(request.POST), "Check the correction"))
+    data = dict(_checked(CorrectionForm(request.POST), _("Check the correction")))
     version, reason, key = data.pop("version"), data.pop("reason"), data.pop("idempotency_key")
     services.correct_hand(
         hand_id=hand.pk,
@@ -531,7 +659,7 @@ def correct_preview(request: HttpRequest, hand_id: int) -> HttpResponse:
     """What the correction would change (htmx: the `correction-preview` partial; a plain
     post: the whole page with it), or the refusal applying would give."""
     hand, match = _organised_hand(request, hand_id)
-    data = dict(_checked(CorrectionForm(request.POST), "Check the correction"))
+    data = dict(_checked(CorrectionForm(request.POST), _("Check the correction")))
     version, reason = data.pop("version"), data.pop("reason")
     data.pop("idempotency_key")
     preview = services.preview_correction(
@@ -550,7 +678,7 @@ def correct_preview(request: HttpRequest, hand_id: int) -> HttpResponse:
 def void_preview(request: HttpRequest, hand_id: int) -> HttpResponse:
     """What voiding the hand would change, or the refusal voiding would give."""
     hand, match = _organised_hand(request, hand_id)
-    data = _checked(VersionForm(request.POST), "Check the void")
+    data = _checked(VersionForm(request.POST), _("Check the void"))
     reason = data.get("reason") or ""
     preview = services.preview_void(
         hand_id=hand.pk, actor=permissions.actor_of(request), version=data["version"], reason=reason
@@ -580,24 +708,57 @@ def _shown_preview(preview, match: Match) -> dict:
 
 def _hand_text(hand: dict, match: Match) -> str:
     if hand["state"] == Hand.State.VOIDED:
-        return "voided"
+        return _("voided")
     if hand["outcome"] == "dead":
-        return "dead hand, no points"
-    knocker = match.player(hand["knocker"]).name
-    text = f"{hand['outcome'].replace('_', ' ')}, {knocker} knocked"
-    text += f", deadwood {hand['knocker_deadwood']} v {hand['defender_deadwood']}"
+        return _("dead hand, no points")
+    values = {
+        "outcome": outcome_text(hand["outcome"]),
+        "knocker": match.player(hand["knocker"]).name,
+        "knocker_deadwood": hand["knocker_deadwood"],
+        "defender_deadwood": hand["defender_deadwood"],
+    }
     if hand["winner"]:
-        text += f": {match.player(hand['winner']).name} +{hand['points']}"
-    return text
+        values.update(winner=match.player(hand["winner"]).name, points=hand["points"])
+        # Translators: "knock, Ada knocked, deadwood 4 v 30: Ada +26"
+        return (
+            _(
+                "%(outcome)s, %(knocker)s knocked, deadwood %(knocker_deadwood)s v "
+                "%(defender_deadwood)s: %(winner)s +%(points)s"
+            )
+            % values
+        )
+    return (
+        _("%(outcome)s, %(knocker)s knocked, deadwood %(knocker_deadwood)s v %(defender_deadwood)s")
+        % values
+    )
 
 
 def _result_text(result: dict, match: Match) -> str:
-    a, b = match.player_a.name, match.player_b.name
-    games = f"{a} {result['games_won']['A']}–{result['games_won']['B']} {b} in games"
-    points = f"{result['points']['A']}–{result['points']['B']} points"
+    values = {
+        "a": match.player_a.name,
+        "b": match.player_b.name,
+        "games_a": result["games_won"]["A"],
+        "games_b": result["games_won"]["B"],
+        "points_a": result["points"]["A"],
+        "points_b": result["points"]["B"],
+    }
     if result["winner"]:
-        return f"{match.player(result['winner']).name} wins: {games}, {points}"
-    return f"Undecided: {games}, {points}"
+        values["winner"] = match.player(result["winner"]).name
+        # Translators: "Ada wins: Ada 3–1 Ben in games, 420–310 points"
+        return (
+            _(
+                "%(winner)s wins: %(a)s %(games_a)s–%(games_b)s %(b)s in games, "
+                "%(points_a)s–%(points_b)s points"
+            )
+            % values
+        )
+    return (
+        _(
+            "Undecided: %(a)s %(games_a)s–%(games_b)s %(b)s in games, "
+            "%(points_a)s–%(points_b)s points"
+        )
+        % values
+    )
 
 
 @login_required
@@ -640,8 +801,10 @@ def revoke_links(request: HttpRequest, match_id: int) -> HttpResponse:
     services.revoke_table_links(match_id=match.pk, actor=permissions.actor_of(request))
     messages.success(
         request,
-        "The table links of this match are withdrawn: phones that opened them must scan "
-        "the new QR code and give their PIN again.",
+        _(
+            "The table links of this match are withdrawn: phones that opened them must scan "
+            "the new QR code and give their PIN again."
+        ),
     )
     return _back(match)
 

@@ -12,7 +12,7 @@ the stored response and writes nothing; the same key with another payload is ref
     results     a match's result; recompute it and ask the result guards (scoring.hooks)
     corrections preview an organiser's correction or void (run, then rolled back)
     players     add players, set and check table PINs (rate-limited), act for a player by
-                their PIN, see and lift wrong-PIN locks
+                their PIN, see and lift wrong-PIN locks, remember a player's language
     rescoring   re-score a match under new rules; re-create one from an archive
     summaries   rebuild the seat summaries behind the players' statistics
 """
@@ -49,6 +49,7 @@ from scoring.services.players import (
     add_player,
     device_key,
     pin_locks,
+    remember_language,
     set_pin,
     unlock_pin,
     verify_pin,
@@ -80,6 +81,7 @@ __all__ = [
     "preview_correction",
     "preview_hand",
     "preview_void",
+    "remember_language",
     "rescore_match",
     "reopen_match",
     "result_of",
