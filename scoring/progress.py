@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from django.utils.translation import gettext as _
+
 from ginclub.errors import Conflict
 from scoring import ledger
 from scoring.models import Game, Hand, Match
@@ -138,12 +140,19 @@ def _moot_games_after(match: Match, game: Game, later: list[Game], actor) -> lis
     for moot in later:
         live = sorted(h.number for h in moot.hands.all() if h.state != Hand.State.VOIDED)
         if live:
-            raise Conflict(
-                "game_reopened",
-                f"This change would leave game {game.number} unfinished, but game "
-                f"{moot.number} already has {_hands(live)}: void "
-                f"{'them (last first)' if len(live) > 1 else 'it'}, then make this change.",
-            )
+            values = {"game": game.number, "later": moot.number, **_numbers(live)}
+            if len(live) == 1:
+                message = _(
+                    "This change would leave game %(game)s unfinished, but game %(later)s "
+                    "already has hand %(number)s: void it, then make this change."
+                )
+            else:
+                message = _(
+                    "This change would leave game %(game)s unfinished, but game %(later)s "
+                    "already has hands %(numbers)s and %(last)s: void them (last first), "
+                    "then make this change."
+                )
+            raise Conflict("game_reopened", message % values)
     stay = [moot for moot in later if moot.hands.all()]
     for moot in reversed(later):
         if moot in stay:
@@ -162,10 +171,15 @@ def _moot_games_after(match: Match, game: Game, later: list[Game], actor) -> lis
     return stay
 
 
-def _hands(numbers: list[int]) -> str:
-    if len(numbers) == 1:
-        return f"hand {numbers[0]}"
-    return f"hands {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
+def _numbers(numbers: list[int]) -> dict[str, object]:
+    """Hand numbers for a message: `number` (the first), `numbers` (all but the last,
+    listed) and `last`; the message says "hand %(number)s" or "hands %(numbers)s and
+    %(last)s" by how many there are."""
+    return {
+        "number": numbers[0],
+        "numbers": ", ".join(map(str, numbers[:-1])),
+        "last": numbers[-1],
+    }
 
 
 def _refuse_hands_after_the_end(match, game, confirmed, profile) -> None:
@@ -173,9 +187,11 @@ def _refuse_hands_after_the_end(match, game, confirmed, profile) -> None:
         if game_result(match, confirmed[:cut], profile).finished:
             raise Conflict(
                 "hands_after_game_end",
-                f"This change would end game {game.number} "
-                f"at hand {confirmed[cut - 1].number}, but later hands follow it; "
-                "void them first.",
+                _(
+                    "This change would end game %(game)s at hand %(hand)s, but later hands "
+                    "follow it; void them first."
+                )
+                % {"game": game.number, "hand": confirmed[cut - 1].number},
             )
 
 
@@ -223,10 +239,18 @@ def _drop_games_after_the_end(games: list[Game], decided: int) -> None:
     for game in games[decided:]:
         live = sorted(h.number for h in game.hands.all() if h.state != Hand.State.VOIDED)
         if live:
+            if len(live) == 1:
+                message = _(
+                    "This change would decide the match before game %(game)s, which has "
+                    "hand %(number)s; void them first."
+                )
+            else:
+                message = _(
+                    "This change would decide the match before game %(game)s, which has "
+                    "hands %(numbers)s and %(last)s; void them first."
+                )
             raise Conflict(
-                "hands_after_match_end",
-                f"This change would decide the match before game {game.number}, "
-                f"which has {_hands(live)}; void them first.",
+                "hands_after_match_end", message % {"game": game.number, **_numbers(live)}
             )
         if not game.hands.all():
             game.delete()
@@ -248,12 +272,19 @@ def _recompute_hollywood(match: Match, profile: RuleProfile) -> None:
     for number, game in games.items():
         stray = sorted(h.number for h in game.hands.all() if h.state != Hand.State.VOIDED)
         if number != 1 and stray:
-            raise Conflict(
-                "not_hollywood",
-                f"Hollywood scoring needs every hand in one sequence, but game {number} "
-                f"of this match holds {_hands(stray)}: it was played as separate games, "
-                "so it cannot be scored as Hollywood.",
-            )
+            if len(stray) == 1:
+                message = _(
+                    "Hollywood scoring needs every hand in one sequence, but game %(game)s "
+                    "of this match holds hand %(number)s: it was played as separate games, "
+                    "so it cannot be scored as Hollywood."
+                )
+            else:
+                message = _(
+                    "Hollywood scoring needs every hand in one sequence, but game %(game)s "
+                    "of this match holds hands %(numbers)s and %(last)s: it was played as "
+                    "separate games, so it cannot be scored as Hollywood."
+                )
+            raise Conflict("not_hollywood", message % {"game": number, **_numbers(stray)})
     live = sorted(
         (h for h in games[1].hands.all() if h.state != Hand.State.VOIDED), key=lambda h: h.number
     )
@@ -289,12 +320,17 @@ def _refuse_hands_after_the_hollywood_end(match, live, confirmed, profile) -> No
             end = confirmed[cut - 1].number
             later = [h.number for h in live if h.number > end]
             if later:
-                raise Conflict(
-                    "hands_after_game_end",
-                    f"This change would end all three games at hand {end}, but "
-                    f"{_hands(later)} follow{'s' if len(later) == 1 else ''} it; "
-                    "void them first.",
-                )
+                if len(later) == 1:
+                    message = _(
+                        "This change would end all three games at hand %(end)s, but hand "
+                        "%(number)s follows it; void them first."
+                    )
+                else:
+                    message = _(
+                        "This change would end all three games at hand %(end)s, but hands "
+                        "%(numbers)s and %(last)s follow it; void them first."
+                    )
+                raise Conflict("hands_after_game_end", message % {"end": end, **_numbers(later)})
             return
 
 
