@@ -16,6 +16,8 @@
   // never a second set of listeners (which would, say, step a deadwood twice per tap).
   if (window.ginclubHandForm) { window.ginclubHandForm(); return; }
   var root = document.documentElement;
+  // the page's language: static/js/words.js, loaded before this file
+  var words = window.ginclubWords;
   root.classList.add("js");
   try { if (localStorage.getItem("ginclub:four-colour") === "1") root.classList.add("four-colour"); } catch (err) { /* private mode */ }
 
@@ -83,8 +85,11 @@
     var found = window.ginclubMelds.arrange(cards);
     var melds = line.querySelector("[data-meld-text]"), dead = line.querySelector("[data-dead-text]");
     melds.textContent = dead.textContent = "";
-    if (!cards.length) { melds.textContent = "no cards yet"; return; }
-    if (!found) { melds.textContent = cards.length + " cards: a hand has " + target(side) + ", untap the extra"; return; }
+    if (!cards.length) { melds.textContent = words.t("no cards yet"); return; }
+    if (!found) {
+      melds.textContent = words.t("{count} cards: a hand has {target}, untap the extra", { count: cards.length, target: target(side) });
+      return;
+    }
     found.melds.forEach(function (meld, i) {
       if (i) melds.append(" · ");
       var group = document.createElement("span");
@@ -92,8 +97,9 @@
       cardSpans(group, meld);
       melds.appendChild(group);
     });
-    if (!found.melds.length) melds.textContent = "no melds yet";
-    dead.append("deadwood " + found.deadwood + (side === "defender" ? " before lay-offs" : "") + (found.dead.length ? ": " : ""));
+    if (!found.melds.length) melds.textContent = words.t("no melds yet");
+    dead.append(words.t(side === "defender" ? "deadwood {n} before lay-offs" : "deadwood {n}", { n: found.deadwood }) +
+      (found.dead.length ? ": " : ""));
     cardSpans(dead, found.dead);
   }
   // Screen readers hear the tapped hand's count and line once the tapping pauses, not
@@ -107,9 +113,12 @@
       var count = document.querySelector('[data-count="' + who + '"]');
       if (!news || !line || !count) return;
       var dead = line.querySelector("[data-dead-text]").textContent;
-      var text = (who === "knocker" ? "Knocker, " : "Defender, ") + count.textContent.replace("/", " of ") + " cards: " +
-        line.querySelector("[data-meld-text]").textContent + (dead ? "; " + dead : "") + ".";
-      if (who !== side()) text += " Now the " + side() + "'s cards.";
+      var counted = count.textContent.split("/");
+      var values = { count: counted[0], target: counted[1], melds: line.querySelector("[data-meld-text]").textContent, dead: dead };
+      var text = who === "knocker"
+        ? words.t(dead ? "Knocker, {count} of {target} cards: {melds}; {dead}." : "Knocker, {count} of {target} cards: {melds}.", values)
+        : words.t(dead ? "Defender, {count} of {target} cards: {melds}; {dead}." : "Defender, {count} of {target} cards: {melds}.", values);
+      if (who !== side()) text += " " + words.t(side() === "knocker" ? "Now the knocker's cards." : "Now the defender's cards.");
       if (text !== lastNews) news.textContent = lastNews = text;
     }, 900);
   }
@@ -125,8 +134,8 @@
     document.querySelectorAll("[data-grid-box]").forEach(function (box) {
       box.classList.toggle("shown", box.dataset.gridBox === which);
     });
-    var name = document.querySelector("[data-clear-name]");
-    if (name) name.textContent = which + "'s";
+    var clear = document.querySelector("[data-clear-side]");
+    if (clear) clear.textContent = words.t(which === "knocker" ? "Clear knocker's cards" : "Clear defender's cards");
     var entry = document.querySelector("[data-card-entry]");
     if (entry) entry.dataset.showing = which;
   }

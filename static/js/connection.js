@@ -3,11 +3,13 @@
 // idempotency keys, so tapping again is always safe. The banner clears itself on the next
 // request that gets through (the scoreboard polls every few seconds).
 (function () {
+  // in the page's language (static/js/words.js; English if it is missing)
+  function say(text) { return window.ginclubWords ? window.ginclubWords.t(text) : text; }
   function banner() { return document.getElementById("connection"); }
   function show(text) {
     var el = banner();
     if (!el) return;
-    el.textContent = text;
+    el.textContent = say(text);
     el.hidden = false;
   }
   // On the match page entries are kept on the phone and sent later (offline.js marks the

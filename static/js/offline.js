@@ -22,12 +22,19 @@
   var SUBMIT = /^\/matches\/\d+\/hands\/$/;
   var ACTION = /^\/hands\/\d+\/(confirm|dispute|withdraw)\/$/;
   var RETRY_MS = 10000;
-  var NOUNS = { hand: ["hand", "hands"], confirm: ["confirmation", "confirmations"],
-    dispute: ["dispute", "disputes"], withdraw: ["withdrawal", "withdrawals"] };
+  var COUNTED = { hand: ["{n} hand", "{n} hands"], confirm: ["{n} confirmation", "{n} confirmations"],
+    dispute: ["{n} dispute", "{n} disputes"], withdraw: ["{n} withdrawal", "{n} withdrawals"] };
   var items = [];      // this phone's entries for this match, oldest first
   var clashes = {};    // queue id -> the clash partial's HTML, fetched once
   var sending = null;
   var lastTag = null;
+  // the page's language: static/js/words.js, loaded before this file
+  var words = window.ginclubWords;
+  // "a, b and c" ("{list} and {last}", or the language's own)
+  function joined(parts, pattern) {
+    if (parts.length < 2) return parts[0] || "";
+    return words.t(pattern, { list: parts.slice(0, -1).join(", "), last: parts[parts.length - 1] });
+  }
 
   function panel() { return document.getElementById("offline-queue"); }
   function here() {
@@ -88,10 +95,8 @@
 
   // ---------------------------------------------------------------- queueing
   function handNumberOf(form) {
-    var li = form.closest("li.hand, .clash");
-    var strong = li && li.querySelector("strong, h3");
-    var found = strong && /Hand (\d+)/.exec(strong.textContent);
-    return found ? found[1] : "";
+    var hand = form.closest("li.hand, .clash");
+    return hand && hand.dataset.handNumber ? hand.dataset.handNumber : "";
   }
   function checkedLabel(form, name) {
     var input = form.querySelector('[name="' + name + '"]:checked');
@@ -100,21 +105,27 @@
   }
   function describe(kind, form, data) {
     if (kind !== "hand") {
-      var hand = "hand " + handNumberOf(form);
-      if (kind === "confirm") return "Confirm " + hand + (data.get("pin") ? " (with the opponent's PIN)" : "");
-      if (kind === "dispute") return "Dispute " + hand + (data.get("reason") ? ": " + data.get("reason") : "");
-      return "Withdraw my entry of " + hand;
+      var number = { number: handNumberOf(form), reason: data.get("reason") };
+      if (kind === "confirm") {
+        return words.t(data.get("pin") ? "Confirm hand {number} (with the opponent's PIN)" : "Confirm hand {number}", number);
+      }
+      if (kind === "dispute") return words.t(data.get("reason") ? "Dispute hand {number}: {reason}" : "Dispute hand {number}", number);
+      return words.t("Withdraw my entry of hand {number}", number);
     }
-    var words = "Hand " + data.get("number") + ": ";
-    var outcome = data.get("outcome");
-    if (outcome === "dead") return words + "dead hand, no points.";
-    words += checkedLabel(form, "outcome").toLowerCase() + ", " + (checkedLabel(form, "knocker") || "nobody") + " knocked";
+    var values = {
+      number: data.get("number"),
+      outcome: checkedLabel(form, "outcome").toLowerCase(),
+      knocker: checkedLabel(form, "knocker") || words.t("nobody"),
+      knocker_cards: data.getAll("knocker_cards").length,
+      defender_cards: data.getAll("defender_cards").length,
+      knocker_deadwood: data.get("knocker_deadwood"),
+      defender_deadwood: data.get("defender_deadwood")
+    };
+    if (data.get("outcome") === "dead") return words.t("Hand {number}: dead hand, no points.", values);
     if (data.get("mode") === "cards") {
-      return words + ", " + data.getAll("knocker_cards").length + " and " +
-        data.getAll("defender_cards").length + " cards: they are checked and scored when sent.";
+      return words.t("Hand {number}: {outcome}, {knocker} knocked, {knocker_cards} and {defender_cards} cards: they are checked and scored when sent.", values);
     }
-    return words + ", deadwood " + data.get("knocker_deadwood") + " v " + data.get("defender_deadwood") +
-      ": the score will be shown when sent.";
+    return words.t("Hand {number}: {outcome}, {knocker} knocked, deadwood {knocker_deadwood} v {defender_deadwood}: the score will be shown when sent.", values);
   }
   // What the server would refuse at once, said before anything is kept: a knock or a gin
   // needs its knocker (the rest waits for the engine when the hand is sent).
@@ -124,8 +135,8 @@
       form.querySelectorAll('[name="knocker"]'),
       function (input) { var label = input.closest("label"); return label ? label.textContent.trim() : ""; }
     ).filter(Boolean);
-    return "Choose who knocked" + (names.length ? " (" + names.join(" or ") + ")" : "") +
-      " before saving: nothing was kept.";
+    if (!names.length) return words.t("Choose who knocked before saving: nothing was kept.");
+    return words.t("Choose who knocked ({names}) before saving: nothing was kept.", { names: joined(names, "{list} or {last}") });
   }
   function refuseHere(form, message) {
     var slot = form.querySelector(".refusal-slot");
@@ -185,9 +196,9 @@
     var key = form.querySelector('[name="idempotency_key"]');
     key.value = key.defaultValue = freshKey();
     var title = document.querySelector("#hand-form h2");
-    if (title && title.firstChild) title.firstChild.nodeValue = "Enter hand " + number + " ";
+    if (title && title.firstChild) title.firstChild.nodeValue = words.t("Enter hand {number}", { number: number }) + " ";
     var save = form.querySelector('[data-testid="submit-hand"]');
-    if (save) save.textContent = "Save hand " + number;
+    if (save) save.textContent = words.t("Save hand {number}", { number: number });
   }
   // The hand form is numbered after the hands waiting here (the page may be an old copy).
   function adjustForm() {
@@ -222,7 +233,7 @@
       return {
         status: response.status,
         code: refusal ? refusal.dataset.code : "",
-        message: text ? text.textContent.trim() : "The server refused it (" + response.status + ")."
+        message: text ? text.textContent.trim() : words.t("The server refused it ({status}).", { status: response.status })
       };
     });
   }
@@ -274,9 +285,8 @@
       if (!counts[item.kind]) { counts[item.kind] = 0; order.push(item.kind); }
       counts[item.kind] += 1;
     });
-    var parts = order.map(function (kind) { return counts[kind] + " " + NOUNS[kind][counts[kind] === 1 ? 0 : 1]; });
-    var words = parts.length > 1 ? parts.slice(0, -1).join(", ") + " and " + parts[parts.length - 1] : parts[0];
-    return words + " waiting to send";
+    var parts = order.map(function (kind) { return words.n(COUNTED[kind][0], COUNTED[kind][1], counts[kind]); });
+    return words.t("{list} waiting to send", { list: joined(parts, "{list} and {last}") });
   }
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -294,11 +304,12 @@
     box.textContent = "";
     if (box.hidden) return;
     var pending = waiting();
-    box.appendChild(el("h2", "", pending.length ? summary(pending) : "Not saved: read this"));
+    box.appendChild(el("h2", "", pending.length ? summary(pending) : words.t("Not saved: read this")));
     box.lastChild.setAttribute("data-testid", "queue-summary");
     if (pending.length) {
-      box.appendChild(el("p", "small muted", "Kept on this phone. They are sent by themselves, " +
-        "in order, when the connection returns" + (navigator.onLine ? ": sending now." : ".")));
+      box.appendChild(el("p", "small muted", navigator.onLine
+        ? words.t("Kept on this phone. They are sent by themselves, in order, when the connection returns: sending now.")
+        : words.t("Kept on this phone. They are sent by themselves, in order, when the connection returns.")));
     }
     var ol = el("ol", "queue");
     list.forEach(function (item) {
@@ -307,12 +318,12 @@
       if (!item.refusal) {
         li.appendChild(el("span", "", item.label));
       } else {
-        li.appendChild(el("p", "error", "Not saved: " + item.label));
+        li.appendChild(el("p", "error", words.t("Not saved: {entry}", { entry: item.label })));
         li.appendChild(el("p", "", item.refusal.message));
         var clash = el("div", "queue-clash");
         li.appendChild(clash);
         if (item.refusal.code === "hand_exists") showClash(item, clash);
-        var read = el("button", "", "I have read this: remove it");
+        var read = el("button", "", words.t("I have read this: remove it"));
         read.type = "button";
         read.dataset.queueDrop = item.id;
         li.appendChild(read);
@@ -321,9 +332,10 @@
     });
     box.appendChild(ol);
     if (others.length) {
-      box.appendChild(el("p", "small muted", others.length + " entr" + (others.length === 1 ? "y" : "ies") +
-        " made on this phone by " + others[0].whoName + " wait until " + others[0].whoName +
-        " sits at this phone again: they are never sent as anyone else."));
+      box.appendChild(el("p", "small muted", words.n(
+        "{n} entry made on this phone by {name} wait until {name} sits at this phone again: they are never sent as anyone else.",
+        "{n} entries made on this phone by {name} wait until {name} sits at this phone again: they are never sent as anyone else.",
+        others.length, { name: others[0].whoName })));
     }
   }
   // Both entries of the hand side by side (the same partial as when both phones save
@@ -353,7 +365,7 @@
       var queued = urls[new URL(form.getAttribute("action"), location.href).pathname];
       form.querySelectorAll("button").forEach(function (b) { b.disabled = !!queued; });
       var note = form.querySelector(".queued-note");
-      if (queued && !note) form.appendChild(el("p", "small queued-note", "Waiting to send: " + queued.label + "."));
+      if (queued && !note) form.appendChild(el("p", "small queued-note", words.t("Waiting to send: {entry}.", { entry: queued.label })));
       if (!queued && note) note.remove();
     });
   }
@@ -398,8 +410,8 @@
       if (!preview) return;
       preview.textContent = "";
       preview.appendChild(el("p", "muted", form.dataset.mode === "cards"
-        ? "No connection: the cards are checked and the hand scored when it is sent."
-        : "No connection: the score will be shown when the hand is sent."));
+        ? words.t("No connection: the cards are checked and the hand scored when it is sent.")
+        : words.t("No connection: the score will be shown when the hand is sent.")));
       return;
     }
     var dropButton = e.target.closest && e.target.closest("[data-queue-drop]");
