@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring.models import LedgerRow
 
@@ -111,9 +112,12 @@ def verify(chain: str | None = None) -> list[Break]:
 
 def _problem(row: LedgerRow, expected_prev: str, expected_pos: int) -> str:
     if row.position != expected_pos:
-        return f"position {row.position} where {expected_pos} was expected (a row is missing)"
+        return _("position %(position)s where %(expected)s was expected (a row is missing)") % {
+            "position": row.position,
+            "expected": expected_pos,
+        }
     if row.prev_hash != expected_prev:
-        return "its previous hash does not match the row before it"
+        return _("its previous hash does not match the row before it")
     if _digest(row) != row.hash:
-        return "its content does not match its hash (the row was edited)"
+        return _("its content does not match its hash (the row was edited)")
     return ""

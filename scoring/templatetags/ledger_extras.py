@@ -10,20 +10,108 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext, gettext_noop
 
 register = template.Library()
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+# A row's fields as the page names them (others: the key with spaces).
 LABELS = {
-    "outcome": "how it ended",
-    "knocker": "knocked",
-    "knocker_deadwood": "knocker's deadwood",
-    "defender_deadwood": "defender's deadwood",
-    "first_dealer": "first dealer",
-    "games": "games",
-    "points": "points",
-    "winner": "winner",
-    "resolved": "decided by hand",
+    "outcome": gettext_noop("how it ended"),
+    "knocker": gettext_noop("knocked"),
+    "knocker_deadwood": gettext_noop("knocker's deadwood"),
+    "defender_deadwood": gettext_noop("defender's deadwood"),
+    "first_dealer": gettext_noop("first dealer"),
+    "games": gettext_noop("games"),
+    "points": gettext_noop("points"),
+    "winner": gettext_noop("winner"),
+    "resolved": gettext_noop("decided by hand"),
+    "state": gettext_noop("state"),
+    "dealer": gettext_noop("dealer"),
+    "player": gettext_noop("player"),
+    "players": gettext_noop("players"),
+    "result": gettext_noop("result"),
+    "round": gettext_noop("round"),
+    "rounds": gettext_noop("rounds"),
+    "rules": gettext_noop("rules"),
+    "seed": gettext_noop("seed"),
+    "seeds": gettext_noop("seeds"),
+    "table": gettext_noop("table"),
+    "reason": gettext_noop("reason"),
+    "link_generation": gettext_noop("link generation"),
+    "player_pages_public": gettext_noop("player pages public"),
+    "undecided_tables": gettext_noop("undecided tables"),
+}
+# Values said in words: a hand's outcome and the states of hands and matches.
+VALUES = {
+    "outcome": {
+        "knock": gettext_noop("knock"),
+        "undercut": gettext_noop("undercut"),
+        "gin": gettext_noop("gin"),
+        "big_gin": gettext_noop("big gin"),
+        # Translators: a hand's outcome in the ledger: nobody won it (a dead hand).
+        "dead": gettext_noop("dead"),
+    },
+    "state": {
+        "pending": gettext_noop("pending"),
+        "confirmed": gettext_noop("confirmed"),
+        "disputed": gettext_noop("disputed"),
+        "voided": gettext_noop("voided"),
+        "finished": gettext_noop("finished"),
+        "closed": gettext_noop("closed"),
+    },
+}
+# What a row did, by its action (others: the action with spaces, capitalised).
+ACTIONS = {
+    "hand_entered": gettext_noop("Hand entered"),
+    "hand_confirmed": gettext_noop("Hand confirmed"),
+    "hand_disputed": gettext_noop("Hand disputed"),
+    "hand_corrected": gettext_noop("Hand corrected"),
+    "hand_voided": gettext_noop("Hand voided"),
+    "hand_withdrawn": gettext_noop("Hand withdrawn"),
+    "game_removed": gettext_noop("Game removed"),
+    "match_started": gettext_noop("Match started"),
+    "match_closed": gettext_noop("Match closed"),
+    "match_reopened": gettext_noop("Match reopened"),
+    "match_stopped": gettext_noop("Match stopped"),
+    "match_resumed": gettext_noop("Match resumed"),
+    "match_rescored": gettext_noop("Match rescored"),
+    "match_imported": gettext_noop("Match imported"),
+    "pin_unlocked": gettext_noop("Pin unlocked"),
+    "player_pages_public": gettext_noop("Player pages public"),
+    "player_pages_private": gettext_noop("Player pages private"),
+    "table_links_revoked": gettext_noop("Table links revoked"),
+    "table_extended": gettext_noop("Table extended"),
+    "time_called": gettext_noop("Time called"),
+    "time_call_undone": gettext_noop("Time call undone"),
+    "time_policy_applied": gettext_noop("Time policy applied"),
+    "round_timer_started": gettext_noop("Round timer started"),
+    "result_recorded": gettext_noop("Result recorded"),
+    "result_cleared": gettext_noop("Result cleared"),
+    "rules_changed": gettext_noop("Rules changed"),
+    "rules_frozen": gettext_noop("Rules frozen"),
+    "tournament_created": gettext_noop("Tournament created"),
+    "tournament_updated": gettext_noop("Tournament updated"),
+    "tournament_finished": gettext_noop("Tournament finished"),
+    "tournament_imported": gettext_noop("Tournament imported"),
+    "player_registered": gettext_noop("Player registered"),
+    "player_withdrawn": gettext_noop("Player withdrawn"),
+    "player_reinstated": gettext_noop("Player reinstated"),
+    "registration_removed": gettext_noop("Registration removed"),
+    "registrations_imported": gettext_noop("Registrations imported"),
+    "seed_set": gettext_noop("Seed set"),
+    "seeded_by_rating": gettext_noop("Seeded by rating"),
+    "checked_in": gettext_noop("Checked in"),
+    "checked_in_all": gettext_noop("Checked in all"),
+    "check_in_undone": gettext_noop("Check in undone"),
+    "round_drafted": gettext_noop("Round drafted"),
+    "round_published": gettext_noop("Round published"),
+    "round_discarded": gettext_noop("Round discarded"),
+    "round_closed": gettext_noop("Round closed"),
+    "pairing_fixed": gettext_noop("Pairing fixed"),
+    "pairings_swapped": gettext_noop("Pairings swapped"),
+    "season_created": gettext_noop("Season created"),
+    "season_updated": gettext_noop("Season updated"),
 }
 SEAT_FIELDS = {"knocker", "winner", "dealer", "first_dealer"}
 # Fields that identify the row rather than change (shown in the row's heading instead).
@@ -54,7 +142,7 @@ def _text(value: Any, field: str, names: dict[str, str]) -> str:
     if value is None or value == "":
         return "—"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return gettext("yes") if value else gettext("no")
     if field in SEAT_FIELDS and value in names:
         return names[value]
     if isinstance(value, list):
@@ -63,19 +151,23 @@ def _text(value: Any, field: str, names: dict[str, str]) -> str:
         return ", ".join(_text(v, field, names) for v in value)
     if isinstance(value, dict):
         return "; ".join(f"{_label(k)} {_text(v, k, names)}" for k, v in value.items())
+    said = VALUES.get(field, {}).get(str(value))
+    if said:
+        return gettext(said)
     if field == "outcome":
         return str(value).replace("_", " ")
     return str(value)
 
 
 def _label(key: str) -> str:
-    return LABELS.get(key, key.replace("_", " "))
+    return gettext(LABELS[key]) if key in LABELS else key.replace("_", " ")
 
 
 @register.filter
 def action_label(action: str) -> str:
     """`hand_corrected` → `Hand corrected`."""
-    return str(action).replace("_", " ").capitalize()
+    said = ACTIONS.get(str(action))
+    return gettext(said) if said else str(action).replace("_", " ").capitalize()
 
 
 @register.filter
@@ -108,12 +200,19 @@ def ledger_subject(row) -> str:
     tournament's result row, else ""."""
     for side in (row.after, row.before):
         if isinstance(side, dict) and "table" in side and isinstance(side.get("players"), dict):
-            return f"table {side['table']}: {side['players']['A']} v {side['players']['B']}"
+            players = side["players"]
+            return gettext("table %(table)s: %(a)s v %(b)s") % {
+                "table": side["table"],
+                "a": players["A"],
+                "b": players["B"],
+            }
     snap = row.after if isinstance(row.after, dict) and "number" in row.after else row.before
     if not isinstance(snap, dict) or "number" not in snap or "game" not in snap:
         return ""
-    version = f", version {snap['version']}" if snap.get("version") else ""
-    return f"hand {snap['number']} of game {snap['game']}{version}"
+    values = {"number": snap["number"], "game": snap["game"], "version": snap.get("version")}
+    if snap.get("version"):
+        return gettext("hand %(number)s of game %(game)s, version %(version)s") % values
+    return gettext("hand %(number)s of game %(game)s") % values
 
 
 @register.filter
@@ -130,23 +229,29 @@ def ledger_cards(row, match=None) -> list[dict[str, str]]:
     if not knocker_cards and not defender_cards:
         return []
     names = _names(match or getattr(row, "match", None))
-    knocker = names.get(values.get("knocker"), "knocker")
-    defender = names.get("B" if values.get("knocker") == "A" else "A", "defender")
+    knocker = names.get(values.get("knocker")) or gettext("knocker")
+    defender = names.get("B" if values.get("knocker") == "A" else "A") or gettext("defender")
     lines = [
-        {"who": f"{knocker} (knocked)", "cards": " ".join(map(card_text, knocker_cards))},
+        {
+            "who": gettext("%(name)s (knocked)") % {"name": knocker},
+            "cards": " ".join(map(card_text, knocker_cards)),
+        },
         {"who": defender, "cards": " ".join(map(card_text, defender_cards))},
     ]
     if values.get("upcard"):
-        lines.append({"who": "upcard", "cards": card_text(values["upcard"])})
+        lines.append({"who": gettext("upcard"), "cards": card_text(values["upcard"])})
     hand = getattr(row, "hand", None)
     stored = getattr(hand, "cards", None) if hand is not None else None
     after = row.after if isinstance(row.after, dict) else {}
     if isinstance(stored, dict) and after.get("version") == hand.version:
         # the melds found are the hand's as it stands: shown on its latest row only
-        for key, label in (("knocker_melds", "melds"), ("laid_off", "laid off")):
+        for key, label in (
+            ("knocker_melds", gettext_noop("melds")),
+            ("laid_off", gettext_noop("laid off")),
+        ):
             groups = stored.get(key) or []
             if groups:
-                lines.append({"who": label, "cards": _groups(groups)})
+                lines.append({"who": gettext(label), "cards": _groups(groups)})
     return lines
 
 
