@@ -20,6 +20,7 @@ from django.conf import settings
 from django.contrib.auth.hashers import check_password
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 
 class Seat(models.TextChoices):
@@ -169,8 +170,8 @@ class Match(models.Model):
 
 class Game(models.Model):
     class State(models.TextChoices):
-        IN_PROGRESS = "in_progress", "in progress"
-        FINISHED = "finished", "finished"
+        IN_PROGRESS = "in_progress", gettext_lazy("in progress")
+        FINISHED = "finished", gettext_lazy("finished")
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="games")
     number = models.PositiveSmallIntegerField()
@@ -198,17 +199,17 @@ class Game(models.Model):
 
 class Hand(models.Model):
     class Outcome(models.TextChoices):
-        KNOCK = "knock", "knock"
-        UNDERCUT = "undercut", "undercut"
-        GIN = "gin", "gin"
-        BIG_GIN = "big_gin", "big gin"
-        DEAD = "dead", "dead hand"
+        KNOCK = "knock", gettext_lazy("knock")
+        UNDERCUT = "undercut", gettext_lazy("undercut")
+        GIN = "gin", gettext_lazy("gin")
+        BIG_GIN = "big_gin", gettext_lazy("big gin")
+        DEAD = "dead", gettext_lazy("dead hand")
 
     class State(models.TextChoices):
-        PENDING = "pending", "pending"
-        CONFIRMED = "confirmed", "confirmed"
-        DISPUTED = "disputed", "disputed"
-        VOIDED = "voided", "voided"
+        PENDING = "pending", gettext_lazy("pending")
+        CONFIRMED = "confirmed", gettext_lazy("confirmed")
+        DISPUTED = "disputed", gettext_lazy("disputed")
+        VOIDED = "voided", gettext_lazy("voided")
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="hands")
     number = models.PositiveSmallIntegerField()
