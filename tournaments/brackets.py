@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from django.utils.translation import gettext_lazy
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.pairing.bracket import Box, Played, Slot, fill_bracket, round_name
@@ -25,7 +26,8 @@ BRACKET_FORMATS = (Tournament.Format.ELIMINATION, Tournament.Format.SWISS_CUT)
 
 
 # The pure chart (tournaments.pairing.bracket) names rounds and what a box waits for in
-# fixed English; they are put in the active language here, when the chart is shown.
+# fixed English; they are put in the language of the page that shows the chart, when it
+# is rendered (lazily: a print renders in the event's language, tournaments.views.outputs).
 _FIXED_WORDS = {
     # Translators: the last round of a bracket.
     "Final": gettext_lazy("Final"),
@@ -38,27 +40,35 @@ _FIXED_WORDS = {
     # Translators: a bracket slot with no opponent (a bye).
     "bye": gettext_lazy("bye"),
 }
-_NUMBERED_WORDS = {
+_NUMBERED_WORDS = {  # said when rendered (_numbered_words)
     # Translators: a bracket round with that many players left: "Round of 64".
-    "Round of": gettext_lazy("Round of %(number)s"),
+    "Round of": gettext_noop("Round of %(number)s"),
     # Translators: a bracket slot waiting for its seeded player: "seed 3".
-    "seed": gettext_lazy("seed %(number)s"),
+    "seed": gettext_noop("seed %(number)s"),
     # Translators: a bracket slot waiting for the winner of a table: "winner of table 3".
-    "winner of table": gettext_lazy("winner of table %(number)s"),
+    "winner of table": gettext_noop("winner of table %(number)s"),
     # Translators: a bracket slot waiting for the winner of a bracket match not yet paired.
-    "winner of match": gettext_lazy("winner of match %(number)s"),
+    "winner of match": gettext_noop("winner of match %(number)s"),
 }
 _NUMBERED = re.compile(r"(Round of|seed|winner of table|winner of match) (\d+)")
 
 
 def chart_words(english: str) -> str:
-    """A label of the pure chart in the active language (unknown text as it is)."""
+    """A label of the pure chart, said in the language active when it is rendered
+    (unknown text as it is)."""
     if english in _FIXED_WORDS:
-        return str(_FIXED_WORDS[english])
+        return _FIXED_WORDS[english]
     numbered = _NUMBERED.fullmatch(english)
     if numbered is None:
         return english
-    return _NUMBERED_WORDS[numbered[1]] % {"number": int(numbered[2])}
+    return _numbered_words(numbered[1], int(numbered[2]))
+
+
+def _say_numbered(kind: str, number: int) -> str:
+    return gettext(_NUMBERED_WORDS[kind]) % {"number": number}
+
+
+_numbered_words = lazy(_say_numbered, str)
 
 
 def has_bracket(tournament: Tournament) -> bool:

@@ -85,9 +85,10 @@ def bracket_print(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             _("Paper is A4 or A3, not %(paper)s.") % {"paper": repr(paper[:10])},
             fields={"paper": _("a4 or a3")},
         )
+    require_bracket(tournament)  # refused in the viewer's language
     return render_printed(
         request,
         tournament,
         "tournaments/print_bracket.html",
-        {"tournament": tournament, "bracket": bracket_of(tournament), "paper": paper},
+        lambda: {"tournament": tournament, "bracket": bracket_of(tournament), "paper": paper},
     )

@@ -7,6 +7,7 @@ prints them, else in the viewer's (render_printed)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from django.contrib.auth.decorators import login_required
 from django.core.serializers.json import DjangoJSONEncoder
@@ -27,13 +28,17 @@ HANDS_A_GAME = 12  # rows on a score sheet's game grid; a game rarely needs more
 
 
 def render_printed(
-    request: HttpRequest, tournament: Tournament, template: str, context: dict
+    request: HttpRequest,
+    tournament: Tournament,
+    template: str,
+    context: dict | Callable[[], dict],
 ) -> HttpResponse:
     """`template` rendered in the event's language when it has one, else in the
-    viewer's; Content-Language says which."""
+    viewer's; Content-Language says which. A callable `context` is built in that
+    language too (worded text computed before rendering: the standings' notes)."""
     language = tournament.language or translation.get_language()
     with translation.override(language):
-        response = render(request, template, context)
+        response = render(request, template, context() if callable(context) else context)
     response["Content-Language"] = language
     return response
 
@@ -104,7 +109,7 @@ def print_standings(request: HttpRequest, tournament: Tournament) -> HttpRespons
         request,
         tournament,
         "tournaments/print_standings.html",
-        {"tournament": tournament, "standings": selectors.standings(tournament)},
+        lambda: {"tournament": tournament, "standings": selectors.standings(tournament)},
     )
 
 
