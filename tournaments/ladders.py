@@ -42,6 +42,7 @@ from django.core.cache import cache
 from django.db.models import CharField, Count, Func, Max, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from ginclub.permissions import Actor
 from scoring.models import Club, Match, Player
@@ -53,7 +54,9 @@ from tournaments.pairing import (
     compute_standings,
     explain_standings,
 )
+from tournaments.pairing.words import Phrase, Worded
 from tournaments.selectors import RESULT_FIELDS
+from tournaments.translated import worded
 
 
 def seasons_of(club: Club, actor: Actor, *, organiser: bool, member: bool) -> QuerySet[Season]:
@@ -159,9 +162,15 @@ class Computed:
     club_night_matches: int
 
     def as_data(self) -> dict[str, Any]:
-        """Plain JSON for the stored snapshot (floats survive JSON exactly)."""
+        """Plain JSON for the stored snapshot (floats survive JSON exactly; words as their
+        English templates and values, worded for each reader)."""
         rows = [
-            {**dataclasses.asdict(row), "standing": dataclasses.asdict(row.standing)}
+            {
+                **dataclasses.asdict(row),
+                "standing": dataclasses.asdict(row.standing),
+                "head_to_head": _words_data(row.head_to_head),
+                "why": _words_data(row.why),
+            }
             for row in self.rows
         ]
         return {"rows": rows, "tables": self.tournament_matches, "nights": self.club_night_matches}
@@ -169,12 +178,36 @@ class Computed:
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Computed:
         rows = [
-            LadderRow(**{**row, "standing": Standing(**row["standing"])}) for row in data["rows"]
+            LadderRow(
+                **{
+                    **row,
+                    "standing": Standing(**row["standing"]),
+                    "head_to_head": _words_of(row["head_to_head"]),
+                    "why": _words_of(row["why"]),
+                }
+            )
+            for row in data["rows"]
         ]
         return cls(rows, data["tables"], data["nights"])
 
 
+def _words_data(text: str) -> Any:
+    return {"phrase": text.phrase.as_data()} if isinstance(text, Worded) else text
+
+
+def _words_of(data: Any) -> str:
+    return Worded(Phrase.from_data(data["phrase"])) if isinstance(data, dict) else data
+
+
+def _in_language(row: LadderRow) -> LadderRow:
+    """The row's words in the reader's language (the cache and snapshot hold phrases)."""
+    return dataclasses.replace(row, why=worded(row.why), head_to_head=worded(row.head_to_head))
+
+
 LADDER_CACHE_SECONDS = 3600
+# Part of every version: snapshots stored before their words were phrases (issue 13) are
+# not of the current version, so they are computed again rather than shown in English.
+WORDS_FORMAT = "phrases"
 
 
 def ladder(season: Season) -> LadderView:
@@ -194,7 +227,7 @@ def ladder(season: Season) -> LadderView:
         cache.set(key, computed, LADDER_CACHE_SECONDS)
     return LadderView(
         season,
-        computed.rows,
+        [_in_language(row) for row in computed.rows],
         tiebreaks_of(season),
         events,
         computed.tournament_matches,
@@ -239,6 +272,7 @@ def ladder_inputs(season: Season) -> tuple[dict[int, str], str, str | None]:
     tables, nights, stored = rows[0][2:] if rows else ("", "", None)
     raw = repr(
         (
+            WORDS_FORMAT,
             season.pk,
             day_bounds(season.starts_on, season.ends_on),
             str(season.events),  # the value: a model fresh from a form holds the enum
@@ -388,9 +422,8 @@ def _rows(season: Season, records: list[MatchRecord], names: dict[int, str]) -> 
     others = sorted(p for p, n in played.items() if n < season.min_matches)
     if others:  # their own order by the same maths, after every ranked player
         for line in compute_standings(others, records, tiebreaks):
-            note = (
-                f"Not ranked yet: {line.matches} of the {season.min_matches} matches "
-                "the season asks for."
+            note = Worded(
+                Phrase(NOT_RANKED, {"matches": line.matches, "asked": season.min_matches})
             )
             rows.append(_row(season, line, names, False, note))
     return rows
@@ -407,9 +440,18 @@ def _row(season: Season, line: Standing, names: dict[int, str], ranked: bool, wh
     )
 
 
+NOT_RANKED = gettext_noop(
+    "Not ranked yet: %(matches)s of the %(asked)s matches the season asks for."
+)
+BEAT = gettext_noop("beat %(name)s")
+LOST_TO = gettext_noop("lost to %(name)s")
+
+
 def _named(note: str, names: dict[int, str]) -> str:
     """ "beat #12" with the player id replaced by the player's name."""
     words, sign, player = note.rpartition("#")
     if not sign or not player.isdigit() or int(player) not in names:
         return note
-    return f"{words}{names[int(player)]}"
+    template = {"beat ": BEAT, "lost to ": LOST_TO}.get(words)
+    name = names[int(player)]
+    return Worded(Phrase(template, {"name": name})) if template else f"{words}{name}"

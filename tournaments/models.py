@@ -286,6 +286,10 @@ class Job(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # label, message and the result's summary as English templates and their values
+    # (tournaments.pairing.words.Phrase.as_data): pages word them in the reader's language
+    # (tournaments.services.jobs.JobView); label and message keep the English text.
+    words = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

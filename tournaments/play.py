@@ -23,10 +23,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.hooks import MatchDecision, PlayNote
 from scoring.models import Hand
 from tournaments.models import Pairing, Round
+from tournaments.translated import reason_text
 
 EXTENDED = "extended"
 LAST_HAND = "last_hand"
@@ -109,12 +112,8 @@ def clock_time(moment: datetime) -> str:
     return timezone.localtime(moment).strftime("%H:%M")
 
 
-def _both(pairing: Pairing) -> str:
-    return f"{pairing.player_a.player.name} and {pairing.player_b.player.name}"
-
-
-def _hands(count: int) -> str:
-    return f"{count} more hand{'s' if count != 1 else ''}"
+def _names(pairing: Pairing) -> dict[str, str]:
+    return {"a": pairing.player_a.player.name, "b": pairing.player_b.player.name}
 
 
 def words(play: Play, pairing: Pairing) -> str:
@@ -122,24 +121,33 @@ def words(play: Play, pairing: Pairing) -> str:
     ("Time was called at 15:40: Ada and Ben finish the hand in play; no new hand.")."""
     if not play.state:
         return ""
-    called = f"Time was called at {clock_time(play.called_at)}"
+    values = {**_names(pairing), "called": clock_time(play.called_at)}
     if play.state == EXTENDED:
-        return (
-            f"{called}; the organiser gave {_both(pairing)} until "
-            f"{clock_time(play.cutoff)}: play on, then finish the hand in play."
-        )
+        return _(
+            "Time was called at %(called)s; the organiser gave %(a)s and %(b)s until "
+            "%(until)s: play on, then finish the hand in play."
+        ) % {**values, "until": clock_time(play.cutoff)}
     if play.state == LAST_HAND and play.extra_hands:
-        return (
-            f"{called}; the organiser gave {_both(pairing)} {_hands(play.extra_hands)}: "
-            f"{play.hands_left} left to enter, then no new hand."
-        )
+        return ngettext(
+            "Time was called at %(called)s; the organiser gave %(a)s and %(b)s %(count)s "
+            "more hand: %(left)s left to enter, then no new hand.",
+            "Time was called at %(called)s; the organiser gave %(a)s and %(b)s %(count)s "
+            "more hands: %(left)s left to enter, then no new hand.",
+            play.extra_hands,
+        ) % {**values, "count": play.extra_hands, "left": play.hands_left}
     if play.state == LAST_HAND:
-        return f"{called}: {_both(pairing)} finish the hand in play; no new hand after it."
+        return (
+            _(
+                "Time was called at %(called)s: %(a)s and %(b)s finish the hand in play; no new "
+                "hand after it."
+            )
+            % values
+        )
     game, hand = play.last
-    return (
-        f"{called}: {_both(pairing)} finish the hand in play; no new hand "
-        f"(hand {hand} of game {game} was the hand in play)."
-    )
+    return _(
+        "Time was called at %(called)s: %(a)s and %(b)s finish the hand in play; no new hand "
+        "(hand %(hand)s of game %(game)s was the hand in play)."
+    ) % {**values, "hand": hand, "game": game}
 
 
 # ---------------------------------------------------------- scoring's hooks
@@ -171,9 +179,13 @@ def decision_of(pairing: Pairing) -> MatchDecision | None:
     """A resolved pairing's result and why, in words for the players."""
     if not pairing.resolved or not pairing.result_winner or pairing.is_bye:
         return None
-    reason = pairing.result_reason.strip()
+    reason = reason_text(pairing.result_reason.strip())
     if pairing.result_by != "time":
-        reason = f"result set by the organiser ({reason})" if reason else "set by the organiser"
+        reason = (
+            _("result set by the organiser (%(reason)s)") % {"reason": reason}
+            if reason
+            else _("set by the organiser")
+        )
     return MatchDecision(
         pairing.result_winner,
         {"A": pairing.result_games_a, "B": pairing.result_games_b},

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import math
 
+from django.utils.translation import gettext as _
+
 from scoring.rules.profiles import RuleProfile
 
 MINUTES_A_HAND = 2.5
@@ -53,49 +55,68 @@ def rules_in_words(rules: RuleProfile) -> str:
     """One sentence an organiser can check a profile against."""
     parts = [_game(rules), _knock(rules), _bonuses(rules), _shutout(rules)]
     if not rules.layoffs:
-        parts.append("no lay-offs")
+        parts.append(_("no lay-offs"))
     if rules.oklahoma:
-        parts.append("the up-card sets the knock limit (Oklahoma)")
-    return "; ".join(parts) + "."
+        parts.append(_("the up-card sets the knock limit (Oklahoma)"))
+    # Translators: the clauses of a rule profile in words, each a part of one sentence.
+    return _("%(clauses)s.") % {"clauses": "; ".join(parts)}
 
 
 def _game(rules: RuleProfile) -> str:
     if rules.hollywood:
-        return f"Hollywood: three games to {rules.game_target} scored at once"
-    length = (
-        f"games of {rules.game_hands} hands"
-        if rules.game_hands is not None
-        else f"games to {rules.game_target}"
-    )
-    match = (
-        "one game a match"
-        if rules.games_to_win == 1
-        else f"first to {rules.games_to_win} games wins the match"
-    )
-    return f"{length.capitalize()}, {match}"
+        return _("Hollywood: three games to %(target)s scored at once") % {
+            "target": rules.game_target
+        }
+    if rules.game_hands is not None:
+        if rules.games_to_win == 1:
+            return _("Games of %(hands)s hands, one game a match") % {"hands": rules.game_hands}
+        return _("Games of %(hands)s hands, first to %(count)s games wins the match") % {
+            "hands": rules.game_hands,
+            "count": rules.games_to_win,
+        }
+    if rules.games_to_win == 1:
+        return _("Games to %(target)s, one game a match") % {"target": rules.game_target}
+    return _("Games to %(target)s, first to %(count)s games wins the match") % {
+        "target": rules.game_target,
+        "count": rules.games_to_win,
+    }
 
 
 def _knock(rules: RuleProfile) -> str:
     if rules.knock_limit == 0:
-        return "gin only (no knocking)"
-    return f"knock with {rules.knock_limit} or less"
+        return _("gin only (no knocking)")
+    return _("knock with %(limit)s or less") % {"limit": rules.knock_limit}
 
 
 def _bonuses(rules: RuleProfile) -> str:
-    big = f", big gin {rules.big_gin_bonus}" if rules.big_gin_bonus is not None else ""
-    game = f"game {rules.game_bonus}"
-    if rules.game_bonus_min is not None:
-        game += f" (to a winner on {rules.game_bonus_min} or more)"
-    return (
-        f"gin {rules.gin_bonus}{big}, undercut {rules.undercut_bonus}, "
-        f"box {rules.box_bonus} a hand won, {game}"
+    big = (
+        _(", big gin %(bonus)s") % {"bonus": rules.big_gin_bonus}
+        if rules.big_gin_bonus is not None
+        else ""
     )
+    if rules.game_bonus_min is not None:
+        game = _("game %(bonus)s (to a winner on %(least)s or more)") % {
+            "bonus": rules.game_bonus,
+            "least": rules.game_bonus_min,
+        }
+    else:
+        game = _("game %(bonus)s") % {"bonus": rules.game_bonus}
+    # Translators: the bonuses of a rule profile: "gin 25, big gin 31, undercut 25, box 25
+    # a hand won, game 100".
+    return _("gin %(gin)s%(big)s, undercut %(undercut)s, box %(box)s a hand won, %(game)s") % {
+        "gin": rules.gin_bonus,
+        "big": big,
+        "undercut": rules.undercut_bonus,
+        "box": rules.box_bonus,
+        "game": game,
+    }
 
 
 def _shutout(rules: RuleProfile) -> str:
+    if rules.shutout == "bonus":
+        return _("a shutout adds %(bonus)s") % {"bonus": rules.shutout_bonus}
     return {
-        "double": "a shutout doubles the winner's whole total",
-        "double_points": "a shutout doubles the winner's hand points",
-        "bonus": f"a shutout adds {rules.shutout_bonus}",
-        "none": "no shutout bonus",
+        "double": _("a shutout doubles the winner's whole total"),
+        "double_points": _("a shutout doubles the winner's hand points"),
+        "none": _("no shutout bonus"),
     }[rules.shutout]

@@ -8,6 +8,10 @@ bracket order) and ``standings`` (tie-breaks).
 
 from __future__ import annotations
 
+from tournaments.pairing import elimination as _elimination
+from tournaments.pairing import first_round as _first_round
+from tournaments.pairing import round_robin as _round_robin
+from tournaments.pairing import swiss as _swiss
 from tournaments.pairing.elimination import (
     bracket_order,
     bracket_size,
@@ -27,14 +31,29 @@ from tournaments.pairing.standings import (
 from tournaments.pairing.standings_words import explain_standings
 from tournaments.pairing.swiss import SwissPairing, pair_swiss, swiss_round
 from tournaments.pairing.values import Entrant, Pair
+from tournaments.pairing.words import Phrase, Worded, gettext_noop, read_back
+
+# Every English template of a Pair's reason (stored as text with the pairing), so a
+# stored reason can be read back into its phrase and worded for the reader.
+PAIR_REASONS = (
+    *_swiss.REASONS,
+    *_round_robin.REASONS,
+    *_elimination.REASONS,
+    *_first_round.REASONS,
+)
+PAIR_REASON_PARTS = _first_round.PLACES
 
 __all__ = [
     "DEFAULT_TIEBREAKS",
     "TIEBREAKS",
+    "Worded",
     "Entrant",
     "MatchRecord",
     "Pair",
+    "PAIR_REASONS",
+    "PAIR_REASON_PARTS",
     "PairingError",
+    "Phrase",
     "Standing",
     "SwissPairing",
     "bracket_order",
@@ -44,8 +63,10 @@ __all__ = [
     "elimination_round",
     "explain_standings",
     "first_round",
+    "gettext_noop",
     "next_elimination_round",
     "pair_swiss",
+    "read_back",
     "round_robin",
     "swiss_round",
 ]

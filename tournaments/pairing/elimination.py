@@ -19,12 +19,18 @@ from collections.abc import Sequence
 
 from tournaments.pairing.errors import PairingError
 from tournaments.pairing.values import Pair
+from tournaments.pairing.words import gettext_noop, worded
+
+BYE_FOR_SEED = gettext_noop("bye for seed %(seed)s")
+SEEDS = gettext_noop("seed %(top)s v seed %(bottom)s")
+WINNERS_OF = gettext_noop("winners of matches %(first)s and %(second)s")
+REASONS = (BYE_FOR_SEED, SEEDS, WINNERS_OF)
 
 
 def bracket_size(n: int) -> int:
     """The smallest power of two that holds ``n`` players (raises ``too_few_players``)."""
     if n < 1:
-        raise PairingError("too_few_players", "A bracket needs at least one player.")
+        raise PairingError("too_few_players", gettext_noop("A bracket needs at least one player."))
     return 1 << (n - 1).bit_length()
 
 
@@ -44,16 +50,16 @@ def elimination_round(seeds: Sequence[int]) -> list[Pair]:
     Raises PairingError ``too_few_players`` or ``bad_seed`` (a player seeded twice).
     """
     if len(seeds) < 2:
-        raise PairingError("too_few_players", "A bracket needs at least two players.")
+        raise PairingError("too_few_players", gettext_noop("A bracket needs at least two players."))
     if len(set(seeds)) != len(seeds):
-        raise PairingError("bad_seed", "A player is seeded twice.")
+        raise PairingError("bad_seed", gettext_noop("A player is seeded twice."))
     order = bracket_order(bracket_size(len(seeds)))
     pairs = []
     for top, bottom in zip(order[::2], order[1::2], strict=True):
         if bottom > len(seeds):
-            pairs.append(Pair(a=seeds[top - 1], b=None, reason=f"bye for seed {top}"))
+            pairs.append(Pair(a=seeds[top - 1], b=None, reason=worded(BYE_FOR_SEED, seed=top)))
         else:
-            reason = f"seed {top} v seed {bottom}"
+            reason = worded(SEEDS, top=top, bottom=bottom)
             pairs.append(Pair(a=seeds[top - 1], b=seeds[bottom - 1], reason=reason))
     return pairs
 
@@ -65,10 +71,14 @@ def next_elimination_round(winners: Sequence[int]) -> list[Pair]:
     ``bracket_finished`` for a single winner, ``bad_bracket`` for an odd number.
     """
     if len(winners) < 2:
-        raise PairingError("bracket_finished", "The bracket is finished: one winner is left.")
+        raise PairingError(
+            "bracket_finished", gettext_noop("The bracket is finished: one winner is left.")
+        )
     if len(winners) % 2 or len(set(winners)) != len(winners):
-        raise PairingError("bad_bracket", "Winners must be distinct and even in number.")
+        raise PairingError(
+            "bad_bracket", gettext_noop("Winners must be distinct and even in number.")
+        )
     return [
-        Pair(a=winners[k], b=winners[k + 1], reason=f"winners of matches {k + 1} and {k + 2}")
+        Pair(a=winners[k], b=winners[k + 1], reason=worded(WINNERS_OF, first=k + 1, second=k + 2))
         for k in range(0, len(winners), 2)
     ]

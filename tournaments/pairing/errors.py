@@ -3,9 +3,17 @@
 A :class:`PairingError` names a problem the organiser can fix (too few players, an
 unknown tie-break, a duplicate seed). Anything that cannot happen with valid input is an
 assertion instead.
+
+Its words are translatable without Django, in the rules engine's shape: ``template`` is
+the English message with named placeholders (marked with ``gettext_noop`` where it is
+written), ``params`` its values, ``message`` the English text; the web layer
+(ginclub.errors.refusal_of) shows ``gettext(template) % params`` in the reader's language.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 
 class PairingError(ValueError):
@@ -15,10 +23,12 @@ class PairingError(ValueError):
     status = 400
     fields: dict[str, str] = {}  # never mutated
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, template: str, params: Mapping[str, Any] | None = None) -> None:
         self.code = code
-        self.message = message
+        self.template = template
+        self.params = dict(params or {})
+        self.message = template % self.params if self.params else template
+        super().__init__(self.message)
 
     def __str__(self) -> str:
         return self.message

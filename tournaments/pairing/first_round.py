@@ -29,6 +29,27 @@ from collections.abc import Mapping, Sequence
 
 from tournaments.pairing.errors import PairingError
 from tournaments.pairing.values import Pair
+from tournaments.pairing.words import Phrase, Worded, gettext_noop, worded
+
+# Why each pair was made (Pair.reason), worded where it is shown.
+RANDOM_DRAW = gettext_noop("round 1: random draw %(draw)s")
+BYE_RANDOM_DRAW = gettext_noop("bye: last in random draw %(draw)s")
+REASON_BY_SEED = gettext_noop("round 1 by seed: %(a)s v %(b)s")
+BYE_LOWEST_SEED = gettext_noop("bye: lowest seed")
+REASON_BY_RATING = gettext_noop("round 1 by club rating: %(a)s v %(b)s")
+BYE_BY_RATING = gettext_noop("bye: last by club rating, %(who)s")
+# Translators: a place in round 1's order and its player's club rating: "3 (rated 1512.40)".
+RATED = gettext_noop("%(place)s (rated %(rating)s)")
+UNRATED = gettext_noop("%(place)s (unrated)")
+REASONS = (
+    RANDOM_DRAW,
+    BYE_RANDOM_DRAW,
+    REASON_BY_SEED,
+    BYE_LOWEST_SEED,
+    REASON_BY_RATING,
+    BYE_BY_RATING,
+)
+PLACES = (RATED, UNRATED)
 
 RANDOM = "random"
 BY_SEED = "seed"
@@ -67,12 +88,16 @@ def first_round(
     """
     if method not in METHODS:
         raise PairingError(
-            "bad_method", f"Round 1 is paired at random, by seed or by rating, not {method!r}."
+            "bad_method",
+            gettext_noop("Round 1 is paired at random, by seed or by rating, not %(method)s."),
+            {"method": repr(method)},
         )
     if len(ids) < 2:
-        raise PairingError("too_few_players", "A Swiss round needs at least two players.")
+        raise PairingError(
+            "too_few_players", gettext_noop("A Swiss round needs at least two players.")
+        )
     if len(set(ids)) != len(ids):
-        raise PairingError("duplicate_player", "A player is entered twice.")
+        raise PairingError("duplicate_player", gettext_noop("A player is entered twice."))
     if method == RANDOM:
         assert draw is not None, "a random round 1 needs its draw"
         return _random(drawn_order(ids, draw), draw)
@@ -83,11 +108,11 @@ def first_round(
 
 def _random(order: list[int], draw: int) -> list[Pair]:
     pairs = [
-        Pair(a=order[i], b=order[i + 1], reason=f"round 1: random draw {draw}")
+        Pair(a=order[i], b=order[i + 1], reason=worded(RANDOM_DRAW, draw=draw))
         for i in range(0, len(order) - 1, 2)
     ]
     if len(order) % 2:
-        pairs.append(Pair(a=order[-1], b=None, reason=f"bye: last in random draw {draw}"))
+        pairs.append(Pair(a=order[-1], b=None, reason=worded(BYE_RANDOM_DRAW, draw=draw)))
     return pairs
 
 
@@ -95,19 +120,24 @@ def _by_seed(order: list[int]) -> list[Pair]:
     bye = order.pop() if len(order) % 2 else None
     half = len(order) // 2
     pairs = [
-        Pair(a=order[i], b=order[i + half], reason=f"round 1 by seed: {i + 1} v {i + half + 1}")
+        Pair(
+            a=order[i],
+            b=order[i + half],
+            reason=worded(REASON_BY_SEED, a=i + 1, b=i + half + 1),
+        )
         for i in range(half)
     ]
     if bye is not None:
-        pairs.append(Pair(a=bye, b=None, reason="bye: lowest seed"))
+        pairs.append(Pair(a=bye, b=None, reason=worded(BYE_LOWEST_SEED)))
     return pairs
 
 
 def _by_rating(order: list[int], ratings: Mapping[int, float]) -> list[Pair]:
-    def who(place: int) -> str:
+    def who(place: int) -> Phrase:
         player = order[place - 1]
-        shown = f"rated {ratings[player]:.2f}" if player in ratings else "unrated"
-        return f"{place} ({shown})"
+        if player in ratings:
+            return Phrase(RATED, {"place": place, "rating": f"{ratings[player]:.2f}"})
+        return Phrase(UNRATED, {"place": place})
 
     bye = len(order) if len(order) % 2 else None
     half = len(order) // 2
@@ -115,10 +145,12 @@ def _by_rating(order: list[int], ratings: Mapping[int, float]) -> list[Pair]:
         Pair(
             a=order[i],
             b=order[i + half],
-            reason=f"round 1 by club rating: {who(i + 1)} v {who(i + half + 1)}",
+            reason=Worded(Phrase(REASON_BY_RATING, {"a": who(i + 1), "b": who(i + half + 1)})),
         )
         for i in range(half)
     ]
     if bye is not None:
-        pairs.append(Pair(a=order[-1], b=None, reason=f"bye: last by club rating, {who(bye)}"))
+        pairs.append(
+            Pair(a=order[-1], b=None, reason=Worded(Phrase(BYE_BY_RATING, {"who": who(bye)})))
+        )
     return pairs

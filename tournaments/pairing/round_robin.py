@@ -17,9 +17,11 @@ from collections.abc import Sequence
 
 from tournaments.pairing.errors import PairingError
 from tournaments.pairing.values import Pair
+from tournaments.pairing.words import gettext_noop, worded
 
-ROUND_ROBIN = "round robin"
-BYE = "round robin: bye"
+ROUND_ROBIN = gettext_noop("round robin")
+BYE = gettext_noop("round robin: bye")
+REASONS = (ROUND_ROBIN, BYE)
 
 
 def round_robin(ids: Sequence[int]) -> list[list[Pair]]:
@@ -44,15 +46,17 @@ def _round(circle: list[int | None], seed: dict[int, int]) -> list[Pair]:
     half = len(circle) // 2
     for x, y in zip(circle[:half], reversed(circle[half:]), strict=True):
         if x is None or y is None:
-            byes.append(Pair(a=x if y is None else y, b=None, reason=BYE))
+            byes.append(Pair(a=x if y is None else y, b=None, reason=worded(BYE)))
         else:
             a, b = sorted((x, y), key=seed.__getitem__)
-            pairs.append(Pair(a=a, b=b, reason=ROUND_ROBIN))
+            pairs.append(Pair(a=a, b=b, reason=worded(ROUND_ROBIN)))
     return pairs + byes
 
 
 def _check(ids: Sequence[int]) -> None:
     if len(ids) < 2:
-        raise PairingError("too_few_players", "A round robin needs at least two players.")
+        raise PairingError(
+            "too_few_players", gettext_noop("A round robin needs at least two players.")
+        )
     if len(set(ids)) != len(ids):
-        raise PairingError("duplicate_player", "A player is entered twice.")
+        raise PairingError("duplicate_player", gettext_noop("A player is entered twice."))

@@ -37,6 +37,7 @@ from math import lcm
 from typing import NamedTuple
 
 from tournaments.pairing.errors import PairingError
+from tournaments.pairing.words import gettext_noop
 
 TIEBREAKS = ("head_to_head", "game_win_pct", "opponents_match_win_pct", "margin", "points")
 DEFAULT_TIEBREAKS = TIEBREAKS
@@ -151,11 +152,15 @@ def _check(ids: Sequence[int], tiebreaks: Sequence[str]) -> None:
     for name in tiebreaks:
         if name not in TIEBREAKS:
             known = ", ".join(TIEBREAKS)
-            raise PairingError("bad_tiebreak", f"Unknown tie-break {name!r}; known: {known}.")
+            raise PairingError(
+                "bad_tiebreak",
+                gettext_noop("Unknown tie-break %(name)s; known: %(known)s."),
+                {"name": repr(name), "known": known},
+            )
     if len(set(tiebreaks)) != len(tiebreaks):
-        raise PairingError("bad_tiebreak", "A tie-break is listed twice.")
+        raise PairingError("bad_tiebreak", gettext_noop("A tie-break is listed twice."))
     if len(set(ids)) != len(ids):
-        raise PairingError("duplicate_player", "A player is listed twice.")
+        raise PairingError("duplicate_player", gettext_noop("A player is listed twice."))
 
 
 def _tally(finished: Sequence[MatchRecord]) -> dict[int, _Tally]:

@@ -14,22 +14,33 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tournaments.pairing.standings import Standing
+from tournaments.pairing.words import (
+    Number,
+    Phrase,
+    Worded,
+    english_number,
+    gettext_noop,
+    sentence,
+)
 
+# The criteria's names inside a sentence ("ahead of Ben on game-win %: ...").
 CRITERIA = {
-    "match_wins": "match wins",
-    "head_to_head": "head-to-head",
-    "game_win_pct": "game-win %",
-    "opponents_match_win_pct": "opponents' match-win %",
-    "margin": "margin",
-    "points": "points",
+    "match_wins": gettext_noop("match wins"),
+    "head_to_head": gettext_noop("head-to-head"),
+    "game_win_pct": gettext_noop("game-win %"),
+    "opponents_match_win_pct": gettext_noop("opponents' match-win %"),
+    "margin": gettext_noop("margin"),
+    "points": gettext_noop("points"),
 }
 
 
 def explain_standings(
     lines: Sequence[Standing], names: Mapping[int, str], tiebreaks: Sequence[str]
-) -> dict[int, str]:
+) -> dict[int, Worded]:
     """Standing id -> why that line is where it is: who it is level with (a shared
-    rank), and what puts it behind the line above its group and ahead of the one below."""
+    rank), and what puts it behind the line above its group and ahead of the one below.
+    Each text is English and carries its phrase (tournaments.pairing.words) for the
+    reader's language."""
     groups: list[list[Standing]] = []
     for line in lines:
         if groups and groups[-1][0].rank == line.rank:
@@ -46,31 +57,55 @@ def explain_standings(
                 parts.append(_against(line, groups[g - 1][-1], names, tiebreaks, above=False))
             if g + 1 < len(groups):
                 parts.append(_against(line, groups[g + 1][0], names, tiebreaks, above=True))
-            text = "; ".join(parts) if parts else "the only player in the standings"
-            why[line.id] = text[0].upper() + text[1:] + "."
+            if not parts:
+                parts.append(Phrase(gettext_noop("the only player in the standings")))
+            why[line.id] = sentence(*parts)
     return why
 
 
-def _level(line: Standing, group: Sequence[Standing], names: Mapping[int, str]) -> str:
+def _level(line: Standing, group: Sequence[Standing], names: Mapping[int, str]) -> Phrase:
     others = [names.get(o.id, f"#{o.id}") for o in group if o.id != line.id]
-    shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
-    return f"shares {_ordinal(line.rank)} with {shown}: level on match wins and every tie-break"
+    shown: str | Phrase = ", ".join(others[:3])
+    if len(others) > 3:
+        shown = Phrase(
+            # Translators: names of players level with this one, and how many more.
+            gettext_noop("%(names)s and %(count)s more"),
+            {"names": shown, "count": len(others) - 3},
+        )
+    return Phrase(
+        # Translators: "Shares 1st with Cleo: ..." in the standings' why.
+        gettext_noop("shares %(rank)s with %(names)s: level on match wins and every tie-break"),
+        {"rank": ordinal(line.rank), "names": shown},
+    )
 
 
 def _against(
     line: Standing, other: Standing, names: Mapping[int, str], tiebreaks, *, above: bool
-) -> str:
+) -> Phrase:
     """`line` against `other` of the next group (`above`: line is the better of the two)."""
     who = names.get(other.id, f"#{other.id}")
     criterion = deciding(line, other, tiebreaks) if above else deciding(other, line, tiebreaks)
     assert criterion is not None, "lines of different ranks differ somewhere"
-    place = "ahead of" if above else "behind"
     if criterion == "head_to_head":
-        return f"{place} {who} on head-to-head: {'beat' if above else 'lost to'} {who}"
+        if above:
+            return Phrase(
+                gettext_noop("ahead of %(name)s on head-to-head: beat %(name)s"), {"name": who}
+            )
+        return Phrase(
+            gettext_noop("behind %(name)s on head-to-head: lost to %(name)s"), {"name": who}
+        )
     mine, theirs = _value(line, criterion), _value(other, criterion)
-    if mine == theirs:  # close ratios that round alike: one more decimal
+    if _english(mine) == _english(theirs):  # close ratios that round alike: one more decimal
         mine, theirs = _value(line, criterion, 1), _value(other, criterion, 1)
-    return f"{place} {who} on {CRITERIA[criterion]}: {mine} against {theirs}"
+    params = {"name": who, "criterion": Phrase(CRITERIA[criterion]), "mine": mine, "theirs": theirs}
+    if above:
+        # Translators: "ahead of Ben on game-win %: 7 of 11 against 6 of 11".
+        return Phrase(
+            gettext_noop("ahead of %(name)s on %(criterion)s: %(mine)s against %(theirs)s"), params
+        )
+    return Phrase(
+        gettext_noop("behind %(name)s on %(criterion)s: %(mine)s against %(theirs)s"), params
+    )
 
 
 def deciding(first: Standing, second: Standing, tiebreaks: Sequence[str]) -> str | None:
@@ -94,18 +129,35 @@ def _key(line: Standing, criterion: str):
     return getattr(line, criterion)  # the ratios are floats of exact fractions
 
 
-def _value(line: Standing, criterion: str, decimals: int = 0) -> str:
+def _value(line: Standing, criterion: str, decimals: int = 0) -> Number | Phrase:
     if criterion == "match_wins":
-        return str(line.match_wins)
+        return Number(line.match_wins)
     if criterion == "game_win_pct":
-        return f"{line.games_won} of {line.games_played}"
+        # Translators: games won of games played, "7 of 11".
+        return Phrase(
+            gettext_noop("%(won)s of %(played)s"),
+            {"won": line.games_won, "played": line.games_played},
+        )
     if criterion == "opponents_match_win_pct":
-        return f"{line.opponents_match_win_pct:.{decimals}%}"
+        return Number(line.opponents_match_win_pct, percent=decimals)
     if criterion == "margin":
-        return f"{line.margin:+,}"
-    return f"{line.points:,}"
+        return Number(line.margin, signed=True)
+    return Number(line.points)
 
 
-def _ordinal(n: int) -> str:
+ORDINALS = {
+    # Translators: a rank in the standings: 1st, 2nd, 3rd, 4th, 11th, 21st...
+    "st": gettext_noop("%(n)sst"),
+    "nd": gettext_noop("%(n)snd"),
+    "rd": gettext_noop("%(n)srd"),
+    "th": gettext_noop("%(n)sth"),
+}
+
+
+def _english(value: Number | Phrase) -> str:
+    return value.text() if isinstance(value, Phrase) else english_number(value)
+
+
+def ordinal(n: int) -> Phrase:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return Phrase(ORDINALS[suffix], {"n": n})

@@ -34,10 +34,31 @@ from tournaments.pairing.matching import (
     with_rematches,
 )
 from tournaments.pairing.values import Entrant, Pair
+from tournaments.pairing.words import Worded, gettext_noop, worded
 
-BYE_LOWEST = "bye: lowest-ranked without one"
-BYE_NEXT = "bye: lowest-ranked without one whose bye leaves a rematch-free pairing"
-BYE_EVERYONE_HAD_ONE = "bye: lowest-ranked with the fewest byes (everyone has had one)"
+# Why each pair was made (Pair.reason): English templates, worded where they are shown.
+BYE_LOWEST = gettext_noop("bye: lowest-ranked without one")
+BYE_NEXT = gettext_noop("bye: lowest-ranked without one whose bye leaves a rematch-free pairing")
+BYE_EVERYONE_HAD_ONE = gettext_noop(
+    "bye: lowest-ranked with the fewest byes (everyone has had one)"
+)
+SCORE_GROUP = gettext_noop("score group %(score)s")
+PULL_UP = gettext_noop("pull-up from score group %(lower)s to %(higher)s")
+SCORE_GROUP_REMATCH = gettext_noop(
+    "score group %(score)s (rematch: no rematch-free pairing exists)"
+)
+PULL_UP_REMATCH = gettext_noop(
+    "pull-up from score group %(lower)s to %(higher)s (rematch: no rematch-free pairing exists)"
+)
+REASONS = (
+    BYE_LOWEST,
+    BYE_NEXT,
+    BYE_EVERYONE_HAD_ONE,
+    SCORE_GROUP,
+    PULL_UP,
+    SCORE_GROUP_REMATCH,
+    PULL_UP_REMATCH,
+)
 
 
 @dataclass(frozen=True)
@@ -83,19 +104,25 @@ def bye_candidates(field: Sequence[Entrant]) -> list[Entrant]:
     return [e for e in reversed(field) if e.bye_count == fewest]
 
 
-def _bye_reason(field: Sequence[Entrant], number: int) -> str:
+def _bye_reason(field: Sequence[Entrant], number: int) -> Worded:
     if all(e.bye_count for e in field):
-        return BYE_EVERYONE_HAD_ONE
-    return BYE_LOWEST if number == 0 else BYE_NEXT
+        return worded(BYE_EVERYONE_HAD_ONE)
+    return worded(BYE_LOWEST if number == 0 else BYE_NEXT)
 
 
 def _check(entrants: Sequence[Entrant]) -> None:
     if len(entrants) < 2:
-        raise PairingError("too_few_players", "A Swiss round needs at least two players.")
+        raise PairingError(
+            "too_few_players", gettext_noop("A Swiss round needs at least two players.")
+        )
     seen: set[int] = set()
     for entrant in entrants:
         if entrant.id in seen:
-            raise PairingError("duplicate_player", f"Player {entrant.id} is entered twice.")
+            raise PairingError(
+                "duplicate_player",
+                gettext_noop("Player %(id)s is entered twice."),
+                {"id": entrant.id},
+            )
         seen.add(entrant.id)
 
 
@@ -110,10 +137,10 @@ def _result(
 
 
 def _pair(a: Entrant, b: Entrant) -> Pair:
+    rematch = have_met(a, b)
     if a.score == b.score:
-        reason = f"score group {a.score}"
+        reason = worded(SCORE_GROUP_REMATCH if rematch else SCORE_GROUP, score=a.score)
     else:
-        reason = f"pull-up from score group {b.score} to {a.score}"
-    if have_met(a, b):
-        reason += " (rematch: no rematch-free pairing exists)"
+        template = PULL_UP_REMATCH if rematch else PULL_UP
+        reason = worded(template, lower=b.score, higher=a.score)
     return Pair(a=a.id, b=b.id, reason=reason)

@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext as _
 
 from ginclub import permissions
 from ginclub.errors import ServiceError
@@ -30,6 +31,7 @@ from tournaments.exports import ARCHIVE_SETTINGS as SETTINGS
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.services.base import log
 from tournaments.services.tournaments import check_settings, unique_slug, user_of
+from tournaments.translated import error_text
 
 # ------------------------------------------------------------------ the whole check
 # Every value the import reads is checked here, before anything is written, the same way
@@ -41,26 +43,29 @@ TEXT_MAX = 10_000
 
 
 def _bad(path: str, text: str) -> ServiceError:
-    return ServiceError("bad_archive", f"{path} {text}.", fields={"archive": path})
+    # Translators: where in the archive, and what is wrong there:
+    # "rounds[2].pairings[0].table must be a whole number from 1 to 999".
+    message = _("%(path)s %(problem)s.") % {"path": path, "problem": text}
+    return ServiceError("bad_archive", message, fields={"archive": path})
 
 
 def _dict(value: Any, path: str) -> dict:
     if not isinstance(value, dict):
-        raise _bad(path, "must be an object")
+        raise _bad(path, _("must be an object"))
     return value
 
 
 def _list(value: Any, path: str, most: int = 100_000) -> list:
     if not isinstance(value, list):
-        raise _bad(path, "must be a list")
+        raise _bad(path, _("must be a list"))
     if len(value) > most:
-        raise _bad(path, f"must hold at most {most} items")
+        raise _bad(path, _("must hold at most %(most)s items") % {"most": most})
     return value
 
 
 def _get(data: dict, key: str, path: str) -> Any:
     if key not in data:
-        raise _bad(f"{path}.{key}" if path else key, "is missing")
+        raise _bad(f"{path}.{key}" if path else key, _("is missing"))
     return data[key]
 
 
@@ -68,27 +73,33 @@ def _whole(value: Any, path: str, low: int, high: int, *, null: bool = False) ->
     if value is None and null:
         return
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _bad(path, f"must be a whole number from {low} to {high}" + (" (or null)" * null))
+        if null:
+            problem = _("must be a whole number from %(low)s to %(high)s (or null)")
+        else:
+            problem = _("must be a whole number from %(low)s to %(high)s")
+        raise _bad(path, problem % {"low": low, "high": high})
 
 
 def _text(value: Any, path: str, most: int = TEXT_MAX, *, null: bool = False) -> None:
     if value is None and null:
         return
     if not isinstance(value, str) or len(value) > most:
-        raise _bad(path, f"must be text of at most {most} characters")
+        raise _bad(path, _("must be text of at most %(most)s characters") % {"most": most})
 
 
 def _bool(value: Any, path: str) -> None:
     if not isinstance(value, bool):
-        raise _bad(path, "must be true or false")
+        raise _bad(path, _("must be true or false"))
 
 
 def _choice(value: Any, path: str, choices, *, null: bool = False) -> None:
     if value is None and null:
         return
     if isinstance(value, bool) or not isinstance(value, str) or value not in choices:
-        shown = ", ".join(repr(c) for c in choices) + (" or null" if null else "")
-        raise _bad(path, f"must be one of {shown}")
+        shown = ", ".join(repr(c) for c in choices)
+        if null:
+            raise _bad(path, _("must be one of %(choices)s or null") % {"choices": shown})
+        raise _bad(path, _("must be one of %(choices)s") % {"choices": shown})
 
 
 def _moment(value: Any, path: str) -> None:
@@ -100,18 +111,18 @@ def _moment(value: Any, path: str) -> None:
     except ValueError:
         moment = None
     if moment is None or moment.tzinfo is None:
-        raise _bad(path, "must be a date and time with its offset (ISO 8601), or null")
+        raise _bad(path, _("must be a date and time with its offset (ISO 8601), or null"))
 
 
 def _key_of(value: Any, path: str) -> Any:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise _bad(path, "must be a key (a whole number or text)")
+        raise _bad(path, _("must be a key (a whole number or text)"))
     return value
 
 
 def _pair(value: Any, path: str, low: int, high: int) -> None:
     if not isinstance(value, list) or len(value) != 2:
-        raise _bad(path, "must be a list of two whole numbers")
+        raise _bad(path, _("must be a list of two whole numbers"))
     for index, item in enumerate(value):
         _whole(item, f"{path}[{index}]", low, high)
 
@@ -119,7 +130,7 @@ def _pair(value: Any, path: str, low: int, high: int) -> None:
 def _seats(value: Any, path: str, low: int, high: int) -> None:
     data = _dict(value, path)
     if set(data) != {"A", "B"}:
-        raise _bad(path, 'must be {"A": ..., "B": ...}')
+        raise _bad(path, _('must be {"A": ..., "B": ...}'))
     for seat in ("A", "B"):
         _whole(data[seat], f"{path}.{seat}", low, high)
 
@@ -130,21 +141,22 @@ def _must(text: str) -> str:
     if text.startswith("must "):
         return text
     if text.startswith(("a ", "an ", "text of")):
-        return f"must be {text}"
-    return f"is wrong: {text[:1].lower()}{text[1:]}"
+        return _("must be %(what)s") % {"what": text}
+    return _("is wrong: %(problem)s") % {"problem": f"{text[:1].lower()}{text[1:]}"}
 
 
 def _require_format(archive: Any) -> None:
     if not isinstance(archive, dict) or archive.get("format") != ARCHIVE_FORMAT:
         raise ServiceError(
             "bad_archive",
-            f"This is not a ginclub tournament archive (format {ARCHIVE_FORMAT!r} expected).",
+            _("This is not a ginclub tournament archive (format %(format)s expected).")
+            % {"format": repr(ARCHIVE_FORMAT)},
         )
     if archive.get("version") != ARCHIVE_VERSION:
         raise ServiceError(
             "bad_archive",
-            f"Archive version {archive.get('version')!r} is not supported "
-            f"(version {ARCHIVE_VERSION} is).",
+            _("Archive version %(version)s is not supported (version %(supported)s is).")
+            % {"version": repr(archive.get("version")), "supported": ARCHIVE_VERSION},
         )
 
 
@@ -162,13 +174,13 @@ def check_archive(archive: Any) -> None:
     roster = _list(tournament.get("roster") or [], "tournament.roster")
     for index, item in enumerate(roster):
         if _key_of(item, f"tournament.roster[{index}]") not in registrations:
-            raise _bad(f"tournament.roster[{index}]", "names no registration")
+            raise _bad(f"tournament.roster[{index}]", _("names no registration"))
     numbers: set[int] = set()
     for index, item in enumerate(_list(_get(archive, "rounds", ""), "rounds")):
         path = f"rounds[{index}]"
         number = _check_round(_dict(item, path), path, registrations)
         if number in numbers:
-            raise _bad(f"{path}.number", f"repeats round {number}")
+            raise _bad(f"{path}.number", _("repeats round %(number)s") % {"number": number})
         numbers.add(number)
 
 
@@ -181,7 +193,7 @@ def _check_tournament(data: dict) -> None:
     except ValueError:
         valid = False
     if not valid:
-        raise _bad("tournament.date", "must be a date (YYYY-MM-DD)")
+        raise _bad("tournament.date", _("must be a date (YYYY-MM-DD)"))
     _text(data.get("slug"), "tournament.slug", 60, null=True)
     _text(data.get("club"), "tournament.club", 120, null=True)
     _choice(_get(data, "state", "tournament"), "tournament.state", Tournament.State.values)
@@ -208,12 +220,12 @@ def _check_players(items: list) -> set:
         _dict(item, path)
         key = _key_of(_get(item, "key", path), f"{path}.key")
         if key in keys:
-            raise _bad(f"{path}.key", f"repeats player key {key!r}")
+            raise _bad(f"{path}.key", _("repeats player key %(key)s") % {"key": repr(key)})
         keys.add(key)
         name = _get(item, "name", path)
         _text(name, f"{path}.name", 120)
         if not name.strip():
-            raise _bad(f"{path}.name", "must not be blank")
+            raise _bad(f"{path}.name", _("must not be blank"))
         _text(item.get("email"), f"{path}.email", 254, null=True)
         _text(item.get("member_id"), f"{path}.member_id", 40, null=True)
     return keys
@@ -228,18 +240,18 @@ def _check_registrations(items: list, players: set) -> set:
         _dict(item, path)
         key = _key_of(_get(item, "key", path), f"{path}.key")
         if key in keys:
-            raise _bad(f"{path}.key", f"repeats registration key {key!r}")
+            raise _bad(f"{path}.key", _("repeats registration key %(key)s") % {"key": repr(key)})
         keys.add(key)
         player = _key_of(_get(item, "player", path), f"{path}.player")
         if player not in players:
-            raise _bad(f"{path}.player", f"names no player (key {player!r})")
+            raise _bad(f"{path}.player", _("names no player (key %(key)s)") % {"key": repr(player)})
         if player in registered:
-            raise _bad(f"{path}.player", "is registered twice")
+            raise _bad(f"{path}.player", _("is registered twice"))
         registered.add(player)
         seed = item.get("seed")
         _whole(seed, f"{path}.seed", 1, 9999, null=True)
         if seed is not None and seed in seeds:
-            raise _bad(f"{path}.seed", f"repeats seed {seed}")
+            raise _bad(f"{path}.seed", _("repeats seed %(seed)s") % {"seed": seed})
         seeds.add(seed)
         for flag in ("checked_in", "late", "withdrawn"):
             _bool(_get(item, flag, path), f"{path}.{flag}")
@@ -262,14 +274,16 @@ def _check_round(data: dict, path: str, registrations: set) -> int:
         table = _get(item, "table", where)
         _whole(table, f"{where}.table", 1, SMALL_MAX, null=True)
         if table is not None and table in tables:
-            raise _bad(f"{where}.table", f"repeats table {table}")
+            raise _bad(f"{where}.table", _("repeats table %(table)s") % {"table": table})
         tables.add(table)
         for seat in ("a", "b"):
             key = _get(item, seat, where)
             if key is None and seat == "b":
                 continue
             if _key_of(key, f"{where}.{seat}") not in registrations:
-                raise _bad(f"{where}.{seat}", f"names no registration (key {key!r})")
+                raise _bad(
+                    f"{where}.{seat}", _("names no registration (key %(key)s)") % {"key": repr(key)}
+                )
         _text(_get(item, "reason", where), f"{where}.reason", 200)
         result = _get(item, "result", where)
         if result is not None:
@@ -277,7 +291,7 @@ def _check_round(data: dict, path: str, registrations: set) -> int:
         match = _get(item, "match", where)
         if match is not None:
             if item["b"] is None:
-                raise _bad(f"{where}.match", "must be null for a bye")
+                raise _bad(f"{where}.match", _("must be null for a bye"))
             _check_match(_dict(match, f"{where}.match"), f"{where}.match")
     return number
 
@@ -305,14 +319,17 @@ def _check_match(data: dict, path: str) -> None:
         number = _get(game, "number", where)
         _whole(number, f"{where}.number", 1, SMALL_MAX)
         if number in numbers:
-            raise _bad(f"{where}.number", f"repeats game {number}")
+            raise _bad(f"{where}.number", _("repeats game %(number)s") % {"number": number})
         numbers.add(number)
         _choice(_get(game, "first_dealer", where), f"{where}.first_dealer", ("A", "B"))
         hands: set[int] = set()
         for at, hand in enumerate(_list(_get(game, "hands", where), f"{where}.hands")):
             _check_hand(_dict(hand, f"{where}.hands[{at}]"), f"{where}.hands[{at}]", number)
             if hand["number"] in hands:
-                raise _bad(f"{where}.hands[{at}].number", f"repeats hand {hand['number']}")
+                raise _bad(
+                    f"{where}.hands[{at}].number",
+                    _("repeats hand %(number)s") % {"number": hand["number"]},
+                )
             hands.add(hand["number"])
 
 
@@ -351,7 +368,7 @@ def import_archive(
 
     Raises Forbidden, ServiceError (`bad_archive`, naming the faulty part).
     """
-    permissions.require_organiser(actor, club, "import tournaments")
+    permissions.require_organiser(actor, club, _("import tournaments"))
     check_archive(archive)
     reader = _Reader(progress, matches_in(archive))
     try:
@@ -359,13 +376,15 @@ def import_archive(
             return _import(club, actor, archive, reader)
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise ServiceError(
-            "bad_archive", f"The archive is malformed at {reader.where}: {_describe(error)}."
+            "bad_archive",
+            _("The archive is malformed at %(where)s: %(problem)s.")
+            % {"where": reader.where, "problem": _describe(error)},
         ) from None
 
 
 def _describe(error: Exception) -> str:
     if isinstance(error, KeyError):
-        return f"{error.args[0]!r} is missing"
+        return _("%(key)s is missing") % {"key": repr(error.args[0])}
     return str(error) or type(error).__name__
 
 
@@ -379,7 +398,7 @@ class _Reader:
     matches imported for `progress`."""
 
     def __init__(self, progress: Progress | None = None, matches: int = 0) -> None:
-        self.where = "the top level"
+        self.where = _("the top level")
         self.progress, self.matches, self.imported = progress, matches, 0
 
     def at(self, where: str) -> None:
@@ -393,11 +412,16 @@ class _Reader:
     @staticmethod
     def need(data: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
         if not isinstance(data, dict) or key not in data:
-            raise ServiceError("bad_archive", f"{where}: {key!r} is missing.")
+            raise ServiceError(
+                "bad_archive",
+                _("%(where)s: %(key)s is missing.") % {"where": where, "key": repr(key)},
+            )
         value = data[key]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise ServiceError(
-                "bad_archive", f"{where}: {key!r} has the wrong type ({type(value).__name__})."
+                "bad_archive",
+                _("%(where)s: %(key)s has the wrong type (%(type)s).")
+                % {"where": where, "key": repr(key), "type": type(value).__name__},
             )
         return value
 
@@ -444,17 +468,24 @@ def _tournament(club: Club, actor: Actor, data: dict) -> Tournament:
     try:
         check_settings(tournament)
     except ServiceError as error:
-        raise ServiceError("bad_archive", f"tournament settings: {error.message}") from None
+        raise ServiceError(
+            "bad_archive", _("tournament settings: %(problem)s") % {"problem": error.message}
+        ) from None
     rules = data["rules"]
     if rules is not None:
         try:
             profile = RuleProfile.from_dict(rules)
         except RulesError as error:
-            raise ServiceError("bad_archive", f"tournament rules: {error.message}") from None
+            raise ServiceError(
+                "bad_archive", _("tournament rules: %(problem)s") % {"problem": error_text(error)}
+            ) from None
         if profile.as_dict() != rules:
-            raise ServiceError("bad_archive", "tournament rules: not a complete rule profile.")
+            raise ServiceError("bad_archive", _("tournament rules: not a complete rule profile."))
     if data["state"] not in Tournament.State.values:
-        raise ServiceError("bad_archive", f"tournament state {data['state']!r} is unknown.")
+        raise ServiceError(
+            "bad_archive",
+            _("tournament state %(state)s is unknown.") % {"state": repr(data["state"])},
+        )
     tournament.rules, tournament.state = rules, data["state"]
     tournament.roster = list(data.get("roster") or [])
     tournament.slug = unique_slug(tournament)
@@ -481,7 +512,9 @@ def _import_round(
     tournament: Tournament, actor: Actor, data: dict, registrations: dict, reader: _Reader
 ) -> None:
     if data["state"] not in Round.State.values or data["stage"] not in Round.Stage.values:
-        raise ServiceError("bad_archive", f"{reader.where}: unknown state or stage.")
+        raise ServiceError(
+            "bad_archive", _("%(where)s: unknown state or stage.") % {"where": reader.where}
+        )
     times = {key: parse_datetime(data[key]) if data.get(key) else None for key in ROUND_TIMES}
     rnd = Round.objects.create(
         tournament=tournament,

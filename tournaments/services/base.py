@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from ginclub import permissions
 from ginclub.errors import Conflict, NotFound
 from ginclub.permissions import Actor
@@ -40,8 +42,8 @@ def lock_tournament(tournament_id: int, actor: Actor) -> Tournament:
         .first()
     )
     if tournament is None:
-        raise NotFound("not_found", "No such tournament.")
-    permissions.require_organiser(actor, tournament.club, "manage its tournaments")
+        raise NotFound("not_found", _("No such tournament."))
+    permissions.require_organiser(actor, tournament.club, _("manage its tournaments"))
     return tournament
 
 
@@ -50,7 +52,7 @@ def lock_round(round_id: int, actor: Actor) -> tuple[Tournament, Round]:
         Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
     )
     if tournament_id is None:
-        raise NotFound("not_found", "No such round.")
+        raise NotFound("not_found", _("No such round."))
     tournament = lock_tournament(tournament_id, actor)
     return tournament, Round.objects.get(pk=round_id)
 
@@ -60,7 +62,7 @@ def lock_pairing(pairing_id: int, actor: Actor) -> tuple[Tournament, Pairing]:
         Pairing.objects.filter(pk=pairing_id).values_list("round__tournament_id", flat=True).first()
     )
     if tournament_id is None:
-        raise NotFound("not_found", "No such pairing.")
+        raise NotFound("not_found", _("No such pairing."))
     tournament = lock_tournament(tournament_id, actor)
     pairing = Pairing.objects.select_related(
         "round", "match", "player_a__player", "player_b__player"
@@ -75,7 +77,7 @@ def lock_registration(registration_id: int, actor: Actor) -> tuple[Tournament, R
         .first()
     )
     if tournament_id is None:
-        raise NotFound("not_found", "No such registration.")
+        raise NotFound("not_found", _("No such registration."))
     tournament = lock_tournament(tournament_id, actor)
     return tournament, Registration.objects.select_related("player").get(pk=registration_id)
 
@@ -108,7 +110,13 @@ def require_state(rnd: Round, state: str) -> None:
     if rnd.state != state:
         raise Conflict(
             f"not_{state}",
-            f"Round {rnd.number} is {rnd.get_state_display()}, not {Round.State(state).label}.",
+            # Translators: "Round 2 is published, not a draft." (the rounds' states).
+            _("Round %(number)s is %(state)s, not %(wanted)s.")
+            % {
+                "number": rnd.number,
+                "state": rnd.get_state_display(),
+                "wanted": Round.State(state).label,
+            },
         )
 
 

@@ -25,11 +25,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from ginclub.errors import Conflict
 from scoring.hooks import ResultChange
 from scoring.models import Game
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.selectors import standings, standings_moves
+from tournaments.translated import reason_text
 
 
 def lock_tournament_of(match_id: int) -> None:
@@ -87,7 +90,13 @@ def judge_result_change(change: ResultChange) -> dict[str, Any] | None:
 
 
 def _where(pairing: Pairing, names: dict[str, str]) -> str:
-    return f"{names['A']} v {names['B']} (round {pairing.round.number}, table {pairing.table})"
+    # Translators: a table of a tournament: "Ada v Ben (round 2, table 3)".
+    return _("%(a)s v %(b)s (round %(round)s, table %(table)s)") % {
+        "a": names["A"],
+        "b": names["B"],
+        "round": pairing.round.number,
+        "table": pairing.table,
+    }
 
 
 def _refuse_undecided(change: ResultChange, pairing: Pairing, names: dict[str, str]) -> None:
@@ -95,31 +104,59 @@ def _refuse_undecided(change: ResultChange, pairing: Pairing, names: dict[str, s
         return
     game = Game.objects.filter(match_id=change.match_id, state=Game.State.IN_PROGRESS).first()
     target = (pairing.match.rules or {}).get("game_target") if pairing.match else None
-    reaching = f" (someone reaching {target})" if target else ""
+    reaching = _(" (someone reaching %(target)s)") % {"target": target} if target else ""
     voiding = change.action == "hand_voided"
-    what = {"hand_voided": "voiding", "hand_corrected": "this correction of"}.get(
-        change.action, "this change to"
+    # Translators: completes "..., but voiding hand 3 of game 2 would leave ...".
+    what = {"hand_voided": _("voiding"), "hand_corrected": _("this correction of")}.get(
+        change.action, _("this change to")
     )
     unfinished = (
-        f"game {game.number} unfinished ({names['A']} {game.hand_points_a} – "
-        f"{game.hand_points_b} {names['B']}) and "
+        # Translators: completes "would leave game 2 unfinished (Ada 40 – 35 Ben) and the
+        # match undecided".
+        _("game %(number)s unfinished (%(a)s %(points_a)s – %(points_b)s %(b)s) and ")
+        % {
+            "number": game.number,
+            "a": names["A"],
+            "points_a": game.hand_points_a,
+            "points_b": game.hand_points_b,
+            "b": names["B"],
+        }
         if game is not None
         else ""
     )
-    ends = f"game {game.number} still ends{reaching}" if game is not None else "a player still wins"
+    ends = (
+        _("game %(number)s still ends%(reaching)s") % {"number": game.number, "reaching": reaching}
+        if game is not None
+        else _("a player still wins")
+    )
     games = change.after["games_won"]
     instead = (
-        f"Correct {change.hand} instead of voiding it, to the score that was played, "
+        _("Correct %(hand)s instead of voiding it, to the score that was played, ")
         if voiding
-        else f"Correct {change.hand} to the score that was played "
-    )
+        else _("Correct %(hand)s to the score that was played ")
+    ) % {"hand": change.hand}
     raise Conflict(
         "would_reopen",
-        f"Round {pairing.round.number} is closed, so {_where(pairing, names)} must keep "
-        f"a winner, but {what} {change.hand} would leave {unfinished}the match undecided "
-        f"(games {names['A']} {games['A']} – {games['B']} {names['B']}). {instead}"
-        f"so that {ends}. If the table really stopped before the match was decided, rule "
-        "who won, correct the hands to that result and say so in the reason.",
+        _(
+            "Round %(round)s is closed, so %(where)s must keep a winner, but %(what)s "
+            "%(hand)s would leave %(unfinished)sthe match undecided (games %(a)s "
+            "%(games_a)s – %(games_b)s %(b)s). %(instead)sso that %(ends)s. If the table "
+            "really stopped before the match was decided, rule who won, correct the hands "
+            "to that result and say so in the reason."
+        )
+        % {
+            "round": pairing.round.number,
+            "where": _where(pairing, names),
+            "what": what,
+            "hand": change.hand,
+            "unfinished": unfinished,
+            "a": names["A"],
+            "games_a": games["A"],
+            "games_b": games["B"],
+            "b": names["B"],
+            "instead": instead,
+            "ends": ends,
+        },
     )
 
 
@@ -130,22 +167,28 @@ def _refuse_bracket_change(
     if pairing.round.stage != Round.Stage.ELIMINATION or not later or was == now:
         return
     nxt = later[0]
-    through = names[was] if was else "nobody"
-    message = (
-        f"{_where(pairing, names)}: the winner would change from {through} to "
-        f"{names[now]}, but round {nxt['number']} of the bracket is already "
-    )
+    through = names[was] if was else _("nobody")
+    values = {
+        "where": _where(pairing, names),
+        "through": through,
+        "now": names[now],
+        "round": nxt["number"],
+        "state": Round.State(nxt["state"]).label,
+    }
     if nxt["state"] == Round.State.DRAFT:
-        message += (
-            f"drafted with {through} through: discard that draft first (Rounds page), "
-            "then make this change and draft it again."
+        message = _(
+            "%(where)s: the winner would change from %(through)s to %(now)s, but round "
+            "%(round)s of the bracket is already drafted with %(through)s through: discard "
+            "that draft first (Rounds page), then make this change and draft it again."
         )
     else:
-        message += (
-            f"{Round.State(nxt['state']).label} with {through} through, so this result "
-            "can no longer change."
+        # Translators: %(state)s is the round's state ("published", "closed").
+        message = _(
+            "%(where)s: the winner would change from %(through)s to %(now)s, but round "
+            "%(round)s of the bracket is already %(state)s with %(through)s through, so "
+            "this result can no longer change."
         )
-    raise Conflict("bracket_changed", message)
+    raise Conflict("bracket_changed", message % values)
 
 
 def _moved_rows(tournament: Tournament, change: ResultChange) -> list[dict[str, Any]]:
@@ -172,28 +215,44 @@ def _paired_from_standings(later_stage: str, stage: str) -> bool:
 
 
 def _notes(tournament, rnd: Round, pairing: Pairing, moved: list, rounds: list) -> list[str]:
-    notes = [f"Round {rnd.number} is closed: this changes a result the standings already count."]
-    if pairing.resolved:
+    notes = [
+        _("Round %(number)s is closed: this changes a result the standings already count.")
+        % {"number": rnd.number}
+    ]
+    if pairing.resolved and pairing.result_reason:
         notes.append(
-            "The table's result was recorded by hand"
-            + (f" ({pairing.result_reason})" if pairing.result_reason else "")
-            + "; it stands, so the standings do not change."
+            _(
+                "The table's result was recorded by hand (%(reason)s); it stands, so the "
+                "standings do not change."
+            )
+            % {"reason": reason_text(pairing.result_reason)}
+        )
+    elif pairing.resolved:
+        notes.append(
+            _("The table's result was recorded by hand; it stands, so the standings do not change.")
         )
     elif not moved:
-        notes.append("No standings line moves.")
+        notes.append(_("No standings line moves."))
     for later in rounds:
         if not later["paired_from_standings"] or not moved:
             continue
         if later["state"] == Round.State.DRAFT:
             notes.append(
-                f"Round {later['number']} is a draft paired from the old standings: discard "
-                "it and draft it again to pair from the new ones."
+                _(
+                    "Round %(number)s is a draft paired from the old standings: discard it "
+                    "and draft it again to pair from the new ones."
+                )
+                % {"number": later["number"]}
             )
         else:
             notes.append(
-                f"Round {later['number']} was already {Round.State(later['state']).label} "
-                "from the old standings; its pairings stay as they are."
+                # Translators: %(state)s is the round's state ("published", "closed").
+                _(
+                    "Round %(number)s was already %(state)s from the old standings; its "
+                    "pairings stay as they are."
+                )
+                % {"number": later["number"], "state": Round.State(later["state"]).label}
             )
     if tournament.state == Tournament.State.FINISHED and moved:
-        notes.append("The tournament is finished: its final standings change.")
+        notes.append(_("The tournament is finished: its final standings change."))
     return notes

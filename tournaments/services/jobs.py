@@ -27,9 +27,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import caches
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django_tasks import task
 
 from ginclub import permissions
@@ -45,21 +48,30 @@ from ginclub.permissions import Actor
 from scoring.models import Club
 from scoring.rules import RulesError, make_profile
 from tournaments.models import Job, Tournament
+from tournaments.pairing import Phrase
 from tournaments.services.archive import check_archive, import_archive, matches_in
 from tournaments.services.rescoring import apply_rules_change
+from tournaments.translated import error_text, language
 
 logger = logging.getLogger(__name__)
 
-UNEXPECTED = (
-    "The job stopped on an unexpected error ({kind}); nothing was changed. "
+# A job's words are stored in English (label, message, the result's summary) with their
+# English templates and values in Job.words, and shown in the reader's language (JobView).
+UNEXPECTED = gettext_noop(
+    "The job stopped on an unexpected error (%(kind)s); nothing was changed. "
     "The error is in the server's log: try again, or tell the site's administrator."
 )
-WORKER_STOPPED = "The worker was stopped while the job ran; nothing was changed. Ask again."
+WORKER_STOPPED = gettext_noop(
+    "The worker was stopped while the job ran; nothing was changed. Ask again."
+)
+NOT_QUEUED = gettext_noop("The job could not be queued; nothing was changed. Try again.")
+IMPORT_LABEL = gettext_noop("Import of %(name)s")
+RULES_CHANGE_LABEL = gettext_noop("Rules change of %(name)s: %(reason)s")
 # A job still "running" this long after it started lost its worker (killed, or the machine
 # went down): its transaction died with it, so nothing was changed. No job takes this
 # long (bench_rescore: a 1,024-match event re-scores in under a minute).
 STALE_AFTER = timedelta(hours=1)
-WORKER_LOST = (
+WORKER_LOST = gettext_noop(
     "The worker running this job stopped without finishing it (no word for an hour); "
     "nothing was changed. Ask again."
 )
@@ -74,14 +86,15 @@ def start_archive_import(*, club: Club, actor: Actor, archive: Any) -> Job:
 
     Raises Forbidden, ServiceError (`bad_archive`, naming the faulty part).
     """
-    permissions.require_organiser(actor, club, "import tournaments")
+    permissions.require_organiser(actor, club, _("import tournaments"))
     check_archive(archive)
-    name = str(archive["tournament"]["name"])
+    label = Phrase(IMPORT_LABEL, {"name": str(archive["tournament"]["name"])})
     return _start(
         Job(
             kind=Job.Kind.IMPORT_ARCHIVE,
             club=club,
-            label=f"Import of {name}"[:200],
+            label=label.text()[:200],
+            words={"label": label.as_data()},
             total=matches_in(archive),
             payload={"archive": archive},
         ),
@@ -99,28 +112,39 @@ def start_rules_change(*, tournament_id: int, actor: Actor, reason: str, **chang
     """
     tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if tournament is None:
-        raise NotFound("not_found", "No such tournament.")
+        raise NotFound("not_found", _("No such tournament."))
     permissions.require_manage_tournament(actor, tournament)
-    require_reason(reason, "Say why the rules change.")
+    require_reason(reason, _("Say why the rules change."))
     try:  # options that make no rules are refused now, not after a wait
         make_profile(change.get("profile", ""), change.get("overrides") or {})
     except RulesError as error:
+        message = error_text(error)
         raise ServiceError(
-            "bad_option", error.message, fields={error.field or "overrides": error.message}
+            "bad_option", message, fields={error.field or "overrides": message}
         ) from None
     pending = _pending(tournament.jobs.filter(kind=Job.Kind.RULES_CHANGE))
     if pending is not None:
         raise Conflict(
             "job_pending",
-            f"A rules change of {tournament.name} is already {pending.get_state_display()} "
-            f"(asked at {timezone.localtime(pending.created_at):%H:%M}): wait for it to finish.",
+            # Translators: %(state)s is the job's state ("waiting for a worker", "running").
+            _(
+                "A rules change of %(name)s is already %(state)s (asked at %(time)s): wait for "
+                "it to finish."
+            )
+            % {
+                "name": tournament.name,
+                "state": pending.get_state_display(),
+                "time": f"{timezone.localtime(pending.created_at):%H:%M}",
+            },
         )
+    label = Phrase(RULES_CHANGE_LABEL, {"name": tournament.name, "reason": reason})
     return _start(
         Job(
             kind=Job.Kind.RULES_CHANGE,
             club=tournament.club,
             tournament=tournament,
-            label=f"Rules change of {tournament.name}: {reason}"[:200],
+            label=label.text()[:200],
+            words={"label": label.as_data()},
             payload={**change, "reason": reason},
         ),
         actor,
@@ -136,6 +160,7 @@ def _pending(jobs) -> Job | None:
                 state=Job.State.FAILED,
                 error_code="worker_lost",
                 message=WORKER_LOST,
+                words={**job.words, "message": Phrase(WORKER_LOST).as_data()},
                 payload={},
                 finished_at=timezone.now(),
             )
@@ -157,7 +182,7 @@ def _enqueue(job_id: int) -> None:
         result = execute_job.enqueue(job_id)
     except Exception:
         logger.exception("Job %s could not be queued", job_id)
-        _fail(job_id, "not_queued", "The job could not be queued; nothing was changed. Try again.")
+        _fail(job_id, "not_queued", Phrase(NOT_QUEUED))
         return
     Job.objects.filter(pk=job_id).update(task_id=str(result.id)[:64])
 
@@ -182,29 +207,42 @@ def run_job(job_id: int) -> str:
         return Job.objects.filter(pk=job_id).values_list("state", flat=True).first() or ""
     job = Job.objects.select_related("club", "tournament", "requested_by").get(pk=job_id)
     board = ProgressBoard(job)
+    # What the job stores is English (the reader's language is chosen when it is shown).
+    with translation.override(settings.LANGUAGE_CODE):
+        return _run(job, board)
+
+
+def _run(job: Job, board: ProgressBoard) -> str:
+    job_id = job.pk
     try:
         with transaction.atomic():
             tournament, result = WORK[job.kind](job, _actor_of(job), board.report)
             board.close()  # its last write lands before this transaction touches the row
+            words = result.pop("words", None)
             Job.objects.filter(pk=job_id).update(
                 state=Job.State.DONE,
                 tournament=tournament,
                 done=board.total,
                 total=board.total,
                 result=result,
+                words={**job.words, **(words or {})},
                 payload={},
                 finished_at=timezone.now(),
             )
     except BaseException as error:  # the transaction is rolled back: say so, and why
         refusal = refusal_of(error) if isinstance(error, Exception) else None
         if refusal is not None:
-            _fail(job_id, refusal.code, refusal.message)
+            template = getattr(error, "template", None)  # the pure packages' errors
+            if template is not None:
+                _fail(job_id, refusal.code, Phrase(template, getattr(error, "params", None) or {}))
+            else:  # worded when it was refused: kept as it was worded (English here)
+                _fail(job_id, refusal.code, refusal.message)
             return Job.State.FAILED
         if isinstance(error, Exception):
             logger.exception("Job %s (%s) failed", job_id, job.kind)
-            _fail(job_id, "unexpected", UNEXPECTED.format(kind=type(error).__name__))
+            _fail(job_id, "unexpected", Phrase(UNEXPECTED, {"kind": type(error).__name__}))
         else:  # the worker was told to stop at once (a second Ctrl-C, SystemExit)
-            _fail(job_id, "worker_stopped", WORKER_STOPPED)
+            _fail(job_id, "worker_stopped", Phrase(WORKER_STOPPED))
         raise
     finally:
         board.close()
@@ -212,11 +250,16 @@ def run_job(job_id: int) -> str:
     return Job.State.DONE
 
 
-def _fail(job_id: int, code: str, message: str) -> None:
+def _fail(job_id: int, code: str, message: str | Phrase) -> None:
+    words = Job.objects.filter(pk=job_id).values_list("words", flat=True).first() or {}
+    if isinstance(message, Phrase):
+        words = {**words, "message": message.as_data()}
+        message = message.text()
     Job.objects.filter(pk=job_id).update(
         state=Job.State.FAILED,
         error_code=code[:40],
         message=message,
+        words=words,
         payload={},
         finished_at=timezone.now(),
     )
@@ -225,7 +268,7 @@ def _fail(job_id: int, code: str, message: str) -> None:
 def _actor_of(job: Job) -> Actor:
     """Who asked, as the services see them: their rights are asked again now."""
     if job.requested_by is None:
-        raise Forbidden("not_allowed", "The account that asked for this job no longer exists.")
+        raise Forbidden("not_allowed", _("The account that asked for this job no longer exists."))
     return Actor(user=job.requested_by, device="background job")
 
 
@@ -253,22 +296,40 @@ def _rules_work(job: Job, actor: Actor, report: Report) -> tuple[Tournament, dic
     # Every hand that changed is in the ledger; the job keeps the figures.
     summary.pop("matches", None)
     summary["standings_moved"] = len(summary.pop("standings", []))
-    summary["summary"] = rules_change_summary(change)
+    words = rules_change_words(change)
+    summary["summary"] = words.text()
+    summary["words"] = {"summary": words.as_data()}  # to Job.words (run_job), not the result
     return job.tournament, summary
 
 
-def rules_change_summary(change) -> str:
+WHOLE_EVENT = gettext_noop("the whole event")
+FROM_ROUND = gettext_noop("from round %(number)s on (%(rounds)s re-scored)")
+RULES_CHANGED = gettext_noop(
+    "Rules changed: %(scope)s: %(hands)s hand(s), %(games)s game(s) and %(results)s match "
+    "result(s) changed; %(moved)s standings line(s) moved."
+)
+
+
+def rules_change_words(change) -> Phrase:
     """What an applied rules change did, in a sentence (its job's page and list)."""
     scope = (
-        "the whole event"
+        Phrase(WHOLE_EVENT)
         if change.whole_event
-        else f"from round {change.from_round} on ({change.rescored_text} re-scored)"
+        else Phrase(FROM_ROUND, {"number": change.from_round, "rounds": change.rescored_text})
     )
-    return (
-        f"Rules changed: {scope}: {change.hands_changed} hand(s), {change.games_changed} "
-        f"game(s) and {change.results_changed} match result(s) changed; "
-        f"{len(change.standings)} standings line(s) moved."
-    )
+    values = {
+        "scope": scope,
+        "hands": change.hands_changed,
+        "games": change.games_changed,
+        "results": change.results_changed,
+        "moved": len(change.standings),
+    }
+    return Phrase(RULES_CHANGED, values)
+
+
+def rules_change_summary(change) -> str:
+    """rules_change_words in the reader's language."""
+    return rules_change_words(change).text(language())
 
 
 WORK = {Job.Kind.IMPORT_ARCHIVE: _import_work, Job.Kind.RULES_CHANGE: _rules_work}
@@ -349,6 +410,28 @@ class JobView:
     job: Job
     done: int
     total: int
+
+    @property
+    def label(self) -> str:
+        """What was asked, in the reader's language (Job.label is its English)."""
+        return self._worded("label", self.job.label)
+
+    @property
+    def message(self) -> str:
+        """Why the job failed, in the reader's language where it was stored as a template."""
+        return self._worded("message", self.job.message)
+
+    @property
+    def summary(self) -> str:
+        """What the work did (a rules change's sentence), in the reader's language."""
+        return self._worded("summary", (self.job.result or {}).get("summary", ""))
+
+    def _worded(self, key: str, english: str) -> str:
+        data = (self.job.words or {}).get(key)
+        if not data:
+            return english
+        worded = Phrase.from_data(data).text(language())
+        return worded[:200] if key == "label" else worded
 
     @property
     def percent(self) -> int:

@@ -23,6 +23,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ginclub.errors import Conflict, ServiceError
 from ginclub.permissions import Actor
@@ -35,6 +36,7 @@ from tournaments.services.base import lock_registration, lock_tournament, log
 
 MAX_BYTES = 1_000_000
 MAX_ROWS = 2_000
+MAX_KB = MAX_BYTES // 1000
 COLUMNS = {
     "name": "name",
     "player": "name",
@@ -77,11 +79,12 @@ def add_registration(
             if player is None:
                 raise ServiceError(
                     "invalid",
-                    f"{tournament.club.name} has no player {player_id}.",
-                    fields={"player_id": "not in the club"},
+                    _("%(club)s has no player %(id)s.")
+                    % {"club": tournament.club.name, "id": player_id},
+                    fields={"player_id": _("not in the club")},
                 )
         else:
-            player, _ = _player_for(tournament, actor, name, email, member_id)
+            player, _new = _player_for(tournament, actor, name, email, member_id)
         registration = _register(tournament, player, seed)
         log(tournament, "player_registered", actor, after=_summary(registration))
     return registration
@@ -92,8 +95,8 @@ def _register(tournament: Tournament, player: Player, seed: int | None = None) -
     if tournament.registrations.filter(player=player).exists():
         raise ServiceError(
             "already_registered",
-            f"{player.name} is already registered.",
-            fields={"name": "already registered"},
+            _("%(name)s is already registered.") % {"name": player.name},
+            fields={"name": _("already registered")},
         )
     return Registration.objects.create(
         tournament=tournament, player=player, seed=seed, late=tournament.frozen
@@ -102,17 +105,18 @@ def _register(tournament: Tournament, player: Player, seed: int | None = None) -
 
 def _check_open(tournament: Tournament) -> None:
     if tournament.state == Tournament.State.FINISHED:
-        raise Conflict("finished", "The tournament is finished.")
+        raise Conflict("finished", _("The tournament is finished."))
     if tournament.frozen and (
         tournament.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.ELIMINATION)
         or tournament.round_set.exclude(stage=Round.Stage.SWISS).exists()
     ):
         raise Conflict(
             "late_entry_closed",
-            "Late entries are closed: the "
-            f"{tournament.get_format_display()} field was fixed in round 1"
+            # Translators: %(format)s is the tournament's format ("round robin").
+            _("Late entries are closed: the %(format)s field was fixed in round 1")
+            % {"format": tournament.get_format_display()}
             if tournament.format != Tournament.Format.SWISS_CUT
-            else "Late entries are closed: the top cut has started.",
+            else _("Late entries are closed: the top cut has started."),
         )
 
 
@@ -124,12 +128,12 @@ def _player_for(
     club = tournament.club
     name, email, member_id = " ".join(str(name).split()), email.strip(), member_id.strip()
     if not name:
-        raise ServiceError("empty_name", "The name is empty.", fields={"name": "required"})
+        raise ServiceError("empty_name", _("The name is empty."), fields={"name": _("required")})
     if len(name) > 120:
         raise ServiceError(
             "name_too_long",
-            f"The name is {len(name)} characters long (120 at most).",
-            fields={"name": "too long"},
+            _("The name is %(count)s characters long (120 at most).") % {"count": len(name)},
+            fields={"name": _("too long")},
         )
     if email:
         try:
@@ -137,21 +141,22 @@ def _player_for(
         except ValidationError:
             raise ServiceError(
                 "bad_email",
-                f"{email!r} is not an email address.",
-                fields={"email": "not an email address"},
+                _("%(email)s is not an email address.") % {"email": repr(email)},
+                fields={"email": _("not an email address")},
             ) from None
     if len(member_id) > 40:
         raise ServiceError(
             "bad_member_id",
-            "A member id has 40 characters at most.",
-            fields={"member_id": "too long"},
+            _("A member id has 40 characters at most."),
+            fields={"member_id": _("too long")},
         )
     if member_id and (member := club.players.filter(member_id=member_id).first()):
         if member.name.lower() != name.lower():
             raise ServiceError(
                 "member_id_taken",
-                f"Member id {member_id} belongs to {member.name}, not {name}.",
-                fields={"member_id": "taken"},
+                _("Member id %(id)s belongs to %(member)s, not %(name)s.")
+                % {"id": member_id, "member": member.name, "name": name},
+                fields={"member_id": _("taken")},
             )
         return member, False
     existing = club.players.filter(name__iexact=name).first()
@@ -159,8 +164,9 @@ def _player_for(
         if member_id and existing.member_id and existing.member_id != member_id:
             raise ServiceError(
                 "member_id_mismatch",
-                f"{existing.name} has member id {existing.member_id}, not {member_id}.",
-                fields={"member_id": "does not match"},
+                _("%(name)s has member id %(member_id)s, not %(id)s.")
+                % {"name": existing.name, "member_id": existing.member_id, "id": member_id},
+                fields={"member_id": _("does not match")},
             )
         return existing, False
     return scoring.add_player(
@@ -173,14 +179,16 @@ def _check_seed(tournament: Tournament, seed: Any, registration_id: int | None =
         return
     if isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= 9999:
         raise ServiceError(
-            "invalid", "A seed is a whole number from 1 to 9999.", fields={"seed": "1 to 9999"}
+            "invalid",
+            _("A seed is a whole number from 1 to 9999."),
+            fields={"seed": _("%(low)s to %(high)s") % {"low": 1, "high": 9999}},
         )
     taken = tournament.registrations.filter(seed=seed).exclude(pk=registration_id).first()
     if taken is not None:
         raise ServiceError(
             "duplicate_seed",
-            f"Seed {seed} is already {taken.player.name}'s.",
-            fields={"seed": "taken"},
+            _("Seed %(seed)s is already %(name)s's.") % {"seed": seed, "name": taken.player.name},
+            fields={"seed": _("taken")},
         )
 
 
@@ -281,7 +289,8 @@ def _import_row(
     name = " ".join(values.get("name", "").split())
     key = name.lower()
     if key and key in seen:
-        return ImportRow(line, name, False, f"duplicate of line {seen[key]}", "duplicate")
+        duplicate = _("duplicate of line %(line)s") % {"line": seen[key]}
+        return ImportRow(line, name, False, duplicate, "duplicate")
     try:
         with transaction.atomic():
             player, is_new = _player_for(
@@ -291,8 +300,14 @@ def _import_row(
     except ServiceError as error:
         return ImportRow(line, name, False, error.message, error.code)
     seen[key] = line
-    reason = "registered" + (" as a late entry" if registration.late else "")
-    reason += " (new club player)" if is_new else ""
+    if registration.late:
+        reason = (
+            _("registered as a late entry (new club player)")
+            if is_new
+            else _("registered as a late entry")
+        )
+    else:
+        reason = _("registered (new club player)") if is_new else _("registered")
     return ImportRow(line, name, True, reason, "", registration.pk)
 
 
@@ -316,15 +331,21 @@ def parse_csv(
             found = ", ".join(repr(h.strip()) for h in header if h.strip()) or "nothing"
             raise ServiceError(
                 "no_name_column",
-                "The first line must be a header with a "
-                f"'name' column (optional 'email', 'member_id'); found {found}.",
+                _(
+                    "The first line must be a header with a 'name' column (optional 'email', "
+                    "'member_id'); found %(found)s."
+                )
+                % {"found": found},
             )
         rows = []
         for cells in reader:
             if not any(cell.strip() for cell in cells):
                 continue
             if len(rows) >= MAX_ROWS:
-                raise ServiceError("too_large", f"The file has more than {MAX_ROWS} players.")
+                raise ServiceError(
+                    "too_large",
+                    _("The file has more than %(count)s players.") % {"count": MAX_ROWS},
+                )
             values: dict[str, str] = {}
             for column, cell in zip(columns, cells, strict=False):
                 if column and column not in values:
@@ -332,7 +353,9 @@ def parse_csv(
             rows.append((reader.line_num, values))
     except csv.Error as error:
         raise ServiceError(
-            "not_csv", f"Line {reader.line_num} is not valid CSV: {error}."
+            "not_csv",
+            _("Line %(line)s is not valid CSV: %(error)s.")
+            % {"line": reader.line_num, "error": error},
         ) from None
     ignored = [h.strip() for h, c in zip(header, columns, strict=True) if c is None and h.strip()]
     return header, rows, ignored
@@ -341,19 +364,19 @@ def parse_csv(
 def _text_of(content: bytes | str) -> str:
     if isinstance(content, bytes):
         if len(content) > MAX_BYTES:
-            raise ServiceError("too_large", f"The file is over {MAX_BYTES // 1000} kB.")
+            raise ServiceError("too_large", _("The file is over %(size)s kB.") % {"size": MAX_KB})
         if b"\x00" in content:
-            raise ServiceError("not_csv", "This is not a CSV text file (it holds binary data).")
+            raise ServiceError("not_csv", _("This is not a CSV text file (it holds binary data)."))
         try:
             content = content.decode("utf-8-sig")
         except UnicodeDecodeError:
             content = content.decode("cp1252", errors="replace")
     elif len(content) > MAX_BYTES:
-        raise ServiceError("too_large", f"The file is over {MAX_BYTES // 1000} kB.")
+        raise ServiceError("too_large", _("The file is over %(size)s kB.") % {"size": MAX_KB})
     if "\x00" in content:
-        raise ServiceError("not_csv", "This is not a CSV text file (it holds binary data).")
+        raise ServiceError("not_csv", _("This is not a CSV text file (it holds binary data)."))
     if not content.strip():
-        raise ServiceError("empty_file", "The file is empty.")
+        raise ServiceError("empty_file", _("The file is empty."))
     return content
 
 
@@ -365,7 +388,10 @@ def check_in(*, registration_id: int, actor: Actor, checked_in: bool = True) -> 
     with transaction.atomic():
         tournament, registration = lock_registration(registration_id, actor)
         if registration.withdrawn and checked_in:
-            raise Conflict("withdrawn", f"{registration.player.name} has withdrawn.")
+            raise Conflict(
+                "withdrawn",
+                _("%(name)s has withdrawn.") % {"name": registration.player.name},
+            )
         if registration.checked_in != checked_in:
             registration.checked_in = checked_in
             registration.save(update_fields=["checked_in"])
@@ -407,7 +433,8 @@ def withdraw_registration(*, registration_id: int, actor: Actor, reason: str = "
         tournament, registration = lock_registration(registration_id, actor)
         if registration.withdrawn:
             raise Conflict(
-                "already_withdrawn", f"{registration.player.name} has already withdrawn."
+                "already_withdrawn",
+                _("%(name)s has already withdrawn.") % {"name": registration.player.name},
             )
         registration.withdrawn = True
         registration.save(update_fields=["withdrawn"])
@@ -421,9 +448,12 @@ def reinstate_registration(*, registration_id: int, actor: Actor, reason: str = 
     with transaction.atomic():
         tournament, registration = lock_registration(registration_id, actor)
         if not registration.withdrawn:
-            raise Conflict("not_withdrawn", f"{registration.player.name} has not withdrawn.")
+            raise Conflict(
+                "not_withdrawn",
+                _("%(name)s has not withdrawn.") % {"name": registration.player.name},
+            )
         if tournament.state == Tournament.State.FINISHED:
-            raise Conflict("finished", "The tournament is finished.")
+            raise Conflict("finished", _("The tournament is finished."))
         registration.withdrawn = False
         registration.save(update_fields=["withdrawn"])
         log(tournament, "player_reinstated", actor, reason=reason, after=_summary(registration))
@@ -441,7 +471,8 @@ def remove_registration(*, registration_id: int, actor: Actor) -> None:
         ):
             raise Conflict(
                 "already_paired",
-                f"{registration.player.name} has been paired; withdraw them instead.",
+                _("%(name)s has been paired; withdraw them instead.")
+                % {"name": registration.player.name},
             )
         summary = _summary(registration)
         registration.delete()
@@ -476,12 +507,12 @@ def seed_by_rating(*, tournament_id: int, actor: Actor) -> list[tuple[Registrati
     with transaction.atomic():
         tournament = lock_tournament(tournament_id, actor)
         if tournament.state == Tournament.State.FINISHED:
-            raise Conflict("finished", "The tournament is finished.")
+            raise Conflict("finished", _("The tournament is finished."))
         if tournament.frozen:
             raise Conflict(
                 "seeding_closed",
-                f"Round 1 of {tournament.name} is published: seeding by club rating is "
-                "for before round 1.",
+                _("Round 1 of %(name)s is published: seeding by club rating is for before round 1.")
+                % {"name": tournament.name},
             )
         old = sorted(
             tournament.registrations.select_related("player"),
@@ -492,10 +523,20 @@ def seed_by_rating(*, tournament_id: int, actor: Actor) -> list[tuple[Registrati
         if not ratings:
             raise ServiceError(
                 "no_ratings",
-                f"Nobody registered in {tournament.name} has a club rating yet"
-                + (f" ({_names(old)})" if old else "")
-                + f": ratings come from finished matches of {tournament.club.name}. "
-                "Seed the players by hand, or pair round 1 at random or by seed.",
+                (
+                    _(
+                        "Nobody registered in %(name)s has a club rating yet (%(names)s): "
+                        "ratings come from finished matches of %(club)s. Seed the players by "
+                        "hand, or pair round 1 at random or by seed."
+                    )
+                    if old
+                    else _(
+                        "Nobody registered in %(name)s has a club rating yet: ratings come "
+                        "from finished matches of %(club)s. Seed the players by hand, or pair "
+                        "round 1 at random or by seed."
+                    )
+                )
+                % {"name": tournament.name, "names": _names(old), "club": tournament.club.name},
             )
         by_id = {r.pk: r for r in old}
         before = [{"player": r.player.name, "seed": r.seed} for r in old]
@@ -521,4 +562,7 @@ def seed_by_rating(*, tournament_id: int, actor: Actor) -> list[tuple[Registrati
 def _names(registrations: list[Registration], shown: int = 5) -> str:
     names = [r.player.name for r in registrations[:shown]]
     more = len(registrations) - shown
-    return ", ".join(names) + (f" and {more} more" if more > 0 else "")
+    if more > 0:
+        # Translators: names of players, and how many more are not listed.
+        return _("%(names)s and %(count)s more") % {"names": ", ".join(names), "count": more}
+    return ", ".join(names)

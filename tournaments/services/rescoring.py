@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ginclub.errors import Conflict, ServiceError, require_reason
 from ginclub.permissions import Actor
@@ -42,6 +44,7 @@ from scoring.rules import RuleProfile, RulesError, make_profile
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.selectors import standings, standings_moves
 from tournaments.services.base import lock_tournament, log
+from tournaments.translated import error_text
 
 Progress = Callable[[int, int], None]
 
@@ -161,7 +164,7 @@ def apply_rules_change(
     Raises what preview_rules_change raises, ServiceError (`reason_required`), and
     whatever `progress` raises (then nothing is saved).
     """
-    require_reason(reason, "Say why the rules change.")
+    require_reason(reason, _("Say why the rules change."))
     asked = _Asked(profile, overrides or {}, from_round, reason)
     with transaction.atomic():
         change = _change(tournament_id, actor, asked, progress)
@@ -199,8 +202,10 @@ def _change(
     if not tournament.frozen:
         raise Conflict(
             "not_frozen",
-            "The rules are not frozen yet: change the profile and "
-            "options in the tournament's settings.",
+            _(
+                "The rules are not frozen yet: change the profile and options in the "
+                "tournament's settings."
+            ),
         )
     first, played = _first_round(tournament, asked.from_round)
     rules = _new_rules(asked.profile, asked.overrides)
@@ -218,7 +223,7 @@ def _change(
     if change.rules_after == tournament.rules and all(
         p.match.rules == change.rules_after for p in matches
     ):
-        raise ServiceError("no_change", "These are the rules already in force.")
+        raise ServiceError("no_change", _("These are the rules already in force."))
     before = standings(tournament)
     last_round = tournament.round_set.order_by("-number").values_list("number", flat=True)[0]
     _rescore(change, matches, actor, asked.reason, last_round, progress)
@@ -236,30 +241,37 @@ def _first_round(tournament: Tournament, from_round: int | None) -> tuple[int, l
     The latest possible first round is the next one to be published: a later one would
     leave that round's tables starting under rules the change is meant to replace.
     """
-    played, _ = change_rounds(tournament)
+    played, _upcoming = change_rounds(tournament)
     if from_round is None:
         return 1, played
     upcoming = played[-1] + 1
     if isinstance(from_round, bool) or not isinstance(from_round, int) or from_round < 1:
         raise ServiceError(
             "invalid",
-            f"Round {from_round} is not a round: rounds are numbered from 1.",
-            fields={"from_round": "a round number from 1"},
+            _("Round %(number)s is not a round: rounds are numbered from 1.")
+            % {"number": from_round},
+            fields={"from_round": _("a round number from 1")},
         )
     if from_round > upcoming:
         raise Conflict(
             "bad_round",
-            f"The change cannot start at round {from_round}: round {upcoming} is the next "
-            "round to be published and would be played under the new rules too. "
-            f"Choose a round from 1 to {upcoming}.",
-            fields={"from_round": f"from 1 to {upcoming}"},
+            _(
+                "The change cannot start at round %(number)s: round %(upcoming)s is the next "
+                "round to be published and would be played under the new rules too. Choose a "
+                "round from 1 to %(upcoming)s."
+            )
+            % {"number": from_round, "upcoming": upcoming},
+            fields={"from_round": _("from 1 to %(last)s") % {"last": upcoming}},
         )
     if from_round == upcoming and tournament.state == Tournament.State.FINISHED:
         raise Conflict(
             "bad_round",
-            f"The tournament is finished: there is no round {upcoming} to play. "
-            f"Choose a round from 1 to {upcoming - 1}.",
-            fields={"from_round": f"from 1 to {upcoming - 1}"},
+            _(
+                "The tournament is finished: there is no round %(upcoming)s to play. Choose a "
+                "round from 1 to %(last)s."
+            )
+            % {"upcoming": upcoming, "last": upcoming - 1},
+            fields={"from_round": _("from 1 to %(last)s") % {"last": upcoming - 1}},
         )
     return from_round, played
 
@@ -268,8 +280,9 @@ def _new_rules(profile: str, overrides: dict[str, Any]) -> RuleProfile:
     try:
         return make_profile(profile, overrides)
     except RulesError as error:
+        message = error_text(error)
         raise ServiceError(
-            "bad_option", error.message, fields={error.field or "overrides": error.message}
+            "bad_option", message, fields={error.field or "overrides": message}
         ) from None
 
 
@@ -292,17 +305,32 @@ def _check_byes(pairings: list[Pairing], rules: RuleProfile, first: int) -> None
     if not over:
         return
     named = ", ".join(
-        f"{p.player_a.player.name}'s bye in round {p.round.number} ({p.result_games_a} games won)"
+        _("%(name)s's bye in round %(round)s (%(games)s games won)")
+        % {"name": p.player_a.player.name, "round": p.round.number, "games": p.result_games_a}
         for p in over
     )
     after = max(p.round.number for p in over) + 1
     raise Conflict(
         "bye_over_games",
-        f"Under these rules a match is won with {rules.games_to_win} game(s), but byes "
-        f"already given would count more: {named}. Change the rules from round {after} "
-        f"on (those byes stay as given), or keep games_to_win at "
-        f"{max(p.result_games_a for p in over)} or more.",
-        fields={"from_round": f"from round {after}", "games_to_win": "below a bye's games"},
+        ngettext(
+            "Under these rules a match is won with %(count)s game(s), but byes already given "
+            "would count more: %(byes)s. Change the rules from round %(after)s on (those byes "
+            "stay as given), or keep games_to_win at %(most)s or more.",
+            "Under these rules a match is won with %(count)s game(s), but byes already given "
+            "would count more: %(byes)s. Change the rules from round %(after)s on (those byes "
+            "stay as given), or keep games_to_win at %(most)s or more.",
+            rules.games_to_win,
+        )
+        % {
+            "count": rules.games_to_win,
+            "byes": named,
+            "after": after,
+            "most": max(p.result_games_a for p in over),
+        },
+        fields={
+            "from_round": _("from round %(number)s") % {"number": after},
+            "games_to_win": _("below a bye's games"),
+        },
     )
 
 
@@ -326,16 +354,21 @@ def _rescore(
     if progress is not None:
         progress(0, total)
     for done, pairing in enumerate(matches, start=1):
-        where = (
-            f"Round {pairing.round.number}, table {pairing.table} "
-            f"({pairing.player_a.player.name} v {pairing.player_b.player.name})"
-        )
+        where = _("Round %(round)s, table %(table)s (%(a)s v %(b)s)") % {
+            "round": pairing.round.number,
+            "table": pairing.table,
+            "a": pairing.player_a.player.name,
+            "b": pairing.player_b.player.name,
+        }
         try:
             result = scoring.rescore_match(
                 match_id=pairing.match_id, rules=change.rules_after, actor=actor, reason=reason
             )
         except Conflict as error:
-            raise Conflict(error.code, f"{where}: {error.message}") from None
+            raise Conflict(
+                error.code,
+                _("%(where)s: %(problem)s") % {"where": where, "problem": error.message},
+            ) from None
         _check_still_decided(pairing, result, where, last_round)
         if result.changed:
             change.matches.append(_match_change(pairing, result))
@@ -363,8 +396,11 @@ def _check_still_decided(pairing: Pairing, result, where: str, last_round: int) 
     if pairing.round.state == Round.State.CLOSED and result.after["winner"] is None:
         raise Conflict(
             "would_reopen",
-            f"{where}: the match would no longer be finished "
-            "under these rules, but its round is closed.",
+            _(
+                "%(where)s: the match would no longer be finished under these rules, but its "
+                "round is closed."
+            )
+            % {"where": where},
         )
     if (
         pairing.round.stage == Round.Stage.ELIMINATION
@@ -373,8 +409,11 @@ def _check_still_decided(pairing: Pairing, result, where: str, last_round: int) 
     ):
         raise Conflict(
             "bracket_changed",
-            f"{where}: the winner would change, but the next "
-            "round of the bracket is already drafted.",
+            _(
+                "%(where)s: the winner would change, but the next round of the bracket is "
+                "already drafted."
+            )
+            % {"where": where},
         )
 
 
@@ -420,7 +459,7 @@ def rules_by_round(tournament: Tournament) -> list[dict[str, Any]]:
 def spell_rounds(numbers: list[int]) -> str:
     """[1, 2, 3, 5] -> "rounds 1–3 and 5"; [] -> "no round"."""
     if not numbers:
-        return "no round"
+        return _("no round")
     runs: list[list[int]] = []
     for n in sorted(numbers):
         if runs and n == runs[-1][-1] + 1:
@@ -428,5 +467,9 @@ def spell_rounds(numbers: list[int]) -> str:
         else:
             runs.append([n])
     parts = [f"{r[0]}–{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs]
-    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return ("round " if len(numbers) == 1 else "rounds ") + text
+    if len(parts) == 1:
+        text = parts[0]
+    else:
+        # Translators: the last of a list of rounds: "1–3, 5 and 7".
+        text = _("%(list)s and %(last)s") % {"list": ", ".join(parts[:-1]), "last": parts[-1]}
+    return ngettext("round %(rounds)s", "rounds %(rounds)s", len(numbers)) % {"rounds": text}

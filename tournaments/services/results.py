@@ -19,6 +19,8 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from ginclub.errors import Conflict, ServiceError, require_reason
 from ginclub.permissions import Actor
@@ -26,6 +28,7 @@ from scoring import services as scoring
 from scoring.models import Game, Match
 from tournaments import play
 from tournaments.models import Pairing, Round, Tournament
+from tournaments.pairing import Phrase, Worded
 from tournaments.selectors import TableState, tables
 from tournaments.services.base import (
     RESULT_FIELDS,
@@ -37,6 +40,7 @@ from tournaments.services.base import (
     resolve,
 )
 from tournaments.services.rounds import active_registrations
+from tournaments.translated import LED_CURRENT_GAME, LED_GAME, LED_ON_GAMES, LED_ON_POINTS
 
 # --------------------------------------------------------------------------- clock
 
@@ -50,7 +54,9 @@ def start_round_timer(*, round_id: int, actor: Actor, minutes: int | None = None
         minutes = tournament.round_minutes if minutes is None else minutes
         if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 600:
             raise ServiceError(
-                "invalid", "A round lasts 1 to 600 minutes.", fields={"minutes": "1 to 600"}
+                "invalid",
+                _("A round lasts 1 to 600 minutes."),
+                fields={"minutes": _("%(low)s to %(high)s") % {"low": 1, "high": 600}},
             )
         now = timezone.now()
         rnd.started_at, rnd.ends_at = now, now + timedelta(minutes=minutes)
@@ -76,8 +82,8 @@ def call_time(*, round_id: int, actor: Actor) -> Round:
         if rnd.time_called:
             raise Conflict(
                 "time_already_called",
-                f"Time was already called in round {rnd.number}, at "
-                f"{play.clock_time(play.called_at(rnd))}.",
+                _("Time was already called in round %(number)s, at %(time)s.")
+                % {"number": rnd.number, "time": play.clock_time(play.called_at(rnd))},
             )
         rnd.time_called, rnd.time_called_at = True, timezone.now()
         rnd.save(update_fields=["time_called", "time_called_at"])
@@ -97,12 +103,15 @@ def undo_time_call(*, round_id: int, actor: Actor, reason: str) -> Round:
 
     Raises Forbidden, ServiceError (`reason_required`), Conflict (`not_published`,
     `time_not_called`)."""
-    require_reason(reason, "Say why the call is undone.")
+    require_reason(reason, _("Say why the call is undone."))
     with transaction.atomic():
         tournament, rnd = lock_round(round_id, actor)
         require_state(rnd, Round.State.PUBLISHED)
         if not rnd.time_called:
-            raise Conflict("time_not_called", f"Time has not been called in round {rnd.number}.")
+            raise Conflict(
+                "time_not_called",
+                _("Time has not been called in round %(number)s.") % {"number": rnd.number},
+            )
         called = play.called_at(rnd)
         undecided = []
         for pairing in rnd.pairings.select_related("match").filter(result_by="time"):
@@ -143,8 +152,11 @@ def extend_table(
     if (minutes is None) == (hands is None):
         raise ServiceError(
             "invalid",
-            "Give the table either more minutes or more hands.",
-            fields={"minutes": "1 to 120", "hands": "1 to 9"},
+            _("Give the table either more minutes or more hands."),
+            fields={
+                "minutes": _("%(low)s to %(high)s") % {"low": 1, "high": 120},
+                "hands": _("%(low)s to %(high)s") % {"low": 1, "high": 9},
+            },
         )
     _check_whole("minutes", minutes, 1, 120)
     _check_whole("hands", hands, 1, 9)
@@ -178,19 +190,36 @@ def extend_table(
 
 def _require_playing(pairing: Pairing) -> None:
     names = (
-        f"{pairing.player_a.player.name} and {pairing.player_b.player.name}"
+        _("%(a)s and %(b)s")
+        % {"a": pairing.player_a.player.name, "b": pairing.player_b.player.name}
         if pairing.player_b
         else ""
     )
     if pairing.is_bye:
-        raise Conflict("bye", "A bye has no table to give more time.")
+        raise Conflict("bye", _("A bye has no table to give more time."))
     if pairing.resolved:
         raise Conflict(
             "resolved",
-            f"Table {pairing.table} ({names}) already has a result; withdraw it first.",
+            _("Table %(table)s (%(names)s) already has a result; withdraw it first.")
+            % {"table": pairing.table, "names": names},
         )
     if pairing.match.state != Match.State.IN_PROGRESS:
-        raise Conflict("match_over", f"The match of {names} is over; it needs no more time.")
+        raise Conflict(
+            "match_over",
+            _("The match of %(names)s is over; it needs no more time.") % {"names": names},
+        )
+
+
+WHOLE = {
+    "minutes": gettext_lazy("Minutes: a whole number from %(low)s to %(high)s."),
+    "hands": gettext_lazy("Hands: a whole number from %(low)s to %(high)s."),
+}
+RESULT_LABELS = {
+    "games_a": gettext_lazy("games a"),
+    "games_b": gettext_lazy("games b"),
+    "points_a": gettext_lazy("points a"),
+    "points_b": gettext_lazy("points b"),
+}
 
 
 def _check_whole(name: str, value: int | None, low: int, high: int) -> None:
@@ -199,8 +228,8 @@ def _check_whole(name: str, value: int | None, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ServiceError(
             "invalid",
-            f"{name.capitalize()}: a whole number from {low} to {high}.",
-            fields={name: f"{low} to {high}"},
+            WHOLE[name] % {"low": low, "high": high},
+            fields={name: _("%(low)s to %(high)s") % {"low": low, "high": high}},
         )
 
 
@@ -272,7 +301,7 @@ def apply_time_policy(
         tournament, rnd = lock_round(round_id, actor)
         require_state(rnd, Round.State.PUBLISHED)
         if not rnd.time_called:
-            raise Conflict("time_not_called", "Call time before applying the time policy.")
+            raise Conflict("time_not_called", _("Call time before applying the time policy."))
         report, now = TimeReport(), timezone.now()
         for row in tables(rnd):
             pairing = row.pairing
@@ -282,7 +311,8 @@ def apply_time_policy(
                 continue
             why = _still_open(row, named=pairing_ids is not None)
             if why:
-                report.waiting.append((pairing, f"table {pairing.table}: {why}"))
+                waiting = Phrase(TABLE_WAITING, {"table": pairing.table, "why": why})
+                report.waiting.append((pairing, Worded(waiting)))
                 continue
             winner, reason = _time_decision(pairing, row.current_game, row.current_points)
             _decide(pairing, winner, reason, actor, now, row.current_points, by="time")
@@ -296,18 +326,28 @@ def apply_time_policy(
     return report
 
 
-def _still_open(row, *, named: bool) -> str:
-    """Why the policy leaves a table open (blank: it decides it)."""
-    names = f"{row.pairing.player_a.player.name} and {row.pairing.player_b.player.name}"
+# Why the policy leaves a table open: English in the ledger, worded for the reader
+# (tournaments.translated.worded) where it is shown.
+TABLE_WAITING = gettext_noop("table %(table)s: %(why)s")
+HAND_DISPUTED = gettext_noop("a hand is disputed")
+HAND_NOT_CONFIRMED = gettext_noop("a hand is not confirmed")
+FINISHING = gettext_noop("%(a)s and %(b)s are finishing the hand in play")
+PLAYING_ON = gettext_noop("%(a)s and %(b)s play on until %(time)s")
+LEVEL = gettext_noop("level on games and points; record the result by hand")
+
+
+def _still_open(row, *, named: bool) -> Phrase | None:
+    """Why the policy leaves a table open (None: it decides it)."""
+    names = {"a": row.pairing.player_a.player.name, "b": row.pairing.player_b.player.name}
     if row.disputed or row.pending:
-        return f"a hand is {'disputed' if row.disputed else 'not confirmed'}"
+        return Phrase(HAND_DISPUTED if row.disputed else HAND_NOT_CONFIRMED)
     if not named and row.play.state == play.LAST_HAND:
-        return f"{names} are finishing the hand in play"
+        return Phrase(FINISHING, names)
     if not named and row.play.state == play.EXTENDED:
-        return f"{names} play on until {play.clock_time(row.play.cutoff)}"
+        return Phrase(PLAYING_ON, {**names, "time": play.clock_time(row.play.cutoff)})
     if _time_decision(row.pairing, row.current_game, row.current_points) is None:
-        return "level on games and points; record the result by hand"
-    return ""
+        return Phrase(LEVEL)
+    return None
 
 
 def _time_decision(
@@ -318,20 +358,17 @@ def _time_decision(
     names = {"A": pairing.player_a.player.name, "B": pairing.player_b.player.name}
     if m.games_won_a != m.games_won_b:
         seat = "A" if m.games_won_a > m.games_won_b else "B"
-        return seat, f"time was called and {names[seat]} led on games"
+        return seat, LED_ON_GAMES % {"name": names[seat]}
     if current["A"] != current["B"]:
         seat = "A" if current["A"] > current["B"] else "B"
         lead = f"{max(current.values())}–{min(current.values())}"
-        return seat, (
-            f"time was called with games level and {names[seat]} led "
-            f"{f'game {game}' if game else 'the current game'} {lead}"
-        )
+        if game:
+            return seat, LED_GAME % {"name": names[seat], "game": game, "lead": lead}
+        return seat, LED_CURRENT_GAME % {"name": names[seat], "lead": lead}
     if m.points_a != m.points_b:
         seat = "A" if m.points_a > m.points_b else "B"
         lead = f"{max(m.points_a, m.points_b)}–{min(m.points_a, m.points_b)}"
-        return seat, (
-            f"time was called with games level and {names[seat]} led on match points {lead}"
-        )
+        return seat, LED_ON_POINTS % {"name": names[seat], "lead": lead}
     return None
 
 
@@ -378,18 +415,18 @@ def record_result(
     Raises Forbidden, ServiceError (`reason_required`, `invalid`), Conflict
     (`not_published`, `bye`).
     """
-    require_reason(reason, "Say why the result is recorded by hand.")
+    require_reason(reason, _("Say why the result is recorded by hand."))
     if winner not in ("A", "B"):
         raise ServiceError(
             "invalid",
-            "The winner is seat A or B: a match cannot end drawn.",
-            fields={"winner": "A or B"},
+            _("The winner is seat A or B: a match cannot end drawn."),
+            fields={"winner": _("A or B")},
         )
     with transaction.atomic():
         tournament, pairing = lock_pairing(pairing_id, actor)
         require_state(pairing.round, Round.State.PUBLISHED)
         if pairing.is_bye:
-            raise Conflict("bye", "A bye needs no result.")
+            raise Conflict("bye", _("A bye needs no result."))
         current = _current_points(pairing.match)
         m = pairing.match
         games = (_or(games_a, m.games_won_a), _or(games_b, m.games_won_b))
@@ -426,14 +463,14 @@ def clear_result(*, pairing_id: int, actor: Actor, reason: str) -> Pairing:
     """Withdraw an organiser's (or the time policy's) result: the match goes on.
     Raises Forbidden, ServiceError (`reason_required`), Conflict (`not_published`,
     `bye`, `not_resolved`)."""
-    require_reason(reason, "Say why the result is withdrawn.")
+    require_reason(reason, _("Say why the result is withdrawn."))
     with transaction.atomic():
         tournament, pairing = lock_pairing(pairing_id, actor)
         require_state(pairing.round, Round.State.PUBLISHED)
         if pairing.is_bye:
-            raise Conflict("bye", "A bye's result cannot be withdrawn.")
+            raise Conflict("bye", _("A bye's result cannot be withdrawn."))
         if not pairing.resolved:
-            raise Conflict("not_resolved", "This table has no organiser's result.")
+            raise Conflict("not_resolved", _("This table has no organiser's result."))
         before = _result_of(pairing)
         resolve(pairing, "", (0, 0), (0, 0), "", None)
         pairing.result_by = ""
@@ -459,8 +496,10 @@ def _check_result(games: tuple[int, int], points: tuple[int, int]) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
             raise ServiceError(
                 "invalid",
-                f"{name.replace('_', ' ')} must be a whole number from 0 to {high}",
-                fields={name: f"0 to {high}"},
+                # Translators: "games a must be a whole number from 0 to 99" (seat A's games).
+                _("%(field)s must be a whole number from 0 to %(high)s")
+                % {"field": RESULT_LABELS[name], "high": high},
+                fields={name: _("%(low)s to %(high)s") % {"low": 0, "high": high}},
             )
 
 
@@ -476,22 +515,38 @@ def _check_games(pairing: Pairing, winner: str, games: tuple[int, int]) -> None:
         if won[seat] > to_win:
             raise ServiceError(
                 "invalid",
-                f"{names[seat]} cannot have won {won[seat]} games: the match is won with {to_win}.",
-                fields={f"games_{seat.lower()}": f"0 to {to_win}"},
+                _("%(name)s cannot have won %(games)s games: the match is won with %(to_win)s.")
+                % {"name": names[seat], "games": won[seat], "to_win": to_win},
+                fields={
+                    f"games_{seat.lower()}": _("%(low)s to %(high)s") % {"low": 0, "high": to_win}
+                },
             )
     if won[loser] > won[winner]:
         raise ServiceError(
             "invalid",
-            f"{names[winner]} cannot win the match with fewer games "
-            f"({won[winner]}) than {names[loser]} ({won[loser]}).",
-            fields={f"games_{winner.lower()}": f"at least {won[loser]}"},
+            _(
+                "%(winner)s cannot win the match with fewer games (%(winner_games)s) than "
+                "%(loser)s (%(loser_games)s)."
+            )
+            % {
+                "winner": names[winner],
+                "winner_games": won[winner],
+                "loser": names[loser],
+                "loser_games": won[loser],
+            },
+            fields={f"games_{winner.lower()}": _("at least %(count)s") % {"count": won[loser]}},
         )
     if won[loser] >= to_win:
         raise ServiceError(
             "invalid",
-            f"{names[loser]} has won {won[loser]} games, which wins the match, "
-            f"so {names[winner]} cannot be the winner.",
-            fields={f"games_{loser.lower()}": f"0 to {to_win - 1}"},
+            _(
+                "%(loser)s has won %(games)s games, which wins the match, so %(winner)s "
+                "cannot be the winner."
+            )
+            % {"loser": names[loser], "games": won[loser], "winner": names[winner]},
+            fields={
+                f"games_{loser.lower()}": _("%(low)s to %(high)s") % {"low": 0, "high": to_win - 1}
+            },
         )
 
 

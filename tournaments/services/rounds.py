@@ -30,6 +30,8 @@ from collections import Counter, defaultdict
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ginclub.errors import Conflict, ServiceError
 from ginclub.permissions import Actor
@@ -66,9 +68,7 @@ from tournaments.services.base import (
     resolve,
     stage_of,
 )
-
-SET_BY_ORGANISER = "set by organiser"
-
+from tournaments.translated import BYE, SET_BY_ORGANISER, SET_BY_ORGANISER_BECAUSE
 
 # -------------------------------------------------------------------------- draft
 
@@ -84,30 +84,46 @@ def draft_round(*, tournament_id: int, actor: Actor, draw: int | None = None) ->
     with transaction.atomic():
         tournament = lock_tournament(tournament_id, actor)
         if tournament.state == Tournament.State.FINISHED:
-            raise Conflict("finished", "The tournament is finished.")
+            raise Conflict("finished", _("The tournament is finished."))
         last = tournament.round_set.order_by("-number").first()
         if last is not None and last.state != Round.State.CLOSED:
             raise Conflict(
                 "round_open",
-                f"Round {last.number} is {last.get_state_display()}; "
-                "close it (or discard the draft) before drafting the next one.",
+                # Translators: %(state)s is the round's state ("published", "a draft").
+                _(
+                    "Round %(number)s is %(state)s; close it (or discard the draft) before "
+                    "drafting the next one."
+                )
+                % {"number": last.number, "state": last.get_state_display()},
             )
         number = (last.number if last else 0) + 1
         active = active_registrations(tournament)
         if len(active) < 2:
             raise ServiceError(
                 "too_few_players",
-                f"{len(active)} player(s) can be paired; "
-                "a round needs at least two"
-                + (
-                    " (only checked-in players are paired)."
+                (
+                    ngettext(
+                        "%(count)s player(s) can be paired; a round needs at least two (only "
+                        "checked-in players are paired).",
+                        "%(count)s player(s) can be paired; a round needs at least two (only "
+                        "checked-in players are paired).",
+                        len(active),
+                    )
                     if tournament.check_in_required
-                    else "."
-                ),
+                    else ngettext(
+                        "%(count)s player(s) can be paired; a round needs at least two.",
+                        "%(count)s player(s) can be paired; a round needs at least two.",
+                        len(active),
+                    )
+                )
+                % {"count": len(active)},
             )
         planned = planned_rounds(tournament, len(active)) if number > 1 else 0
         if number > 1 and number > planned:
-            raise Conflict("no_more_rounds", f"All {planned} rounds have been played.")
+            raise Conflict(
+                "no_more_rounds",
+                _("All %(count)s rounds have been played.") % {"count": planned},
+            )
         stage = stage_of(tournament, number)
         drawn = _draw(tournament, number, stage, draw)
         ratings = _ratings(tournament, number, stage, active)
@@ -173,8 +189,9 @@ def _draw(tournament: Tournament, number: int, stage: str, draw: int | None) -> 
     if not 1 <= draw <= DRAW_MAX:
         raise ServiceError(
             "invalid",
-            f"A draw is a whole number from 1 to {DRAW_MAX}, not {draw}.",
-            fields={"draw": f"1 to {DRAW_MAX}"},
+            _("A draw is a whole number from 1 to %(most)s, not %(draw)s.")
+            % {"most": DRAW_MAX, "draw": draw},
+            fields={"draw": _("1 to %(most)s") % {"most": DRAW_MAX}},
         )
     return draw
 
@@ -205,7 +222,10 @@ def _pairs(
             _set_roster(tournament, ids)
         schedule = round_robin(tournament.roster)
         if number > len(schedule):
-            raise Conflict("no_more_rounds", f"All {len(schedule)} rounds have been played.")
+            raise Conflict(
+                "no_more_rounds",
+                _("All %(count)s rounds have been played.") % {"count": len(schedule)},
+            )
         return _without_withdrawn(schedule[number - 1], set(ids))
     first_cut = tournament.format == Tournament.Format.SWISS_CUT and number == (
         tournament.rounds + 1
@@ -341,15 +361,18 @@ def fix_pairing(
             bye = next((p for p in pairings if p.player_b_id is None), None)
             if bye is None:
                 raise Conflict(
-                    "no_bye", "This round has no bye: an even field plays at every table."
+                    "no_bye", _("This round has no bye: an even field plays at every table.")
                 )
             if bye.player_a_id == player_a:
-                raise ServiceError("invalid", f"{bye.player_a.player.name} already has the bye.")
+                raise ServiceError(
+                    "invalid",
+                    _("%(name)s already has the bye.") % {"name": bye.player_a.player.name},
+                )
             _swap(slot_a, (bye, "a"), reason)
         else:
             slot_b = _slot(pairings, player_b)
             if slot_a[0] is slot_b[0]:
-                raise ServiceError("invalid", "These two players already play each other.")
+                raise ServiceError("invalid", _("These two players already play each other."))
             pairing = slot_a[0]
             if pairing.player_b_id is None:  # a has the bye: a's rival moves in beside b
                 _swap(slot_a, (slot_b[0], "b" if slot_b[1] == "a" else "a"), reason)
@@ -380,19 +403,20 @@ def _slot(pairings: list[Pairing], registration_id: int) -> Slot:
             return pairing, "b"
     raise ServiceError(
         "not_in_round",
-        f"Registration {registration_id} is not paired in this round.",
-        fields={"player": "not in this round"},
+        _("Registration %(id)s is not paired in this round.") % {"id": registration_id},
+        fields={"player": _("not in this round")},
     )
 
 
 def _swap(first: Slot, second: Slot, reason: str) -> None:
     (p1, s1), (p2, s2) = first, second
     if p1 is p2 and s1 == s2:
-        raise ServiceError("invalid", "Choose two different players.")
+        raise ServiceError("invalid", _("Choose two different players."))
     r1, r2 = getattr(p1, f"player_{s1}"), getattr(p2, f"player_{s2}")
     setattr(p1, f"player_{s1}", r2)
     setattr(p2, f"player_{s2}", r1)
-    note = f"{SET_BY_ORGANISER}: {reason}" if reason.strip() else SET_BY_ORGANISER
+    # Stored in English (data); tournaments.translated words it for the reader.
+    note = SET_BY_ORGANISER_BECAUSE % {"reason": reason} if reason.strip() else SET_BY_ORGANISER
     for pairing in {p1.pk: p1, p2.pk: p2}.values():
         if pairing.player_a is None and pairing.player_b is None:
             pairing.delete()  # two byes merged into one pairing
@@ -430,8 +454,11 @@ def publish_round(*, round_id: int, actor: Actor) -> Round:
         if gone:
             raise Conflict(
                 "withdrawn_in_draft",
-                f"{', '.join(gone)} withdrew after this "
-                "round was drafted; fix the pairing or draft the round again.",
+                _(
+                    "%(names)s withdrew after this round was drafted; fix the pairing or draft "
+                    "the round again."
+                )
+                % {"names": ", ".join(gone)},
             )
         if not tournament.frozen:
             _freeze(tournament, actor)
@@ -443,7 +470,7 @@ def publish_round(*, round_id: int, actor: Actor) -> Round:
                     "A",
                     (tournament.bye_games, 0),
                     (tournament.bye_points, 0),
-                    pairing.reason or "bye",
+                    pairing.reason or BYE,
                     now,
                 )
             else:

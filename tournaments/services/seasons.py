@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from ginclub import permissions
 from ginclub.errors import NotFound, ServiceError
@@ -25,7 +26,7 @@ from tournaments.models import Season, Tournament
 from tournaments.services.season_ladders import queue_ladder_refresh
 
 # The checks a tournament's settings use (tie-breaks, text, whole numbers), shared.
-from tournaments.services.tournaments import _text, _tiebreak_problems, _whole, user_of
+from tournaments.services.tournaments import _one_of, _text, _tiebreak_problems, _whole, user_of
 
 SETTINGS = Season.SETTINGS
 POINTS_MAX = 1_000
@@ -44,7 +45,7 @@ def create_season(
     Raises Forbidden, ServiceError (`invalid`, with `fields`).
     """
     _refuse_unknown(settings)
-    permissions.require_organiser(actor, club, "create seasons")
+    permissions.require_organiser(actor, club, _("create seasons"))
     season = Season(
         club=club, name=name, starts_on=starts_on, ends_on=ends_on, created_by=user_of(actor)
     )
@@ -73,9 +74,11 @@ def update_season(*, season_id: int, actor: Actor, **changes: Any) -> Season:
         season = Season.objects.select_for_update().select_related("club").filter(pk=season_id)
         season = season.first()
         if season is None:
-            raise NotFound("not_found", "No such season.")
+            raise NotFound("not_found", _("No such season."))
         permissions.require_view_season(actor, season)
-        permissions.require_organiser(actor, season.club, f"change {season.name}")
+        permissions.require_organiser(
+            actor, season.club, _("change %(name)s") % {"name": season.name}
+        )
         before = settings_of(season)
         chosen = changes.pop("tournaments", None)
         for key, value in changes.items():
@@ -104,8 +107,8 @@ def _refuse_unknown(settings: dict[str, Any]) -> None:
     if unknown:
         raise ServiceError(
             "invalid",
-            f"Unknown setting: {', '.join(unknown)}.",
-            fields={key: "unknown setting" for key in unknown},
+            _("Unknown setting: %(names)s.") % {"names": ", ".join(unknown)},
+            fields={key: _("unknown setting") for key in unknown},
         )
 
 
@@ -116,23 +119,25 @@ def check_season(season: Season, chosen: Any) -> list[Tournament]:
     _text(problems, "name", season.name, 120, required=True)
     _dates(problems, season)
     if season.events not in Season.Events.values:
-        problems["events"] = f"must be one of {', '.join(Season.Events.values)}"
+        problems["events"] = _one_of(Season.Events.values)
     if not isinstance(season.club_nights, bool):
-        problems["club_nights"] = "must be true or false"
+        problems["club_nights"] = _("must be true or false")
     if not isinstance(season.public, bool):
-        problems["public"] = "must be true or false"
+        problems["public"] = _("must be true or false")
     _whole(problems, "points_per_win", season.points_per_win, 1, POINTS_MAX)
     _whole(problems, "min_matches", season.min_matches, 0, MIN_MATCHES_MAX)
     _tiebreak_problems(problems, season.tiebreaks)
     found = _chosen(problems, season, chosen)
     if not problems and season.events == Season.Events.CHOSEN and not found:
         if not season.club_nights:
-            problems["tournaments"] = (
+            problems["tournaments"] = _(
                 "nothing would count: choose tournaments, or count the club nights"
             )
     if problems:
         key, text = next(iter(problems.items()))
-        raise ServiceError("invalid", f"{key.replace('_', ' ')}: {text}", fields=problems)
+        setting = key.replace("_", " ")
+        message = _("%(setting)s: %(problem)s") % {"setting": setting, "problem": text}
+        raise ServiceError("invalid", message, fields=problems)
     return found
 
 
@@ -140,15 +145,18 @@ def _dates(problems: dict[str, str], season: Season) -> None:
     starts, ends = season.starts_on, season.ends_on
     for key, value in (("starts_on", starts), ("ends_on", ends)):
         if not isinstance(value, dt.date) or isinstance(value, dt.datetime):
-            problems[key] = "a date (YYYY-MM-DD) is required"
+            problems[key] = _("a date (YYYY-MM-DD) is required")
     if "starts_on" in problems or "ends_on" in problems:
         return
     if ends < starts:
-        problems["ends_on"] = (
-            f"the season ends ({ends.isoformat()}) before it starts ({starts.isoformat()})"
-        )
+        problems["ends_on"] = _("the season ends (%(ends)s) before it starts (%(starts)s)") % {
+            "ends": ends.isoformat(),
+            "starts": starts.isoformat(),
+        }
     elif (ends - starts).days > DAYS_MAX:
-        problems["ends_on"] = f"a season lasts at most {DAYS_MAX} days (about ten years)"
+        problems["ends_on"] = _("a season lasts at most %(days)s days (about ten years)") % {
+            "days": DAYS_MAX
+        }
 
 
 def _chosen(problems: dict[str, str], season: Season, chosen: Any) -> list[Tournament]:
@@ -156,26 +164,33 @@ def _chosen(problems: dict[str, str], season: Season, chosen: Any) -> list[Tourn
     if not isinstance(chosen, (list, tuple)) or not all(
         isinstance(i, int) and not isinstance(i, bool) for i in chosen
     ):
-        problems["tournaments"] = "a list of tournament ids"
+        problems["tournaments"] = _("a list of tournament ids")
         return []
     if season.events != Season.Events.CHOSEN:
         if chosen:
-            problems["tournaments"] = (
+            problems["tournaments"] = _(
                 "every tournament in the dates counts: choose tournaments only with events 'chosen'"
             )
         return []
     found = list(Tournament.objects.filter(club=season.club, pk__in=set(chosen)))
     missing = sorted(set(chosen) - {t.pk for t in found})
     if missing:
-        problems["tournaments"] = f"{season.club.name} has no tournament #{missing[0]}"
+        problems["tournaments"] = _("%(club)s has no tournament #%(id)s") % {
+            "club": season.club.name,
+            "id": missing[0],
+        }
     elif "starts_on" not in problems and "ends_on" not in problems:
         outside = [t for t in found if not season.starts_on <= t.date <= season.ends_on]
         if outside:
             t = outside[0]
-            problems["tournaments"] = (
-                f"{t.name} ({t.date.isoformat()}) is outside the season's dates "
-                f"({season.starts_on.isoformat()} to {season.ends_on.isoformat()})"
-            )
+            problems["tournaments"] = _(
+                "%(name)s (%(date)s) is outside the season's dates (%(starts)s to %(ends)s)"
+            ) % {
+                "name": t.name,
+                "date": t.date.isoformat(),
+                "starts": season.starts_on.isoformat(),
+                "ends": season.ends_on.isoformat(),
+            }
     return found
 
 

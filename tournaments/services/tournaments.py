@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from ginclub import permissions
 from ginclub.errors import Conflict, ServiceError
@@ -21,6 +22,7 @@ from tournaments.models import Round, Tournament
 from tournaments.pairing import TIEBREAKS
 from tournaments.rule_guide import suggested_round_minutes
 from tournaments.services.base import lock_tournament, log
+from tournaments.translated import error_text
 
 SETTINGS = Tournament.SETTINGS
 # Fixed once round 1 is published: the rules change only through rescoring,
@@ -50,8 +52,8 @@ def create_tournament(
     if unknown:
         raise ServiceError(
             "invalid",
-            f"Unknown setting: {', '.join(unknown)}.",
-            fields={key: "unknown setting" for key in unknown},
+            _("Unknown setting: %(names)s.") % {"names": ", ".join(unknown)},
+            fields={key: _("unknown setting") for key in unknown},
         )
     permissions.require_organiser(actor, club, "create tournaments")
     tournament = Tournament(club=club, name=name, date=date, created_by=user_of(actor))
@@ -85,8 +87,8 @@ def update_tournament(*, tournament_id: int, actor: Actor, **changes: Any) -> To
     if unknown:
         raise ServiceError(
             "invalid",
-            f"Unknown setting: {', '.join(unknown)}.",
-            fields={key: "unknown setting" for key in unknown},
+            _("Unknown setting: %(names)s.") % {"names": ", ".join(unknown)},
+            fields={key: _("unknown setting") for key in unknown},
         )
     with transaction.atomic():
         tournament = lock_tournament(tournament_id, actor)
@@ -96,14 +98,16 @@ def update_tournament(*, tournament_id: int, actor: Actor, **changes: Any) -> To
         if tournament.frozen and locked:
             raise Conflict(
                 "frozen",
-                f"{', '.join(locked)} cannot change once round 1 is "
-                "published"
-                + (
-                    "; change the rules with a rules change instead."
+                (
+                    _(
+                        "%(names)s cannot change once round 1 is published; change the rules "
+                        "with a rules change instead."
+                    )
                     if {"profile", "overrides"} & set(locked)
-                    else "."
-                ),
-                fields={key: "frozen" for key in locked},
+                    else _("%(names)s cannot change once round 1 is published.")
+                )
+                % {"names": ", ".join(locked)},
+                fields={key: _("frozen") for key in locked},
             )
         for key, value in changed.items():
             setattr(tournament, key, value)
@@ -128,9 +132,12 @@ def _check_rounds_change(tournament: Tournament) -> None:
     if tournament.rounds < swiss or len(stages) > swiss:
         raise Conflict(
             "frozen",
-            f"{len(stages)} rounds are already drafted; the number of "
-            f"Swiss rounds cannot go below {swiss} or change after the cut.",
-            fields={"rounds": "too late"},
+            _(
+                "%(count)s rounds are already drafted; the number of Swiss rounds cannot go "
+                "below %(swiss)s or change after the cut."
+            )
+            % {"count": len(stages), "swiss": swiss},
+            fields={"rounds": _("too late")},
         )
 
 
@@ -148,58 +155,76 @@ def check_settings(t: Tournament) -> None:
     _text(problems, "name", t.name, 120, required=True)
     _text(problems, "venue", t.venue, 200)
     if not isinstance(t.date, dt.date):
-        problems["date"] = "a date (YYYY-MM-DD) is required"
+        problems["date"] = _("a date (YYYY-MM-DD) is required")
     games_to_win = _profile_problems(problems, t)
     if t.format not in Tournament.Format.values:
-        problems["format"] = f"must be one of {', '.join(Tournament.Format.values)}"
+        problems["format"] = _one_of(Tournament.Format.values)
     _whole(problems, "rounds", t.rounds, 1, 50)
     if t.format == Tournament.Format.SWISS_CUT and t.cut_size not in CUT_SIZES:
-        problems["cut_size"] = "a Swiss with a top cut needs a cut of 4 or 8 players"
+        problems["cut_size"] = _("a Swiss with a top cut needs a cut of 4 or 8 players")
     elif t.format != Tournament.Format.SWISS_CUT and t.cut_size != 0:
-        problems["cut_size"] = "a top cut exists only in the Swiss-then-top-cut format"
+        problems["cut_size"] = _("a top cut exists only in the Swiss-then-top-cut format")
     _whole(problems, "round_minutes", t.round_minutes, 1, 600)
     if t.first_round not in Tournament.FirstRound.values:  # first_round
-        problems["first_round"] = f"must be one of {', '.join(Tournament.FirstRound.values)}"
+        problems["first_round"] = _one_of(Tournament.FirstRound.values)
     _tiebreak_problems(problems, t.tiebreaks)
     _whole(problems, "bye_games", t.bye_games, 0, games_to_win)
     _whole(problems, "bye_points", t.bye_points, 0, 10_000)
     if t.agreement not in Match.Agreement.values:
-        problems["agreement"] = f"must be one of {', '.join(Match.Agreement.values)}"
+        problems["agreement"] = _one_of(Match.Agreement.values)
     _whole(problems, "hide_last_rounds", t.hide_last_rounds, 0, 50)
     for key in ("hide_standings_during_round", "public", "check_in_required"):
         if not isinstance(getattr(t, key), bool):
-            problems[key] = "must be true or false"
+            problems[key] = _("must be true or false")
     if problems:
         key, text = next(iter(problems.items()))
         code = "bad_option" if key in ("profile", "overrides") else "invalid"
-        raise ServiceError(code, f"{key.replace('_', ' ')}: {text}", fields=problems)
+        # Translators: a setting's name as the API spells it ("round minutes"), and what is
+        # wrong with it.
+        message = _("%(setting)s: %(problem)s") % {
+            "setting": key.replace("_", " "),
+            "problem": text,
+        }
+        raise ServiceError(code, message, fields=problems)
+
+
+def _one_of(values) -> str:
+    return _("must be one of %(values)s") % {"values": ", ".join(values)}
 
 
 def _text(problems, key: str, value: Any, most: int, required: bool = False) -> None:
     if not isinstance(value, str) or len(value) > most or (required and not value.strip()):
-        problems[key] = f"text of {'1' if required else '0'} to {most} characters"
+        problems[key] = _("text of %(least)s to %(most)s characters") % {
+            "least": 1 if required else 0,
+            "most": most,
+        }
 
 
 def _whole(problems, key: str, value: Any, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        problems[key] = f"a whole number from {low} to {high}"
+        problems[key] = _("a whole number from %(low)s to %(high)s") % {"low": low, "high": high}
 
 
 def _profile_problems(problems, t: Tournament) -> int:
     try:
         return make_profile(t.profile, t.overrides).games_to_win
     except RulesError as error:
-        problems["profile" if error.field == "profile" else "overrides"] = error.message
+        problems["profile" if error.field == "profile" else "overrides"] = error_text(error)
         return 99
 
 
 def _tiebreak_problems(problems, tiebreaks: Any) -> None:
     if not isinstance(tiebreaks, list) or not all(isinstance(x, str) for x in tiebreaks):
-        problems["tiebreaks"] = f"a list of tie-breaks from {', '.join(TIEBREAKS)}"
+        problems["tiebreaks"] = _("a list of tie-breaks from %(names)s") % {
+            "names": ", ".join(TIEBREAKS)
+        }
     elif unknown := [x for x in tiebreaks if x not in TIEBREAKS]:
-        problems["tiebreaks"] = f"unknown tie-break {unknown[0]!r}: use {', '.join(TIEBREAKS)}"
+        problems["tiebreaks"] = _("unknown tie-break %(name)s: use %(names)s") % {
+            "name": repr(unknown[0]),
+            "names": ", ".join(TIEBREAKS),
+        }
     elif len(set(tiebreaks)) != len(tiebreaks):
-        problems["tiebreaks"] = "a tie-break is listed twice"
+        problems["tiebreaks"] = _("a tie-break is listed twice")
 
 
 def unique_slug(tournament: Tournament) -> str:
