@@ -20,7 +20,7 @@ from django.conf import settings
 from django.contrib.auth.hashers import check_password
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext_lazy
+from django.utils.translation import pgettext_lazy
 
 
 class Seat(models.TextChoices):
@@ -170,8 +170,8 @@ class Match(models.Model):
 
 class Game(models.Model):
     class State(models.TextChoices):
-        IN_PROGRESS = "in_progress", gettext_lazy("in progress")
-        FINISHED = "finished", gettext_lazy("finished")
+        IN_PROGRESS = "in_progress", pgettext_lazy("game state", "in progress")
+        FINISHED = "finished", pgettext_lazy("game state", "finished")
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="games")
     number = models.PositiveSmallIntegerField()
@@ -199,17 +199,17 @@ class Game(models.Model):
 
 class Hand(models.Model):
     class Outcome(models.TextChoices):
-        KNOCK = "knock", gettext_lazy("knock")
-        UNDERCUT = "undercut", gettext_lazy("undercut")
-        GIN = "gin", gettext_lazy("gin")
-        BIG_GIN = "big_gin", gettext_lazy("big gin")
-        DEAD = "dead", gettext_lazy("dead hand")
+        KNOCK = "knock", pgettext_lazy("hand outcome", "knock")
+        UNDERCUT = "undercut", pgettext_lazy("hand outcome", "undercut")
+        GIN = "gin", pgettext_lazy("hand outcome", "gin")
+        BIG_GIN = "big_gin", pgettext_lazy("hand outcome", "big gin")
+        DEAD = "dead", pgettext_lazy("hand outcome", "dead hand")
 
     class State(models.TextChoices):
-        PENDING = "pending", gettext_lazy("pending")
-        CONFIRMED = "confirmed", gettext_lazy("confirmed")
-        DISPUTED = "disputed", gettext_lazy("disputed")
-        VOIDED = "voided", gettext_lazy("voided")
+        PENDING = "pending", pgettext_lazy("hand state", "pending")
+        CONFIRMED = "confirmed", pgettext_lazy("hand state", "confirmed")
+        DISPUTED = "disputed", pgettext_lazy("hand state", "disputed")
+        VOIDED = "voided", pgettext_lazy("hand state", "voided")
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="hands")
     number = models.PositiveSmallIntegerField()
