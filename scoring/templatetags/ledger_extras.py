@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 
 register = template.Library()
 
@@ -45,20 +45,20 @@ LABELS = {
 # Values said in words: a hand's outcome and the states of hands and matches.
 VALUES = {
     "outcome": {
-        "knock": gettext_noop("knock"),
-        "undercut": gettext_noop("undercut"),
-        "gin": gettext_noop("gin"),
-        "big_gin": gettext_noop("big gin"),
+        "knock": pgettext_lazy("hand outcome", "knock"),
+        "undercut": pgettext_lazy("hand outcome", "undercut"),
+        "gin": pgettext_lazy("hand outcome", "gin"),
+        "big_gin": pgettext_lazy("hand outcome", "big gin"),
         # Translators: a hand's outcome in the ledger: nobody won it (a dead hand).
-        "dead": gettext_noop("dead"),
+        "dead": pgettext_lazy("hand outcome", "dead"),
     },
     "state": {
-        "pending": gettext_noop("pending"),
-        "confirmed": gettext_noop("confirmed"),
-        "disputed": gettext_noop("disputed"),
-        "voided": gettext_noop("voided"),
-        "finished": gettext_noop("finished"),
-        "closed": gettext_noop("closed"),
+        "pending": pgettext_lazy("ledger state", "pending"),
+        "confirmed": pgettext_lazy("ledger state", "confirmed"),
+        "disputed": pgettext_lazy("ledger state", "disputed"),
+        "voided": pgettext_lazy("ledger state", "voided"),
+        "finished": pgettext_lazy("ledger state", "finished"),
+        "closed": pgettext_lazy("ledger state", "closed"),
     },
 }
 # What a row did, by its action (others: the action with spaces, capitalised).
@@ -153,7 +153,7 @@ def _text(value: Any, field: str, names: dict[str, str]) -> str:
         return "; ".join(f"{_label(k)} {_text(v, k, names)}" for k, v in value.items())
     said = VALUES.get(field, {}).get(str(value))
     if said:
-        return gettext(said)
+        return str(said)
     if field == "outcome":
         return str(value).replace("_", " ")
     return str(value)
