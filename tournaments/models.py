@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Club, Match, Player
@@ -39,9 +39,9 @@ class Tournament(models.Model):
         RATING = "rating", _("by club rating (top half against bottom half)")
 
     class State(models.TextChoices):
-        SETUP = "setup", _("setting up")
-        RUNNING = "running", _("running")
-        FINISHED = "finished", _("finished")
+        SETUP = "setup", pgettext_lazy("tournament state", "setting up")
+        RUNNING = "running", pgettext_lazy("tournament state", "running")
+        FINISHED = "finished", pgettext_lazy("tournament state", "finished")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=120)
@@ -151,9 +151,9 @@ class Registration(models.Model):
 
 class Round(models.Model):
     class State(models.TextChoices):
-        DRAFT = "draft", _("draft")
-        PUBLISHED = "published", _("published")
-        CLOSED = "closed", _("closed")
+        DRAFT = "draft", pgettext_lazy("round state", "draft")
+        PUBLISHED = "published", pgettext_lazy("round state", "published")
+        CLOSED = "closed", pgettext_lazy("round state", "closed")
 
     class Stage(models.TextChoices):
         SWISS = "swiss", _("Swiss")
@@ -213,7 +213,10 @@ class Pairing(models.Model):
     result_by = models.CharField(
         max_length=12,
         blank=True,
-        choices=[("time", _("time policy")), ("organiser", _("organiser"))],
+        choices=[
+            ("time", pgettext_lazy("result set by", "time policy")),
+            ("organiser", pgettext_lazy("result set by", "organiser")),
+        ],
     )
     # An organiser's extension of this table's time (docs/rules.md §13): it plays on until
     # plays_until, then finishes the hand in play plus extra_hands more.
@@ -257,10 +260,10 @@ class Job(models.Model):
         RULES_CHANGE = "rules_change", _("rules change")
 
     class State(models.TextChoices):
-        QUEUED = "queued", _("waiting for a worker")
-        RUNNING = "running", _("running")
-        DONE = "done", _("done")
-        FAILED = "failed", _("failed")
+        QUEUED = "queued", pgettext_lazy("job state", "waiting for a worker")
+        RUNNING = "running", pgettext_lazy("job state", "running")
+        DONE = "done", pgettext_lazy("job state", "done")
+        FAILED = "failed", pgettext_lazy("job state", "failed")
 
     FINISHED = (State.DONE, State.FAILED)
 
@@ -283,13 +286,13 @@ class Job(models.Model):
     error_code = models.CharField(max_length=40, blank=True)
     message = models.TextField(blank=True, help_text="Why the job failed, for people.")
     task_id = models.CharField(max_length=64, blank=True, help_text="The django-tasks result.")
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
     # label, message and the result's summary as English templates and their values
     # (tournaments.pairing.words.Phrase.as_data): pages word them in the reader's language
     # (tournaments.services.jobs.JobView); label and message keep the English text.
     words = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

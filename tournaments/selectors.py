@@ -26,7 +26,7 @@ from django.core.cache import cache
 from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 from django.utils import formats, timezone
-from django.utils.translation import get_language, gettext, gettext_noop, ngettext
+from django.utils.translation import get_language, gettext, gettext_noop, ngettext, pgettext
 
 from ginclub.permissions import Actor, table_token
 from scoring.models import Game, Hand, LedgerRow, Match
@@ -467,14 +467,14 @@ class ResultChangeNotice:
 
     @property
     def what(self) -> str:
-        # Translators: what became of a hand ("Table 2, Ada v Ben: game 1 hand 3
-        # corrected on ..."); a hand is "mano", feminine.
+        # What became of a hand ("Table 2, Ada v Ben: game 1 hand 3 corrected on ...").
         return {
-            "hand_corrected": gettext("corrected"),
-            "hand_voided": gettext("voided"),
-            "hand_confirmed": gettext("confirmed"),
-            "hand_withdrawn": gettext("withdrawn"),
-        }.get(self.action, gettext("changed"))
+            # Translators: of a hand ("mano", feminine), after its name.
+            "hand_corrected": pgettext("hand", "corrected"),
+            "hand_voided": pgettext("hand", "voided"),
+            "hand_confirmed": pgettext("hand", "confirmed"),
+            "hand_withdrawn": pgettext("hand", "withdrawn"),
+        }.get(self.action, pgettext("hand", "changed"))
 
     def result_text(self, result: dict[str, Any]) -> str:
         if not result:
