@@ -127,7 +127,7 @@ def test_an_api_refusal_is_in_italian_with_its_code_unchanged(client, event):
     response = client.get("/api/tournaments/no-such-event/", **IT)
     assert response.status_code == 404
     error = response.json()["error"]
-    assert (error["code"], error["message"]) == ("not_found", "Torneo inesistente.")
+    assert (error["code"], error["message"]) == ("not_found", "Questo torneo non esiste.")
     response = client.post(
         "/api/tournaments/", data=json.dumps({}), content_type="application/json", **IT
     )
@@ -193,7 +193,7 @@ def test_organiser_messages_and_worded_values_in_italian(org, event):
     assert "1 giocatore segnato presente: Ada." in response.content.decode()
     refused = org.get(f"/tournaments/{event.slug}/manage/standings/?round=x", **IT)
     assert refused.status_code == 400
-    assert "Un turno: serve un numero intero, non &#x27;x&#x27;." in refused.content.decode()
+    assert "Il turno: serve un numero intero, non &#x27;x&#x27;." in refused.content.decode()
     with translation.override("it"):
         view = selectors.StandingsView(event, [], (), None, 3, rounds_closed=2)
         assert view.caption == "Dopo il turno 2, con i tavoli del turno 3 finiti finora."
