@@ -22,8 +22,6 @@ urlpatterns = [
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
-    # set_language: the switch on every page (POST language, next)
-    path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
     path("api/", include(api_urlpatterns)),
