@@ -106,7 +106,8 @@ def test_the_public_pairings_page_in_italian(client, club, organiser):
     assert "tavolo 1 contro P02" in text
     assert "Sul tuo telefono" in text and "apri Il mio torneo" in text
     absent(text, "Find your table", "On your phone", "open My event", "Projector", "Standings")
-    assert ">My event<" not in html  # the tab (the QR code's own title is not this page's)
+    assert ">My event<" not in html and "QR code: My event" not in html
+    assert "Codice QR: Il mio torneo" in html  # the QR code's title
     assert comma_numbers_in_tags(html) == []  # the QR code's SVG too
 
 

@@ -8,6 +8,7 @@ import segno
 from django import template
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 register = template.Library()
 
@@ -18,12 +19,12 @@ def my_event_qr(context, tournament) -> str:
     url = context["request"].build_absolute_uri(
         reverse("tournaments:player-choose", args=[tournament.slug])
     )
-    return mark_safe(_svg(url))  # noqa: S308  (segno's own SVG; the title is ours)
+    title = _("QR code: My event, your own page for this tournament")
+    return mark_safe(_svg(url, title))  # noqa: S308  (segno's SVG; our title)
 
 
 @lru_cache(maxsize=256)
-def _svg(url: str) -> str:
-    """Drawn once per address and process (about 20 ms each time otherwise)."""
-    return segno.make(url, error="m").svg_inline(
-        scale=3, title="QR code: My event, your own page for this tournament"
-    )
+def _svg(url: str, title: str) -> str:
+    """Drawn once per address, title (in the page's language) and process (about 20 ms
+    each time otherwise)."""
+    return segno.make(url, error="m").svg_inline(scale=3, title=title)
