@@ -25,12 +25,13 @@ import segno
 from django.core.cache import cache
 from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext, pgettext
 
 from ginclub.permissions import Actor, table_token
 from scoring.models import Game, Hand, LedgerRow, Match
 from scoring.services.results import RESULT_CHANGED
+from tournaments import translated
 from tournaments.formats import planned_rounds
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.pairing import (
@@ -40,29 +41,17 @@ from tournaments.pairing import (
     compute_standings,
     explain_standings,
 )
-from tournaments.pairing.words import Language, Number, in_language, worded
+from tournaments.pairing.words import worded
 from tournaments.play import NOT_CALLED, Play, plays_of
 from tournaments.play import words as play_words
 
 # ------------------------------------------------------------- the reader's words
 
 
-def _reader_number(number: Number) -> str:
-    """A number of a worded phrase in the active language's format (1,200 / 1.200)."""
-    if number.percent is not None:
-        return formats.number_format(number.value * 100, number.percent) + "%"
-    text = formats.number_format(number.value, force_grouping=True)
-    return f"+{text}" if number.signed and number.value >= 0 else text
-
-
-# Phrases of the pure code (tournaments.pairing.words) worded in the request's language.
-READER = Language(gettext=gettext, ngettext=ngettext, number=_reader_number)
-
-
 def in_reader_language(value: Any) -> Any:
     """`value` in the active language if it carries a phrase (a standings line's why,
-    its head-to-head); anything else as it is."""
-    return in_language(value, READER)
+    its head-to-head); anything else as it is (tournaments.translated)."""
+    return translated.worded(value)
 
 
 # ----------------------------------------------------------------- who sees what
@@ -663,7 +652,7 @@ class TableRow:
             "position": p.position,
             "player_a": _seat(p.player_a),
             "player_b": _seat(p.player_b),
-            "reason": p.reason,
+            "reason": translated.reason_text(p.reason),
             "match": p.match_id,
             "state": (
                 TableState.PLAYING
@@ -682,7 +671,7 @@ class TableRow:
                 pending=self.pending,
                 disputed=self.disputed,
                 resolved=p.resolved,
-                result_reason=p.result_reason,
+                result_reason=translated.reason_text(p.result_reason),
             )
         return data
 

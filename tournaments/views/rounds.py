@@ -18,7 +18,7 @@ from ginclub.http import answer_poll
 from ginclub.permissions import actor_of
 from scoring import services as scoring
 from scoring.models import Game
-from tournaments import selectors, services
+from tournaments import selectors, services, translated
 from tournaments.forms import ReasonForm, ResultForm, RoundPlayersForm, TimerForm
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.services.base import require_state
@@ -172,11 +172,11 @@ def _report_time_policy(request, report) -> None:
                 "name": winner.player.name,
                 "games_a": pairing.result_games_a,
                 "games_b": pairing.result_games_b,
-                "reason": pairing.result_reason,
+                "reason": translated.reason_text(pairing.result_reason),
             },
         )
     for _pairing, why in report.waiting:
-        messages.warning(request, _("Still open: %(why)s.") % {"why": why})
+        messages.warning(request, _("Still open: %(why)s.") % {"why": translated.worded(why)})
     if not report.settled and not report.waiting:
         messages.info(request, _("Every table had already finished."))
 
