@@ -109,13 +109,13 @@ def _pin_digest(salt: str, pin: str) -> str:
 
 class Match(models.Model):
     class State(models.TextChoices):
-        IN_PROGRESS = "in_progress", "in progress"
-        FINISHED = "finished", "finished"
-        CLOSED = "closed", "closed"
+        IN_PROGRESS = "in_progress", pgettext_lazy("match state", "in progress")
+        FINISHED = "finished", pgettext_lazy("match state", "finished")
+        CLOSED = "closed", pgettext_lazy("match state", "closed")
 
     class Agreement(models.TextChoices):
-        CONFIRM = "confirm", "opponent confirms"
-        DOUBLE = "double", "double entry"
+        CONFIRM = "confirm", pgettext_lazy("agreement", "opponent confirms")
+        DOUBLE = "double", pgettext_lazy("agreement", "double entry")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="matches")
     player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
