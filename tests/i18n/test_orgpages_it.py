@@ -108,7 +108,7 @@ def test_the_dashboard(org, event):
     html = page(org, reverse("tournaments:dashboard", args=[event.slug]))
     assert_italian(
         html,
-        ["Orologio del turno 2", "Chiama il tempo", "Revoca i link dei tavoli", "in gioco"],
+        ["Orologio del turno 2", "Chiama il tempo", "Revoca i link di tutti i tavoli", "in gioco"],
         [
             "Round 2 clock",
             "Call time",
