@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.templatetags.scoring_extras import clock as scoring_clock
 
@@ -14,10 +17,10 @@ register.filter("clock", scoring_clock)
 
 @register.filter
 def percent(value: float | None) -> str:
-    """0.6667 → "66.7%"."""
+    """0.6667 → "66.7%" ("66,7%" in Italian)."""
     if value is None:
         return ""
-    return f"{value * 100:.1f}%"
+    return f"{number_format(value * 100, 1)}%"
 
 
 @register.filter
@@ -39,19 +42,24 @@ def rules_in_words(rules: dict) -> str:
     if not isinstance(rules, dict) or not rules:
         return ""
     parts = []
+    target = rules.get("game_target")
     if rules.get("hollywood"):
-        parts.append(f"Hollywood: three games at once, each to {rules.get('game_target')}")
+        parts.append(_("Hollywood: three games at once, each to %(target)s") % {"target": target})
     else:
         to_win = rules.get("games_to_win", 1)
-        parts.append(f"first to {to_win} game{'s' if to_win != 1 else ''}")
+        parts.append(
+            ngettext("first to %(count)s game", "first to %(count)s games", to_win)
+            % {"count": to_win}
+        )
         if rules.get("game_hands"):
-            parts.append(f"{rules['game_hands']} hands a game")
+            parts.append(_("%(count)s hands a game") % {"count": rules["game_hands"]})
         else:
-            parts.append(f"games to {rules.get('game_target')}")
+            parts.append(_("games to %(target)s") % {"target": target})
     if rules.get("oklahoma"):
-        parts.append("knock limit: the upcard")
+        parts.append(_("knock limit: the upcard"))
     elif rules.get("knock_limit") is not None:
-        parts.append("gin only" if rules["knock_limit"] == 0 else f"knock ≤ {rules['knock_limit']}")
+        limit = rules["knock_limit"]
+        parts.append(_("gin only") if limit == 0 else _("knock ≤ %(limit)s") % {"limit": limit})
     if rules.get("layoffs") is False:
-        parts.append("no lay-offs")
+        parts.append(_("no lay-offs"))
     return " · ".join(parts)
