@@ -12,6 +12,7 @@ Terms:
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.utils.formats import number_format
@@ -39,9 +40,9 @@ STORED_REASONS = (*PAIR_REASONS, SET_BY_ORGANISER, SET_BY_ORGANISER_BECAUSE, BYE
 
 
 def _number(number: Number) -> str:
-    if number.percent is not None:
-        shown = number_format(number.value * 100, number.percent, force_grouping=True)
-        return f"{shown}%"
+    if number.percent is not None:  # rounded as English rounds it, then localised
+        rounded = Decimal(f"{number.value * 100:.{number.percent}f}")
+        return f"{number_format(rounded, number.percent, force_grouping=True)}%"
     shown = number_format(number.value, force_grouping=True)
     return f"+{shown}" if number.signed and number.value > 0 else shown
 
