@@ -27,3 +27,14 @@ def _suite_settings():
     fast_hashers = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     with override_settings(STORAGES=plain, PASSWORD_HASHERS=fast_hashers):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_asked():
+    """Each test starts in the default language: a request through the test client leaves
+    the language it activated (Italian, say) active in the thread afterwards."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from ginclub.permissions import Actor
 from scoring import hooks
@@ -69,7 +69,7 @@ def recompute(match: Match, actor: Actor, *, action: str, hand: Hand, reason: st
         match_id=match.pk,
         action=action,
         # Translators: the apps above put this in their sentences ("Correct hand 3 of game 1 ...").
-        hand=_("hand %(number)s of game %(game)s")
+        hand=pgettext("in a sentence", "hand %(number)s of game %(game)s")
         % {"number": hand.number, "game": hand.game.number},
         before=report.before,
         after=report.after,

@@ -126,7 +126,7 @@ def test_a_chart_speaks_italian():
         svg = charts.knock_deadwood([(3, 2), (7, 1)])
         months = charts.results_per_month([MonthResults(date(2026, 1, 1), 2, 1)])
         empty = charts.rating_over_time([])
-    assert "Deadwood quando bussi" in svg and "bussate" in svg
+    assert "Deadwood alla bussata" in svg and "bussate" in svg
     assert "Deadwood when knocking" not in svg and ">knocks<" not in svg
     assert "Incontri vinti e persi ogni mese" in months and "Gen 2026" in months
     assert "Vinti" in months and "Persi" in months and "Jan 2026" not in months

@@ -73,7 +73,7 @@ def test_the_match_page_speaks_italian_to_a_seated_phone(match):
         "Chi ha bussato?",
         "Anteprima punteggio",
         "Carta per carta",
-        "Alice contro Bob",
+        "Alice vs Bob",
         "Ancora nessuna mano.",
     ):
         assert italian in text, italian
@@ -140,7 +140,7 @@ def test_a_logged_in_home_page_in_italian(match):
     client = Client(**IT)
     client.force_login(match.club.organisers.get())
     text = visible(client.get("/").content.decode())
-    assert "I tuoi club" in text and "I tuoi incontri" in text and "Alice contro Bob" in text
+    assert "I tuoi club" in text and "I tuoi incontri" in text and "Alice vs Bob" in text
     assert "Your clubs" not in text and "Your matches" not in text
 
 
