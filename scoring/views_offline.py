@@ -17,10 +17,12 @@ from __future__ import annotations
 import hashlib
 import json
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -57,13 +59,31 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker, with its version and the files it caches in its first line."""
     source = _worker_source()
     assets = [static(path) for path in MATCH_PAGE_ASSETS]
-    version = hashlib.sha256(json.dumps([source, assets]).encode()).hexdigest()[:12]
-    config = {"version": version, "assets": assets, "static": static("")}
+    words = _offline_words()
+    version = hashlib.sha256(json.dumps([source, assets, words]).encode()).hexdigest()[:12]
+    config = {"version": version, "assets": assets, "static": static(""), "offline": words}
     body = f"self.GINCLUB = {json.dumps(config)};\n{source}"
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
     # Browsers check the worker on every visit; it must never be kept stale by a cache.
     response["Cache-Control"] = "no-cache"
     return response
+
+
+def _offline_words() -> dict[str, dict[str, str]]:
+    """The page the worker shows for a match page it never kept, in every language: the
+    worker picks by the phone's language (it has no request to negotiate with)."""
+    words = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            words[code] = {
+                "title": _("Offline · ginclub"),
+                "heading": _("No connection"),
+                "text": _(
+                    "This page was not opened on this phone while it was online, so it "
+                    "cannot be shown now. Check the Wi-Fi and try again."
+                ),
+            }
+    return words
 
 
 @require_GET

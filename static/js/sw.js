@@ -41,12 +41,33 @@ function keepPage(url, response) {
   return caches.open(PAGES).then(function (cache) { return cache.delete(url); });
 }
 
+// The words of that page come in the config, one set per language (views_offline.py);
+// the worker has no request to ask, so the phone's own language chooses.
+function offlineWords() {
+  var sets = CONFIG.offline || {};
+  var wanted = (self.navigator && self.navigator.language || "en").toLowerCase();
+  var codes = Object.keys(sets);
+  for (var i = 0; i < codes.length; i++) {
+    if (wanted === codes[i] || wanted.split("-")[0] === codes[i].split("-")[0]) {
+      return { lang: codes[i], words: sets[codes[i]] };
+    }
+  }
+  return { lang: codes[0] || "en", words: sets[codes[0]] || {} };
+}
+
+function escaped(text) {
+  return String(text || "").replace(/[&<>"]/g, function (c) {
+    return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c];
+  });
+}
+
 function offlinePage() {
-  var html = '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+  var chosen = offlineWords();
+  var words = chosen.words;
+  var html = '<!doctype html><html lang="' + escaped(chosen.lang) + '"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    "<title>Offline · ginclub</title></head><body><main><h1>No connection</h1>" +
-    "<p>This page was not opened on this phone while it was online, so it cannot be " +
-    "shown now. Check the Wi-Fi and try again.</p></main></body></html>";
+    "<title>" + escaped(words.title) + "</title></head><body><main><h1>" + escaped(words.heading) +
+    "</h1><p>" + escaped(words.text) + "</p></main></body></html>";
   return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
