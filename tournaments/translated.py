@@ -18,6 +18,8 @@ from typing import Any
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_noop, ngettext
 
+# A pure package's error (the rules engine's, pairing's) in the reader's language.
+from ginclub.errors import message_of as error_text  # noqa: F401 (used by the services)
 from tournaments.pairing import PAIR_REASON_PARTS, PAIR_REASONS, Phrase, read_back
 from tournaments.pairing.words import Language, Number, in_language
 
@@ -72,13 +74,3 @@ def reason_text(text: str) -> str:
 def phrase_text(template: str, params: dict[str, Any] | None = None) -> str:
     """A stored English `template` and its values in the reader's language."""
     return Phrase(template, params or {}).text(language())
-
-
-def error_text(error: Exception) -> str:
-    """A pure package's error (the rules engine's, pairing's) in the reader's language:
-    its English `template` and `params` when it carries them, else its message."""
-    template = getattr(error, "template", None)
-    if template is None:
-        return getattr(error, "message", str(error))
-    params = getattr(error, "params", None) or {}
-    return gettext(template) % params if params else gettext(template)
