@@ -132,9 +132,12 @@ class Box:
 
     @property
     def label(self) -> str:
-        """How a later box names this one before its winner is known."""
+        """How a later box names this one before its winner is known: a bye, which is
+        no numbered match, by its top seed (who goes through without playing)."""
         if self.played is not None and self.played.table:
             return f"winner of table {self.played.table}"
+        if self.match.number is None:
+            return f"seed {self.match.seeds[0]}"
         return f"winner of match {self.match.number}"
 
 

@@ -145,6 +145,17 @@ def test_before_the_bracket_is_seeded_every_slot_names_its_seed():
     assert slots(chart[1][0]) == ("winner of match 1", "winner of match 2")
 
 
+def test_before_the_bracket_is_seeded_a_bye_box_feeds_its_top_seed():
+    # six players: seeds 1 and 2 have byes (no match number); the semi-finals wait for
+    # them by seed, and for the numbered matches by number
+    chart = fill_bracket(6, [], [])
+    assert [slots(b) for b in chart[1]] == [
+        ("seed 1", "winner of match 1"),
+        ("seed 2", "winner of match 2"),
+    ]
+    assert slots(chart[2][0]) == ("winner of match 3", "winner of match 4")
+
+
 def test_a_top_cut_of_four_is_seeded_by_the_swiss_places_and_crowns_its_winner():
     swiss = [23, 7, 15, 4]  # Swiss places 1 to 4 (registration ids)
     semis = [
