@@ -194,6 +194,23 @@ def test_import_into_the_same_club_reuses_its_players(event, club, organiser):
     assert standings_lines(copy_) == standings_lines(event)
 
 
+def test_an_archive_written_before_the_event_language_imports_without_one(event, club, organiser):
+    archive = json.loads(json.dumps(tournament_archive(event)))
+    assert archive["tournament"]["language"] == ""
+    del archive["tournament"]["language"]  # archives written before the setting existed
+    copy_ = services.import_archive(club=club, actor=actor(organiser), archive=archive)
+    assert copy_.language == ""
+    assert standings_lines(copy_) == standings_lines(event)
+
+
+def test_an_archive_keeps_its_event_language(event, club, organiser):
+    event.language = "it"
+    event.save(update_fields=["language"])
+    archive = json.loads(json.dumps(tournament_archive(event)))
+    copy_ = services.import_archive(club=club, actor=actor(organiser), archive=archive)
+    assert copy_.language == "it"
+
+
 def nothing_written(counts):
     assert (Tournament.objects.count(), Match.objects.count(), Player.objects.count()) == counts
 
@@ -231,6 +248,11 @@ def tamper(archive, path, value):
             "rounds[1].pairings[0].a names no registration (key 12345).",
         ),
         (("tournament", "format"), "ladder", "tournament.format must be one of"),
+        (
+            ("tournament", "language"),
+            "fr",
+            "tournament.language must be one of en-gb, it, or empty (none chosen).",
+        ),
         (("tournament", "rules", "gin_bonus"), -1, "tournament rules: gin_bonus must be"),
         # Issue 10: each of these was an IntegrityError, OverflowError or DataError (a 500),
         # or stored as is on SQLite; now refused on both databases, naming the path.

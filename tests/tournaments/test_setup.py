@@ -51,6 +51,11 @@ def test_slugs_stay_unique(club, organiser):
         ({"overrides": {"game_target": -5}}, "overrides", "game_target must be a whole number"),
         ({"overrides": {"jokers": True}}, "overrides", "unknown rule option 'jokers'"),
         ({"public": "yes"}, "public", "must be true or false"),
+        (
+            {"language": "fr"},
+            "language",
+            "language: must be one of en-gb, it, or empty (none chosen)",
+        ),
     ],
 )
 def test_bad_settings_are_refused_by_name_and_nothing_is_written(

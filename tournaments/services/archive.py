@@ -184,9 +184,20 @@ def check_archive(archive: Any) -> None:
         numbers.add(number)
 
 
+# Settings added after archive version 1 was first written, with the value an archive
+# written before them takes ("": no event language).
+ADDED_SETTINGS: dict[str, Any] = {"language": ""}
+
+
+def _settings_of(data: dict) -> dict[str, Any]:
+    """The archive's settings, an older archive's missing ones at their default."""
+    return {key: data[key] if key in data else ADDED_SETTINGS[key] for key in SETTINGS}
+
+
 def _check_tournament(data: dict) -> None:
     for key in SETTINGS:
-        _get(data, key, "tournament")
+        if key not in ADDED_SETTINGS:
+            _get(data, key, "tournament")
     date = _get(data, "date", "tournament")
     try:
         valid = isinstance(date, str) and parse_date(date) is not None
@@ -205,7 +216,8 @@ def _check_tournament(data: dict) -> None:
     try:
         check_settings(
             Tournament(
-                date=parse_date(date), **{key: data[key] for key in SETTINGS if key != "date"}
+                date=parse_date(date),
+                **{key: value for key, value in _settings_of(data).items() if key != "date"},
             )
         )
     except ServiceError as error:
@@ -462,7 +474,7 @@ def _import(club: Club, actor: Actor, archive: Any, reader: _Reader) -> Tourname
 
 
 def _tournament(club: Club, actor: Actor, data: dict) -> Tournament:
-    values = {key: data[key] for key in SETTINGS}
+    values = _settings_of(data)
     date = parse_date(str(data["date"]))
     tournament = Tournament(club=club, date=date, created_by=user_of(actor), **values)
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -173,6 +174,11 @@ def check_settings(t: Tournament) -> None:
     if t.agreement not in Match.Agreement.values:
         problems["agreement"] = _one_of(Match.Agreement.values)
     _whole(problems, "hide_last_rounds", t.hide_last_rounds, 0, 50)
+    codes = [code for code, _name in settings.LANGUAGES]
+    if t.language not in ("", *codes):
+        problems["language"] = _("must be one of %(values)s, or empty (none chosen)") % {
+            "values": ", ".join(codes)
+        }
     for key in ("hide_standings_during_round", "public", "check_in_required"):
         if not isinstance(getattr(t, key), bool):
             problems[key] = _("must be true or false")
