@@ -618,16 +618,18 @@ def _job_out(request: Request, view: JobView) -> dict:
             "id": job.pk,
             "kind": job.kind,
             "state": job.state,
-            "label": job.label,
+            "label": view.label,
             "club": job.club.slug,
             "tournament": job.tournament.slug if job.tournament else None,
             "done": view.done,
             "total": view.total,
             "percent": view.percent,
-            "error": {"code": job.error_code, "message": job.message}
+            "error": {"code": job.error_code, "message": view.message}
             if job.state == Job.State.FAILED
             else None,
-            "result": job.result,
+            "result": {**job.result, "summary": view.summary}
+            if isinstance(job.result, dict) and "summary" in job.result
+            else job.result,
             "url": request.build_absolute_uri(reverse("api-job", args=[job.pk])),
             "page": request.build_absolute_uri(reverse("tournaments:job", args=[job.pk])),
             "created_at": job.created_at,

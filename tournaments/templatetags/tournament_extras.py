@@ -5,14 +5,30 @@ from __future__ import annotations
 from django import template
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from scoring.templatetags.scoring_extras import clock as scoring_clock
+from scoring.templatetags.scoring_extras import profile_title
+from tournaments import translated
 
 register = template.Library()
 
 # The round clock reads as on the match pages: one filter, scoring's.
 register.filter("clock", scoring_clock)
+
+
+@register.filter
+def worded(value):
+    """A standings line's why or head-to-head (English text carrying its phrase) in the
+    reader's language; anything else as it is."""
+    return translated.worded(value)
+
+
+@register.filter
+def reason_text(text: str) -> str:
+    """A stored reason (a pairing's, a decided result's) in the reader's language; a
+    reason an organiser typed stays as typed."""
+    return translated.reason_text(text) if text else text
 
 
 @register.filter
@@ -63,3 +79,78 @@ def rules_in_words(rules: dict) -> str:
     if rules.get("layoffs") is False:
         parts.append(_("no lay-offs"))
     return " · ".join(parts)
+
+
+# A rule option's code (the key the API and the stored rules use) as the settings page and
+# the rules preview list it: English shows the code itself, other languages a label.
+RULE_OPTIONS = {
+    "name": pgettext_lazy("rule option code, shown as a label", "name"),
+    "knock_limit": pgettext_lazy("rule option code, shown as a label", "knock_limit"),
+    "oklahoma": pgettext_lazy("rule option code, shown as a label", "oklahoma"),
+    "oklahoma_spade_double": pgettext_lazy(
+        "rule option code, shown as a label", "oklahoma_spade_double"
+    ),
+    "gin_bonus": pgettext_lazy("rule option code, shown as a label", "gin_bonus"),
+    "big_gin_bonus": pgettext_lazy("rule option code, shown as a label", "big_gin_bonus"),
+    "undercut_bonus": pgettext_lazy("rule option code, shown as a label", "undercut_bonus"),
+    "undercut_on_tie": pgettext_lazy("rule option code, shown as a label", "undercut_on_tie"),
+    "layoffs": pgettext_lazy("rule option code, shown as a label", "layoffs"),
+    "game_target": pgettext_lazy("rule option code, shown as a label", "game_target"),
+    "game_hands": pgettext_lazy("rule option code, shown as a label", "game_hands"),
+    "dead_hands_count": pgettext_lazy("rule option code, shown as a label", "dead_hands_count"),
+    "game_bonus": pgettext_lazy("rule option code, shown as a label", "game_bonus"),
+    "game_bonus_min": pgettext_lazy("rule option code, shown as a label", "game_bonus_min"),
+    "box_bonus": pgettext_lazy("rule option code, shown as a label", "box_bonus"),
+    "shutout": pgettext_lazy("rule option code, shown as a label", "shutout"),
+    "shutout_bonus": pgettext_lazy("rule option code, shown as a label", "shutout_bonus"),
+    "games_to_win": pgettext_lazy("rule option code, shown as a label", "games_to_win"),
+    "next_dealer": pgettext_lazy("rule option code, shown as a label", "next_dealer"),
+    "hollywood": pgettext_lazy("rule option code, shown as a label", "hollywood"),
+}
+# The coded values of the choice options (English shows the code).
+RULE_VALUES = {
+    ("shutout", "double"): pgettext_lazy("shutout rule code", "double"),
+    ("shutout", "double_points"): pgettext_lazy("shutout rule code", "double_points"),
+    ("shutout", "bonus"): pgettext_lazy("shutout rule code", "bonus"),
+    ("shutout", "none"): pgettext_lazy("shutout rule code", "none"),
+    ("next_dealer", "alternate"): pgettext_lazy("next dealer rule code", "alternate"),
+    ("next_dealer", "winner"): pgettext_lazy("next dealer rule code", "winner"),
+    ("next_dealer", "loser"): pgettext_lazy("next dealer rule code", "loser"),
+}
+# A hand's outcome code as the rules preview shows a changed outcome ("knock → undercut").
+OUTCOME_CODES = {
+    "knock": pgettext_lazy("hand outcome code", "knock"),
+    "undercut": pgettext_lazy("hand outcome code", "undercut"),
+    "gin": pgettext_lazy("hand outcome code", "gin"),
+    "big_gin": pgettext_lazy("hand outcome code", "big_gin"),
+    "dead": pgettext_lazy("hand outcome code", "dead"),
+}
+
+
+@register.filter
+def rule_option(key) -> str:
+    """A rule option's code in the page's language (English: the code itself)."""
+    return str(RULE_OPTIONS.get(str(key), key))
+
+
+@register.filter
+def rule_value(value, key):
+    """A rule option's value in the page's language: true/false, a choice's code, the
+    profile's name (English as before: True, False, the code); None stays None."""
+    if isinstance(value, bool):
+        # Translators: a yes/no rule option's value as Python writes it ("True").
+        return (
+            pgettext("rule option value", "True")
+            if value
+            else pgettext("rule option value", "False")
+        )
+    if key == "name" and isinstance(value, str):
+        return profile_title(value)
+    words = RULE_VALUES.get((str(key), value)) if isinstance(value, str) else None
+    return str(words) if words is not None else value
+
+
+@register.filter
+def outcome_code(code) -> str:
+    """A hand's outcome code in the page's language (English: the code itself)."""
+    return str(OUTCOME_CODES.get(str(code), code))
