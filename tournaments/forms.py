@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy
 from ginclub.inputs import INT_MAX
 from scoring.models import Match
 from scoring.rules import RulesError, make_profile
-from scoring.rules.profiles import PROFILES, RuleProfile
+from scoring.rules.profiles import PROFILE_TITLES, PROFILES, RuleProfile
 from tournaments.models import Tournament
 from tournaments.pairing import TIEBREAKS
 from tournaments.rule_guide import rules_in_words, suggested_round_minutes
@@ -110,7 +110,7 @@ def profile_choices() -> list[tuple[str, str]]:
             # Translators: a rule profile's name, its rules in words, the round length.
             _("%(name)s: %(rules)s Rounds of about %(minutes)s minutes.")
             % {
-                "name": name,
+                "name": _(PROFILE_TITLES.get(name, name)),
                 "rules": rules_in_words(rules),
                 "minutes": suggested_round_minutes(rules),
             },
