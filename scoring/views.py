@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views import i18n
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from ginclub import permissions
 from ginclub.errors import NotFound, ServiceError
@@ -363,6 +364,7 @@ def _hand_form_template(context: dict) -> str:
 def seat(request: HttpRequest, match_id: int) -> HttpResponse:
     """This phone acts for a player from now on, once they give their PIN."""
     match = _visible_match(request, match_id)
+    phones_language = translation.get_language()
     data = _checked(SeatForm(request.POST), _("Choose your name and type your PIN"))
     actor = services.acting_with_pin(
         permissions.actor_of(request), match=match, player_id=data["player"], pin=data["pin"]
@@ -373,7 +375,12 @@ def seat(request: HttpRequest, match_id: int) -> HttpResponse:
         request,
         _("This phone now enters results for %(name)s.") % {"name": actor.player.name},
     )
-    return keep_language(request, _back(match))
+    back = _back(match)
+    if request.htmx and translation.get_language() != phones_language:
+        # The player's language is not the phone's: the whole page is loaded again (a
+        # boosted form swaps the body only, leaving <html lang> in the phone's language).
+        back = HttpResponseClientRedirect(back.url)
+    return keep_language(request, back)
 
 
 @require_POST
