@@ -42,6 +42,65 @@ LABELS = {
     "player_pages_public": gettext_noop("player pages public"),
     "undecided_tables": gettext_noop("undecided tables"),
 }
+# Other fields as the page names them: English says the key with spaces (as before),
+# other languages a label (tournament and season settings, rule options, rounds).
+FIELD_WORDS = {
+    "name": pgettext_lazy("ledger field", "name"),
+    "date": pgettext_lazy("ledger field", "date"),
+    "venue": pgettext_lazy("ledger field", "venue"),
+    "profile": pgettext_lazy("ledger field", "profile"),
+    "overrides": pgettext_lazy("ledger field", "overrides"),
+    "format": pgettext_lazy("ledger field", "format"),
+    "cut_size": pgettext_lazy("ledger field", "cut size"),
+    "round_minutes": pgettext_lazy("ledger field", "round minutes"),
+    "first_round": pgettext_lazy("ledger field", "first round"),
+    "tiebreaks": pgettext_lazy("ledger field", "tiebreaks"),
+    "bye_games": pgettext_lazy("ledger field", "bye games"),
+    "bye_points": pgettext_lazy("ledger field", "bye points"),
+    "agreement": pgettext_lazy("ledger field", "agreement"),
+    "hide_standings_during_round": pgettext_lazy("ledger field", "hide standings during round"),
+    "hide_last_rounds": pgettext_lazy("ledger field", "hide last rounds"),
+    "public": pgettext_lazy("ledger field", "public"),
+    "language": pgettext_lazy("ledger field", "language"),
+    "check_in_required": pgettext_lazy("ledger field", "check in required"),
+    "knock_limit": pgettext_lazy("ledger field", "knock limit"),
+    "oklahoma": pgettext_lazy("ledger field", "oklahoma"),
+    "oklahoma_spade_double": pgettext_lazy("ledger field", "oklahoma spade double"),
+    "gin_bonus": pgettext_lazy("ledger field", "gin bonus"),
+    "big_gin_bonus": pgettext_lazy("ledger field", "big gin bonus"),
+    "undercut_bonus": pgettext_lazy("ledger field", "undercut bonus"),
+    "undercut_on_tie": pgettext_lazy("ledger field", "undercut on tie"),
+    "layoffs": pgettext_lazy("ledger field", "layoffs"),
+    "game_target": pgettext_lazy("ledger field", "game target"),
+    "game_hands": pgettext_lazy("ledger field", "game hands"),
+    "dead_hands_count": pgettext_lazy("ledger field", "dead hands count"),
+    "game_bonus": pgettext_lazy("ledger field", "game bonus"),
+    "game_bonus_min": pgettext_lazy("ledger field", "game bonus min"),
+    "box_bonus": pgettext_lazy("ledger field", "box bonus"),
+    "shutout": pgettext_lazy("ledger field", "shutout"),
+    "shutout_bonus": pgettext_lazy("ledger field", "shutout bonus"),
+    "games_to_win": pgettext_lazy("ledger field", "games to win"),
+    "next_dealer": pgettext_lazy("ledger field", "next dealer"),
+    "hollywood": pgettext_lazy("ledger field", "hollywood"),
+    "stage": pgettext_lazy("ledger field", "stage"),
+    "pairs": pgettext_lazy("ledger field", "pairs"),
+    "tables": pgettext_lazy("ledger field", "tables"),
+    "byes": pgettext_lazy("ledger field", "byes"),
+    "late": pgettext_lazy("ledger field", "late"),
+    "registration": pgettext_lazy("ledger field", "registration"),
+    "draw": pgettext_lazy("ledger field", "draw"),
+    "rating_order": pgettext_lazy("ledger field", "rating order"),
+    "minutes": pgettext_lazy("ledger field", "minutes"),
+    "ends_at": pgettext_lazy("ledger field", "ends at"),
+    "at": pgettext_lazy("ledger field", "at"),
+    "starts_on": pgettext_lazy("ledger field", "starts on"),
+    "ends_on": pgettext_lazy("ledger field", "ends on"),
+    "events": pgettext_lazy("ledger field", "events"),
+    "tournaments": pgettext_lazy("ledger field", "tournaments"),
+    "club_nights": pgettext_lazy("ledger field", "club nights"),
+    "points_per_win": pgettext_lazy("ledger field", "points per win"),
+    "min_matches": pgettext_lazy("ledger field", "min matches"),
+}
 # Values said in words: a hand's outcome and the states of hands and matches.
 VALUES = {
     "outcome": {
@@ -160,7 +219,9 @@ def _text(value: Any, field: str, names: dict[str, str]) -> str:
 
 
 def _label(key: str) -> str:
-    return gettext(LABELS[key]) if key in LABELS else key.replace("_", " ")
+    if key in LABELS:
+        return gettext(LABELS[key])
+    return str(FIELD_WORDS[key]) if key in FIELD_WORDS else key.replace("_", " ")
 
 
 @register.filter

@@ -292,3 +292,14 @@ def test_a_statistics_unit_on_the_player_page_is_italian(client, club, organiser
     absent(italian, "from 2 hands", " hands ", "from 1 games")
     english = words(client.get(page, **EN))
     assert "from 2 hands" in english and "from 1 games" in english
+
+
+def test_the_tournament_ledger_names_settings_and_rule_options_in_italian(org, club, organiser):
+    event = new_event(club, organiser, players=4)
+    play_round(event, organiser)
+    italian = words(org.get(url("corrections", event), **IT))
+    assert "limite per bussare 10" in italian and "obiettivo della partita 25" in italian
+    assert "minuti per turno" in italian and "presenza richiesta no" in italian
+    absent(italian, "knock limit", "game target", "round minutes", "check in required")
+    english = words(org.get(url("corrections", event), **EN))
+    assert "knock limit 10" in english and "round minutes" in english
