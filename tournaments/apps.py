@@ -48,3 +48,9 @@ class TournamentsConfig(AppConfig):
         from tournaments.records import player_events
 
         register_player_events(player_events)
+        # The ledger shows a round's pairs with their stored reasons in the reader's
+        # language (they stay English on the ledger).
+        from scoring.hooks import register_ledger_text
+        from tournaments.translated import reason_text
+
+        register_ledger_text("pairs", reason_text)

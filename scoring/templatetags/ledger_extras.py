@@ -10,7 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.translation import gettext, gettext_noop, pgettext_lazy
+from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
+
+from scoring import hooks
+from scoring.rules.profiles import PROFILE_TITLES
 
 register = template.Library()
 
@@ -100,6 +103,11 @@ FIELD_WORDS = {
     "club_nights": pgettext_lazy("ledger field", "club nights"),
     "points_per_win": pgettext_lazy("ledger field", "points per win"),
     "min_matches": pgettext_lazy("ledger field", "min matches"),
+    "player_a": pgettext_lazy("ledger field", "player a"),
+    "player_b": pgettext_lazy("ledger field", "player b"),
+    "accepted": pgettext_lazy("ledger field", "accepted"),
+    "refused": pgettext_lazy("ledger field", "refused"),
+    "rows": pgettext_lazy("ledger field", "rows"),
 }
 # Values said in words: a hand's outcome and the states of hands and matches.
 VALUES = {
@@ -120,6 +128,38 @@ VALUES = {
         "closed": pgettext_lazy("ledger state", "closed"),
     },
 }
+# Coded values of settings said in words: English shows the code as before (the msgid is
+# the code), other languages a word.
+CODES = {
+    "format": {
+        # Translators: tournament formats as the ledger shows them (codes in English).
+        "swiss": pgettext_lazy("ledger value", "swiss"),
+        "round_robin": pgettext_lazy("ledger value", "round_robin"),
+        "elimination": pgettext_lazy("ledger value", "elimination"),
+        "swiss_cut": pgettext_lazy("ledger value", "swiss_cut"),
+    },
+    "first_round": {
+        # Translators: how round 1 is paired, as the ledger shows it (codes in English).
+        "random": pgettext_lazy("ledger value", "random"),
+        "seed": pgettext_lazy("ledger value", "seed"),
+        "list": pgettext_lazy("ledger value", "list"),
+        "rating": pgettext_lazy("ledger value", "rating"),
+    },
+    "agreement": {
+        # Translators: how a table agrees on each hand, as the ledger shows it (codes).
+        "confirm": pgettext_lazy("ledger value", "confirm"),
+        "double": pgettext_lazy("ledger value", "double"),
+    },
+    "tiebreaks": {
+        # Translators: tie-breaks as the ledger shows them (codes in English).
+        "head_to_head": pgettext_lazy("ledger value", "head_to_head"),
+        "game_win_pct": pgettext_lazy("ledger value", "game_win_pct"),
+        "opponents_match_win_pct": pgettext_lazy("ledger value", "opponents_match_win_pct"),
+        "margin": pgettext_lazy("ledger value", "margin"),
+        "points": pgettext_lazy("ledger value", "points"),
+    },
+}
+CODES["stage"] = CODES["format"]
 # What a row did, by its action (others: the action with spaces, capitalised).
 ACTIONS = {
     "hand_entered": gettext_noop("Hand entered"),
@@ -209,10 +249,19 @@ def _text(value: Any, field: str, names: dict[str, str]) -> str:
             return " – ".join(_text(v, "", names) for v in value)
         return ", ".join(_text(v, field, names) for v in value)
     if isinstance(value, dict):
-        return "; ".join(f"{_label(k)} {_text(v, k, names)}" for k, v in value.items())
-    said = VALUES.get(field, {}).get(str(value))
+        # a rule set's "name" is its profile's
+        inner = {"name": "profile"} if field == "rules" else {}
+        return "; ".join(
+            f"{_label(k)} {_text(v, inner.get(k, k), names)}" for k, v in value.items()
+        )
+    said = VALUES.get(field, {}).get(str(value)) or CODES.get(field, {}).get(str(value))
     if said:
         return str(said)
+    if field == "profile" and str(value) in PROFILE_TITLES:
+        return gettext(PROFILE_TITLES[str(value)])
+    worded = hooks.ledger_text(field, value)
+    if worded is not None:
+        return worded
     if field == "outcome":
         return str(value).replace("_", " ")
     return str(value)
@@ -222,6 +271,22 @@ def _label(key: str) -> str:
     if key in LABELS:
         return gettext(LABELS[key])
     return str(FIELD_WORDS[key]) if key in FIELD_WORDS else key.replace("_", " ")
+
+
+@register.filter
+def actor_label(actor: str) -> str:
+    """Who acted, as the ledger stored it (Actor.label: `player Ada`, `user olga`,
+    `anonymous`), in the page's language; the name stays as stored."""
+    kind, _, name = str(actor).partition(" ")
+    if kind == "player" and name:
+        # Translators: who acted on the ledger ("By player Ada"): a player at a table.
+        return gettext("player %(name)s") % {"name": name}
+    if kind == "user" and name:
+        # Translators: who acted on the ledger ("By user olga"): a logged-in user.
+        return gettext("user %(name)s") % {"name": name}
+    if actor == "anonymous":
+        return pgettext("ledger actor", "anonymous")
+    return str(actor)
 
 
 @register.filter
