@@ -65,7 +65,7 @@ ENGLISH = set(
     quarter swiss elimination schedule robin withdraw withdrawn registered registration
     entries entry accepted refused upload tie break tiebreak opponent opponents versus
     undecided phone phones links codes planned called call corrected tap type who way
-    yourself word words without within while
+    yourself word words without within while row rows field fields line lines
     """.split()
 )
 
@@ -198,7 +198,7 @@ def log_in(page, visit) -> None:
 
 def sit_down(page, link: str, name: str, visit) -> None:
     page.goto(link)
-    visit(page, f"seat-{name}")
+    visit(page, "seat")
     page.get_by_label(name, exact=True).check()
     page.get_by_label("PIN").fill(PINS[name])
     page.get_by_role("button", name="Sono io").click()
@@ -294,9 +294,12 @@ def test_italian_day_from_home_page_to_finished_tournament(contexts):
     for page in (alice, rival):
         expect(page.locator("#scoreboard")).to_contain_text("Alice vince 1–0", timeout=10000)
     visit(alice, "match-won")
-    assert Match.objects.get(
-        pairing__round__tournament=tournament, player_a__name__in=["Alice", opponent]
-    ).winner
+    alices_match = Match.objects.get(
+        pairing__round__tournament=tournament,
+        pairing__round__number=1,
+        player_a__name__in=["Alice", opponent],
+    )
+    assert alices_match.winner
 
     desk.goto(f"/tournaments/{tournament.slug}/manage/dashboard/")
     expect(desk.locator("#dashboard-tables")).to_contain_text("1 ", timeout=10000)
@@ -336,6 +339,19 @@ def test_italian_day_from_home_page_to_finished_tournament(contexts):
     visit(desk, "finished-dashboard")
     desk.get_by_role("link", name="Turni").click()
     visit(desk, "finished-rounds")
+    tabs = desk.get_by_role("navigation", name="Pagine dell'organizzatore")
+    for tab in ("Impostazioni", "Giocatori", "Classifica", "Correzioni"):
+        tabs.get_by_role("link", name=tab, exact=True).click()
+        visit(desk, f"finished-{tab.lower()}")
+    desk.goto(f"/tournaments/{tournament.slug}/manage/dashboard/?round=1")
+    for printed in ("Fogli segnapunti", "Proiettore"):
+        desk.get_by_role("link", name=printed).click()
+        visit(desk, printed.split()[0].lower())
+        desk.go_back()
+    desk.goto(f"/matches/{alices_match.pk}/")
+    visit(desk, "match-at-the-desk")
+    desk.goto(f"/matches/{alices_match.pk}/ledger/")
+    visit(desk, "ledger")
 
     public.goto(f"/tournaments/{tournament.slug}/standings/")
     expect(rows).to_have_count(4)
@@ -343,6 +359,10 @@ def test_italian_day_from_home_page_to_finished_tournament(contexts):
     public.goto(f"/tournaments/{tournament.slug}/")
     expect(public.locator("#pairings-table")).to_contain_text("vince")
     visit(public, "final-pairings")
+    public.get_by_role("link", name="Il mio torneo", exact=True).click()
+    visit(public, "who-are-you")
+    public.get_by_role("link", name="Alice").click()
+    visit(public, "my-event")
     visit.assert_italian()
 
 
@@ -360,7 +380,7 @@ def test_language_switch_and_a_seated_players_language(contexts):
     page.get_by_role("button", name="Accedi").click()
     page.goto("/clubs/trastevere/")
     expect(page.get_by_role("link", name="Nuovo torneo")).to_be_visible()
-    page.get_by_role("button", name="British English").click()
+    page.get_by_role("button", name="English", exact=True).click()
     expect(page.get_by_role("link", name="New tournament")).to_be_visible()
     expect(page.locator("html")).to_have_attribute("lang", "en-gb")
     page.goto("/accounts/login/")
