@@ -11,7 +11,6 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.helpers import actor, new_event, play_round
 from tournaments import services
 from tournaments.services import seasons
@@ -20,26 +19,6 @@ pytestmark = pytest.mark.django_db
 
 IT = {"HTTP_ACCEPT_LANGUAGE": "it"}
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
-
-
-@pytest.fixture
-def club(db):
-    """As tests/tournaments/conftest.py makes them (its fixtures are not seen from here)."""
-    return ClubFactory(name="Gin Club", slug="gin-club")
-
-
-@pytest.fixture
-def organiser(club):
-    user = UserFactory(username="org")
-    club.organisers.add(user)
-    return user
-
-
-@pytest.fixture
-def org(client, organiser):
-    cache.clear()
-    client.force_login(organiser)
-    return client
 
 
 @pytest.fixture

@@ -16,10 +16,8 @@ import html as entities
 import re
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
-from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.helpers import actor, new_event, play_round, reg
 from tournaments import services
 from tournaments.models import Tournament
@@ -28,25 +26,6 @@ pytestmark = pytest.mark.django_db
 
 IT = {"HTTP_ACCEPT_LANGUAGE": "it"}
 EN = {"HTTP_ACCEPT_LANGUAGE": "en-GB,en;q=0.9"}
-
-
-@pytest.fixture
-def club(db):
-    return ClubFactory(name="Gin Club", slug="gin-club")
-
-
-@pytest.fixture
-def organiser(club):
-    user = UserFactory(username="org")
-    club.organisers.add(user)
-    return user
-
-
-@pytest.fixture
-def org(organiser) -> Client:
-    client = Client()
-    client.force_login(organiser)
-    return client
 
 
 def get(client, name, event, *args, query="", **headers):

@@ -14,11 +14,9 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from django.test import Client
 from django.utils import translation
 
 from scoring import services as scoring
-from tests.factories import ClubFactory, UserFactory
 from tournaments import selectors, services
 from tournaments.forms import CreateTournamentForm, TournamentForm
 from tournaments.models import Job, Round, Season, Tournament
@@ -27,25 +25,6 @@ from tournaments.season_forms import SeasonForm
 pytestmark = pytest.mark.django_db
 
 IT = {"HTTP_ACCEPT_LANGUAGE": "it"}
-
-
-@pytest.fixture
-def club(db):
-    return ClubFactory(name="Gin Club", slug="gin-club")
-
-
-@pytest.fixture
-def organiser(club):
-    user = UserFactory(username="org")
-    club.organisers.add(user)
-    return user
-
-
-@pytest.fixture
-def org(organiser) -> Client:
-    client = Client()
-    client.force_login(organiser)
-    return client
 
 
 @pytest.fixture

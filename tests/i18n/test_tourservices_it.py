@@ -10,7 +10,6 @@ import pytest
 from django.utils import translation
 
 from ginclub.errors import ServiceError
-from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.helpers import actor, new_event, play_round
 from tournaments import services
 from tournaments.exports import tournament_archive
@@ -25,18 +24,6 @@ from tournaments.pairing import (
 from tournaments.translated import error_text, reason_text, worded
 
 NAMES = {1: "Ada", 2: "Ben", 3: "Cleo", 4: "Dev"}
-
-
-@pytest.fixture
-def club(db):
-    return ClubFactory(name="Gin Club", slug="gin-club")
-
-
-@pytest.fixture
-def organiser(club):
-    user = UserFactory(username="org")
-    club.organisers.add(user)
-    return user
 
 
 def why_in(language: str) -> dict[str, str]:

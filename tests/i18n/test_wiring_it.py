@@ -12,14 +12,13 @@ import json
 import re
 
 import pytest
-from django.core.cache import cache
 from django.template import Context, Template
 from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
 from ginclub.errors import ServiceError
-from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.factories import PlayerFactory, UserFactory
 from tests.scoring.helpers import play_hand, quick, start
 from tests.tournaments.helpers import actor, new_event, play_round, reg
 from tournaments import selectors, services
@@ -31,25 +30,6 @@ pytestmark = pytest.mark.django_db
 IT = {"HTTP_ACCEPT_LANGUAGE": "it"}
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 TIME_REASON = "time was called and P01 led on games"
-
-
-@pytest.fixture
-def club(db):
-    return ClubFactory(name="Gin Club", slug="gin-club")
-
-
-@pytest.fixture
-def organiser(club):
-    user = UserFactory(username="org")
-    club.organisers.add(user)
-    return user
-
-
-@pytest.fixture
-def org(client, organiser):
-    cache.clear()
-    client.force_login(organiser)
-    return client
 
 
 def words(response) -> str:
