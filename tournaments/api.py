@@ -744,5 +744,9 @@ def season_detail(request: Request, slug: str, season: str) -> Response:
 @permission_classes([AllowAny])
 def season_ladder(request: Request, slug: str, season: str) -> Response:
     """The ladder, best first: ranked players, then those under the minimum of matches
-    (rank null), each line with its tie-break values and why it stands there."""
-    return Response(season_ladders.ladder_of(_season(request, slug, season)).as_dict())
+    (rank null), each line with its tie-break values and why it stands there. For
+    readers other than the club's organisers, the last stored ladder may be answered
+    (`up_to_date` false) for the few seconds its background refresh takes."""
+    found = _season(request, slug, season)
+    exact = permissions.may_manage_season(actor_of(request), found)
+    return Response(season_ladders.ladder_of(found, exact=exact).as_dict())

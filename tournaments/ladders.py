@@ -125,6 +125,9 @@ class LadderView:
     club_night_matches: int = 0
     version: str = ""  # a digest of what the rows were computed from (see the docstring)
     computed_here: bool = False  # neither cached nor stored: worth storing (season_ladders)
+    # The last stored ladder shown while the refresh brings it up to date (stale_ok):
+    # when it was computed; None when the rows are of the current version.
+    stale_since: dt.datetime | None = None
 
     @property
     def ranked(self) -> list[LadderRow]:
@@ -149,6 +152,8 @@ class LadderView:
             "club_nights": season.club_nights,
             "tournament_matches": self.tournament_matches,
             "club_night_matches": self.club_night_matches,
+            "up_to_date": self.stale_since is None,
+            "computed_at": self.stale_since,
             "rows": [row.as_dict() for row in self.rows],
         }
 
@@ -210,21 +215,29 @@ LADDER_CACHE_SECONDS = 3600
 WORDS_FORMAT = "phrases"
 
 
-def ladder(season: Season) -> LadderView:
+def ladder(season: Season, *, stale_ok: bool = False) -> LadderView:
     """The season's ladder, best first: ranked players, then those with fewer than
     `min_matches` counted matches (marked, in the same order). 2 to 4 queries (see the
-    module docstring)."""
+    module docstring).
+
+    stale_ok: when neither this process nor the store has the current version but an
+    older snapshot is stored, show that one (marked `stale_since`) rather than compute
+    for some 300 ms: the refresh a result queued stores the current one within seconds.
+    Readers who just changed something (organisers) ask for the exact ladder."""
     names, version, stored = ladder_inputs(season)
     events = counted_events(season)
-    fresh = False
+    fresh, stale_since = False, None
     key = f"season-ladder:{season.pk}:{version}"
     computed = cache.get(key)
     if computed is None:
         computed = stored_ladder(season, version) if stored == version else None
+        if computed is None and stale_ok and stored is not None:
+            computed, stale_since = last_stored_ladder(season)
         if computed is None:
             computed = compute_ladder(season, events, names)
             fresh = True
-        cache.set(key, computed, LADDER_CACHE_SECONDS)
+        if stale_since is None:
+            cache.set(key, computed, LADDER_CACHE_SECONDS)
     return LadderView(
         season,
         [_in_language(row) for row in computed.rows],
@@ -234,6 +247,7 @@ def ladder(season: Season) -> LadderView:
         computed.club_night_matches,
         version,
         fresh,
+        stale_since,
     )
 
 
@@ -253,6 +267,14 @@ def stored_ladder(season: Season, version: str) -> Computed | None:
         .first()
     )
     return None if data is None else Computed.from_data(data)
+
+
+def last_stored_ladder(season: Season) -> tuple[Computed | None, dt.datetime | None]:
+    """The stored snapshot whatever its version, and when it was computed (1 query)."""
+    row = (
+        SeasonLadder.objects.filter(season_id=season.pk).values_list("data", "computed_at").first()
+    )
+    return (None, None) if row is None else (Computed.from_data(row[0]), row[1])
 
 
 def ladder_inputs(season: Season) -> tuple[dict[int, str], str, str | None]:

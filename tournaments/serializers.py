@@ -650,4 +650,10 @@ class LadderOutputSerializer(serializers.Serializer):
     club_nights = serializers.BooleanField()
     tournament_matches = serializers.IntegerField(help_text="Counted tournament matches.")
     club_night_matches = serializers.IntegerField(help_text="Counted club-night matches.")
+    up_to_date = serializers.BooleanField(
+        help_text="False: the last stored ladder, shown while a refresh brings it up to date."
+    )
+    computed_at = serializers.DateTimeField(
+        allow_null=True, help_text="When a ladder not up to date was computed (else null)."
+    )
     rows = LadderRowOutputSerializer(many=True)

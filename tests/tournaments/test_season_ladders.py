@@ -9,6 +9,7 @@ import datetime as dt
 
 import pytest
 from django.core.cache import cache
+from django.test import Client
 
 from tests.tournaments.helpers import play_hand
 from tests.tournaments.test_seasons import club_night, lines, new_season
@@ -113,3 +114,50 @@ def test_a_hand_that_leaves_the_match_undecided_queues_no_refresh(
     with django_capture_on_commit_callbacks(execute=True):
         play_hand(match, organiser, game=2, number=1, winner="A")  # 2-0: Ben wins it
     assert len(queued) == 1
+
+
+def test_a_reader_who_changed_nothing_sees_the_last_stored_ladder_while_it_is_refreshed(
+    club, organiser, worked, monkeypatch, django_capture_on_commit_callbacks
+):
+    """stale_ok (the public and members): the last stored ladder, marked, rather than
+    300 ms of maths; the first such reader queues a refresh, the next ones do not; once
+    stored, the current ladder. An organiser (exact) always sees the current one."""
+    season = new_season(club, organiser, public=True)
+    store_ladder(season_id=season.pk)
+    before = [row.name for row in ladders.ladder(season).rows]
+    queued = []
+    monkeypatch.setattr(
+        season_ladders,
+        "refresh_ladders",
+        type("Task", (), {"enqueue": staticmethod(queued.append)}),
+    )
+    cache.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        club_night(club, organiser, "Cleo", "Ada", "AA", dt.date(2026, 10, 25))
+    queued.clear()  # the result's own refresh, which has not run yet
+    with django_capture_on_commit_callbacks(execute=True):
+        stale = season_ladders.ladder_of(season, exact=False)
+        again = season_ladders.ladder_of(season, exact=False)
+    assert [row.name for row in stale.rows] == before and stale.stale_since is not None
+    assert again.stale_since is not None and len(queued) == 1  # one refresh, not two
+    assert stale.as_dict()["up_to_date"] is False
+    page = Client().get(f"/clubs/gin-club/seasons/{season.slug}/")
+    assert 'data-testid="ladder-updating"' in page.content.decode()
+    api = Client().get(f"/api/clubs/gin-club/seasons/{season.slug}/ladder/").json()
+    assert api["up_to_date"] is False and api["computed_at"]
+
+    exact = season_ladders.ladder_of(season, exact=True)
+    assert exact.stale_since is None and exact.rows[0].name == "Cleo"
+    store_ladder(season_id=season.pk)
+    current = season_ladders.ladder_of(season, exact=False)
+    assert current.stale_since is None and current.rows == exact.rows
+    page = Client().get(f"/clubs/gin-club/seasons/{season.slug}/")
+    assert 'data-testid="ladder-updating"' not in page.content.decode()
+    assert Client().get(f"/api/clubs/gin-club/seasons/{season.slug}/ladder/").json()["up_to_date"]
+
+
+def test_with_no_stored_ladder_a_reader_gets_it_computed(club, organiser, worked):
+    season = new_season(club, organiser, public=True)
+    SeasonLadder.objects.all().delete()
+    view = season_ladders.ladder_of(season, exact=False)
+    assert view.stale_since is None and view.computed_here

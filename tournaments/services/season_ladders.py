@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
@@ -25,13 +26,24 @@ from tournaments.models import Season, SeasonLadder
 logger = logging.getLogger(__name__)
 
 
-def ladder_of(season: Season) -> ladders.LadderView:
-    """ladders.ladder for the pages and the API: a ladder computed on the request (no
-    current snapshot) is queued to be stored, so the other workers read it."""
-    view = ladders.ladder(season)
+def ladder_of(season: Season, *, exact: bool = True) -> ladders.LadderView:
+    """ladders.ladder for the pages and the API. A ladder computed on the request (no
+    current snapshot) is queued to be stored, so the other workers read it. Not `exact`
+    (readers who changed nothing: the public, members), an older stored ladder may be
+    shown while the refresh runs; the first such reader of a version queues one too."""
+    view = ladders.ladder(season, stale_ok=not exact)
     if view.computed_here:
         queue_ladder_refresh(season_id=season.pk)
+    elif view.stale_since is not None and cache.add(
+        f"season-ladder-refresh:{season.pk}:{view.version}", True, REFRESH_QUEUED_SECONDS
+    ):
+        queue_ladder_refresh(season_id=season.pk)
     return view
+
+
+# A stale reader queues a refresh once a minute at most (one queued already, by the
+# result that made it stale, is nearly always on its way).
+REFRESH_QUEUED_SECONDS = 60
 
 
 def store_ladder(*, season_id: int) -> bool:

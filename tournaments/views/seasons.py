@@ -105,14 +105,16 @@ def season_edit(request: HttpRequest, slug: str, season: str) -> HttpResponse:
 def season_ladder(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     found = _season(request, slug, season)
     actor = actor_of(request)
+    organiser = permissions.may_manage_season(actor, found)
     return render(
         request,
         "tournaments/season.html",
         {
             "season": found,
             "club": found.club,
-            "ladder": season_ladders.ladder_of(found),
-            "organiser": permissions.may_manage_season(actor, found),
+            # an organiser who just changed the season sees it exact (see ladder_of)
+            "ladder": season_ladders.ladder_of(found, exact=organiser),
+            "organiser": organiser,
             "player_links": permissions.may_see_players_of(actor, found.club),
         },
     )
