@@ -182,7 +182,12 @@ TASKS = {
 # beside the SQLite database instead (tournaments.services.jobs; one machine by definition).
 # On PostgreSQL it is written to the job's row on a connection of its own.
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Per process. Room for a 256-table dashboard's rows for a few viewers and languages
+    # beside the standings and ladders (Django's default of 300 entries would cull them).
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {"MAX_ENTRIES": 10_000},
+    },
     "jobs": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
         "LOCATION": os.environ.get(

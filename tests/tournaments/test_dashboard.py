@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.middleware.csrf import _unmask_cipher_token
 
 from ginclub.errors import Conflict
 from scoring import services as scoring
@@ -70,3 +73,48 @@ def test_two_organisers_publishing_at_once_start_each_match_once(club, organiser
     assert len(conflicts) == 1 and conflicts[0].code == "not_draft", results
     assert Match.objects.count() == 3
     assert LedgerRow.objects.filter(chain=event.chain, action="round_published").count() == 1
+
+
+@pytest.mark.django_db
+def test_a_poll_renders_only_the_tables_that_moved_and_each_viewer_gets_its_own_forms(
+    club, organiser, client, monkeypatch
+):
+    """The dashboard's rows are kept per change (views.rounds.board_rows): a hand at one
+    table re-renders that row alone; another organiser's rows carry their own CSRF token."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    from tournaments.views import rounds as views
+
+    cache.clear()
+    event = new_event(club, organiser, players=8)
+    rnd = play_round(event, organiser, play=False, close=False)
+    first = rnd.pairings.order_by("position").select_related("player_a__player").first()
+    rendered = []
+    real = views.render_to_string
+    monkeypatch.setattr(
+        views, "render_to_string", lambda *a, **k: rendered.append(a[0]) or real(*a, **k)
+    )
+    client.force_login(organiser)
+    url = f"/tournaments/{event.slug}/manage/dashboard/tables/"
+    page = client.get(url)
+    assert page.status_code == 200 and rendered.count("tournaments/_dashboard_row.html") == 4
+    rendered.clear()
+    submit(first, key="moved")
+    page = client.get(url)
+    assert rendered.count("tournaments/_dashboard_row.html") == 1  # the table that moved
+    assert "1 pending" in page.content.decode()
+    # With the clock running each row has forms ("More time..."): another organiser's
+    # rows are rendered for it, with its own CSRF token.
+    services.start_round_timer(round_id=rnd.pk, actor=actor(organiser), minutes=30)
+    other = Client()
+    other.force_login(organiser)
+    other.get(f"/tournaments/{event.slug}/manage/dashboard/")  # sets its CSRF cookie
+    client.get(url)
+    rendered.clear()
+    body = other.get(url).content.decode()
+    assert rendered.count("tournaments/_dashboard_row.html") == 4
+    tokens = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', body))
+    assert tokens and {_unmask_cipher_token(t) for t in tokens} == {
+        other.cookies["csrftoken"].value
+    }

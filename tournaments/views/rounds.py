@@ -6,15 +6,20 @@ to ginclub.middleware, which answers with its message at its status."""
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from ginclub.errors import NotFound, ServiceError
-from ginclub.http import answer_poll
+from ginclub.http import answer_poll, deploy_version
 from ginclub.permissions import actor_of
 from scoring import services as scoring
 from scoring.models import Game
@@ -241,6 +246,7 @@ def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     }
     if rnd is not None:
         context["board"] = selectors.dashboard(rnd)
+        context["board_rows"] = board_rows(request, tournament, context["board"])
     context["pin_locks"] = scoring.pin_locks(
         [r.player for r in tournament.registrations.select_related("player__club")]
     )
@@ -255,13 +261,68 @@ def dashboard_tables(request: HttpRequest, tournament: Tournament) -> HttpRespon
     rnd = _dashboard_round(tournament, request)
 
     def board() -> HttpResponse:
-        context = {
-            "tournament": tournament,
-            "board": selectors.dashboard(rnd) if rnd is not None else None,
-        }
+        context = {"tournament": tournament, "board": None}
+        if rnd is not None:
+            context["board"] = selectors.dashboard(rnd)
+            context["board_rows"] = board_rows(request, tournament, context["board"])
         return render(request, "tournaments/_dashboard_tables.html", context)
 
     return answer_poll(request, selectors.poll_version(tournament, rnd), board)
+
+
+# A busy hall changes a few tables between two polls of the dashboard (a 256-table round
+# finishes some three hands a second), and rendering all of them was most of a poll's
+# time. So each table's row is rendered once per change of what it shows and kept in
+# this process's cache under a digest of those values, the viewer (its forms carry the
+# viewer's CSRF token) and the language; a poll renders only the rows that moved.
+DASHBOARD_ROW_SECONDS = 15 * 60
+
+
+def board_rows(request: HttpRequest, tournament: Tournament, board) -> list[SafeString]:
+    """The rows of `board` (selectors.Dashboard) as HTML, from the cache where unchanged."""
+    rnd, clock = board.round, board.clock
+    csrf = hashlib.sha256(request.META.get("CSRF_COOKIE", "").encode()).hexdigest()[:16]
+    shared = (deploy_version(), get_language(), csrf, tournament.pk, rnd.pk, rnd.state)
+    shared += (bool(rnd.time_called), bool(clock.ends_at))
+    keys = [_row_key(shared, row) for row in board.tables]
+    kept = cache.get_many(keys)
+    rows, fresh = [], {}
+    for key, row in zip(keys, board.tables, strict=True):
+        html = kept.get(key)
+        if html is None:
+            context = {"row": row, "rnd": rnd, "clock": clock, "tournament": tournament}
+            html = fresh[key] = render_to_string(
+                "tournaments/_dashboard_row.html", context, request=request
+            )
+        rows.append(mark_safe(html))  # our own template's output, kept as a str
+    if fresh:
+        cache.set_many(fresh, DASHBOARD_ROW_SECONDS)
+    return rows
+
+
+def _row_key(shared: tuple, row: selectors.TableRow) -> str:
+    """Everything `_dashboard_row.html` shows of a table, as a digest."""
+    p, m = row.pairing, row.pairing.match
+    shown = (
+        p.pk,
+        p.table,
+        p.player_a.player.name,
+        p.player_b.player.name if p.player_b else None,
+        p.resolved_at,
+        p.result_winner,
+        p.result_games_a,
+        p.result_games_b,
+        p.result_reason,
+        (m.pk, m.updated_at, m.games_won_a, m.games_won_b, m.winner) if m else None,
+        row.state,
+        row.pending,
+        row.disputed,
+        row.current_game,
+        tuple(sorted(row.current_points.items())),
+        row.play,
+    )
+    digest = hashlib.sha256(repr((shared, shown)).encode()).hexdigest()[:32]
+    return f"dashboard-row:{digest}"
 
 
 def _pairing(tournament: Tournament, pairing_id: int) -> Pairing:
