@@ -27,13 +27,18 @@ POLL_CACHE_CONTROL = "private, no-cache"
 
 @cache
 def deploy_version() -> str:
-    """What a deploy changes in the polled output: `DJANGO_DEPLOY_VERSION` when set, else
-    a digest of the project's templates and compiled translations (read once per
-    process)."""
+    """What a deploy changes in the polled and cached output: `DJANGO_DEPLOY_VERSION` when
+    set, else a digest of the project's code, templates and compiled translations (read
+    once per process)."""
     given = os.environ.get("DJANGO_DEPLOY_VERSION")
     if given:
         return given
     digest = hashlib.sha256()
+    for app in ("ginclub", "scoring", "tournaments"):  # the code that words and renders
+        root = Path(settings.BASE_DIR) / app
+        for path in sorted(root.rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
     for folder in settings.TEMPLATES[0].get("DIRS", []):
         root = Path(folder)
         for path in sorted(root.rglob("*.html")):
@@ -72,3 +77,10 @@ def answer_poll(
         response["ETag"] = etag
         response["Cache-Control"] = POLL_CACHE_CONTROL
     return response
+
+
+def shared_cache_key(key: str, key_prefix: str, version: int) -> str:
+    """The "shared" cache's keys (settings.CACHES): what one worker computed is reused by
+    the others only in the same deploy, so an entry never outlives the code and templates
+    that made it (the keys themselves are digests of the content's inputs)."""
+    return f"{deploy_version()}:{key_prefix}:{version}:{key}"

@@ -15,6 +15,8 @@ Environment variables:
                           `manage.py db_worker` works off; the test suite runs them at once)
     JOBS_PROGRESS_DIR     SQLite only: where running jobs write their progress (default:
                           beside the database file, <SQLITE_PATH>-progress)
+    DJANGO_SHARED_CACHE_DIR  the cache the app server's workers share (standings), a
+                          directory on this machine (default: <SQLITE_PATH>-cache)
 """
 
 from __future__ import annotations
@@ -187,6 +189,20 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "OPTIONS": {"MAX_ENTRIES": 10_000},
+    },
+    # Shared by the workers of one app server (files beside the SQLite database, or in
+    # DJANGO_SHARED_CACHE_DIR): what is dear to compute and the same for everybody, the
+    # standings lines and their rendered table, is made by the first worker that needs
+    # it and read by the others, instead of once per worker. Keys are digests of what
+    # the entry follows from, in this deploy (ginclub.http.shared_cache_key).
+    "shared": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get(
+            "DJANGO_SHARED_CACHE_DIR", str(SQLITE_PATH.with_name(SQLITE_PATH.name + "-cache"))
+        ),
+        "TIMEOUT": 60 * 60,
+        "KEY_FUNCTION": "ginclub.http.shared_cache_key",
+        "OPTIONS": {"MAX_ENTRIES": 5_000},
     },
     "jobs": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",

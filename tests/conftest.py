@@ -14,7 +14,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _suite_settings():
+def _suite_settings(tmp_path_factory):
     """Production serves hashed files that `collectstatic` wrote; the suite runs with debug
     off but without that step, so `{% static %}` resolves names straight from the finders
     (whitenoise still serves them)."""
@@ -25,7 +25,13 @@ def _suite_settings():
     # PBKDF2 at production strength costs ~0.3 s a password or PIN; the suite makes
     # hundreds, and hashing strength is Django's concern, not ours.
     fast_hashers = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    with override_settings(STORAGES=plain, PASSWORD_HASHERS=fast_hashers):
+    # The workers' shared cache in a directory of this run's own (each xdist worker has
+    # its own test database, whose ids the next run reuses).
+    from django.conf import settings as django_settings
+
+    caches = {**django_settings.CACHES}
+    caches["shared"] = {**caches["shared"], "LOCATION": str(tmp_path_factory.mktemp("shared"))}
+    with override_settings(STORAGES=plain, PASSWORD_HASHERS=fast_hashers, CACHES=caches):
         yield
 
 

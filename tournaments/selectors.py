@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 import segno
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
@@ -326,14 +326,15 @@ def standings_version(
 def _cached_rows(
     version: str, tournament: Tournament, registrations: list[dict], records: list[MatchRecord]
 ) -> list[StandingRow]:
-    """The lines for `version`, computed once per process (the default cache is each
-    worker's own memory, so nothing stale can be shared: the key is the content, and
-    the language, in case a line is ever worded when computed)."""
-    key = f"standings-rows:{get_language()}:{version}"
-    rows = cache.get(key)
+    """The lines for `version`, computed once for the app server's workers (the shared
+    cache: the key is the content, and the language, in case a line is ever worded when
+    computed)."""
+    shared = caches["shared"]
+    key = f"standings-rows:{tournament.pk}:{get_language()}:{version}"
+    rows = shared.get(key)
     if rows is None:
         rows = _rows(tournament, registrations, records)
-        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
+        shared.set(key, rows, STANDINGS_CACHE_SECONDS)
     return rows
 
 
