@@ -143,7 +143,7 @@ class Phone(Browser):
 
 class Organiser(Browser):
     fixed_count = 1
-    wait_time = constant(10)
+    wait_time = constant(5)  # as the dashboard page polls (hx-trigger "every 5s")
 
     def on_start(self) -> None:
         super().on_start()
@@ -156,7 +156,7 @@ class Organiser(Browser):
 
 class Projector(Browser):
     fixed_count = 1
-    wait_time = constant(15)
+    wait_time = constant(15)  # as the projector polls (hx-trigger "every 15s")
 
     @task
     def board(self) -> None:
