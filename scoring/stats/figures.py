@@ -85,7 +85,9 @@ class Figure:
 
 
 def _unit_words(unit: str, count: int) -> str:
-    """A figure's unit in words, in the active language (English: the unit as it is)."""
+    """A figure's unit in words, in the active language (English: the unit as it is).
+    One literal call per unit, not a table built from the codes: makemessages finds
+    only literal strings."""
     if unit == "hands":
         return npgettext("statistics unit", "hands", "hands", count)
     if unit == "games":
