@@ -10,7 +10,8 @@ Environment variables:
     SQLITE_TEST_PATH      the test suite's SQLite file (default: <repo>/.test-db.sqlite3), so two
                           checkouts' or sessions' test runs never share one
     DJANGO_SECURE_SSL_REDIRECT  "0" when TLS ends in front of a proxy that already redirects
-    DJANGO_CONN_MAX_AGE   seconds a PostgreSQL connection is kept for reuse (default 60)
+    DJANGO_CONN_MAX_AGE   seconds a worker keeps its database connection for reuse
+                          (default 60; 0 opens one per request), PostgreSQL and SQLite
     DJANGO_TASKS_BACKEND  where background jobs run (default: the database queue, which
                           `manage.py db_worker` works off; the test suite runs them at once)
     JOBS_PROGRESS_DIR     SQLite only: where running jobs write their progress (default:
@@ -146,14 +147,18 @@ SQLITE_OPTIONS = {
     ),
 }
 
+# Persistent connections: each worker keeps its own for DJANGO_CONN_MAX_AGE seconds (0
+# closes it after every request). On SQLite too: opening one costs a file open, the four
+# pragmas and Django's SQL functions, a tenth of a busy hall's server time when it was
+# done for every poll (benchmarks/bench_hall.py); a kept connection also keeps its page
+# cache while nobody writes. Between requests it holds no transaction, so it blocks
+# neither writers nor WAL checkpoints.
+CONN_MAX_AGE = int(os.environ.get("DJANGO_CONN_MAX_AGE", "60"))
+
 if os.environ.get("DATABASE_URL"):
-    # Persistent connections (each worker keeps its own for DJANGO_CONN_MAX_AGE seconds,
-    # 0 closes it after every request), checked before reuse after a database restart.
+    # Checked before reuse, so a database restart costs no failed request.
     DATABASES = {
-        "default": dj_database_url.config(
-            conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
-            conn_health_checks=True,
-        )
+        "default": dj_database_url.config(conn_max_age=CONN_MAX_AGE, conn_health_checks=True)
     }
 else:
     DATABASES = {
@@ -161,6 +166,7 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": SQLITE_PATH,
             "OPTIONS": SQLITE_OPTIONS,
+            "CONN_MAX_AGE": CONN_MAX_AGE,
             # Threaded tests need a real file: the shared in-memory database serialises
             # nothing the way production does.
             "TEST": {"NAME": os.environ.get("SQLITE_TEST_PATH", BASE_DIR / ".test-db.sqlite3")},

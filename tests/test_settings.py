@@ -138,3 +138,13 @@ def test_postgresql_connections_are_kept_and_health_checked(given, expected):
     assert result.returncode == 0, result.stderr
     last = result.stdout.strip().splitlines()[-1]
     assert last.split() == ["django.db.backends.postgresql", str(expected), "True"]
+
+
+@pytest.mark.parametrize(("given", "expected"), [({}, 60), ({"DJANGO_CONN_MAX_AGE": "0"}, 0)])
+def test_sqlite_connections_are_kept_too(given, expected, tmp_path):
+    """A busy hall opened a connection, its pragmas and functions for every poll."""
+    show = "from django.conf import settings; print(settings.DATABASES['default']['CONN_MAX_AGE'])"
+    env = {"DJANGO_DEBUG": "1", "SQLITE_PATH": str(tmp_path / "db.sqlite3"), **given}
+    result = manage("shell", "-c", show, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == str(expected)
