@@ -605,13 +605,24 @@ def poll_version(tournament: Tournament, round: Round | None) -> tuple:
 
 def clock_for_match(match_id: int) -> Clock | None:
     """The round clock of the tournament round a match is played in (for match pages),
-    with the table's own extension."""
-    found = Pairing.objects.select_related("round").filter(match_id=match_id).first()
-    if found is None:
+    with the table's own extension. Asked by every scoreboard poll: five plain values
+    (a match has at most one pairing), not two model instances in the models' ordering."""
+    found = list(
+        Pairing.objects.filter(match_id=match_id)
+        .order_by()
+        .values_list(
+            "round__started_at",
+            "round__ends_at",
+            "round__time_called",
+            "plays_until",
+            "extra_hands",
+        )[:1]
+    )
+    if not found:
         return None
-    r = found.round
-    extension = (found.plays_until.isoformat() if found.plays_until else None, found.extra_hands)
-    return Clock(r.started_at, r.ends_at, r.time_called, timezone.now(), extension)
+    started_at, ends_at, time_called, plays_until, extra_hands = found[0]
+    extension = (plays_until.isoformat() if plays_until else None, extra_hands)
+    return Clock(started_at, ends_at, time_called, timezone.now(), extension)
 
 
 @dataclass
