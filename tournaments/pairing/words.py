@@ -108,8 +108,17 @@ class Worded(str):
         worded.phrase = phrase
         return worded
 
-    def __reduce__(self):  # pickled (a cache) with its phrase, not as the bare text
-        return (Worded, (self.phrase,))
+    def __reduce__(self):
+        # Pickled (a cache) with its phrase, not as the bare text; and with the text, so
+        # reading it back does not word every phrase again (512 standings lines' reasons
+        # are read back for every projector poll).
+        return (_worded_again, (str(self), self.phrase))
+
+
+def _worded_again(text: str, phrase: Phrase) -> Worded:
+    worded = str.__new__(Worded, text)
+    worded.phrase = phrase
+    return worded
 
 
 @dataclass(frozen=True)
