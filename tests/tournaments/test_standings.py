@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from tests.tournaments.helpers import actor, new_event, pairs_of, play_round, win
 from tournaments import selectors, services
@@ -185,3 +186,18 @@ def test_standings_and_dashboard_queries_do_not_grow_with_players_or_hands(club,
         for e in (small, large)
     ]
     assert counts[0] == counts[1]
+
+
+def test_the_dashboard_poll_reads_nothing_more_for_more_tables(client, club, organiser):
+    """Its rows show only what the dashboard's query loads (selectors.DASHBOARD_DEFERRED
+    leaves out what they never show): a deferred field read by a row would be a query per
+    table."""
+    client.force_login(organiser)
+    counts = []
+    for players, rounds, score in ((4, 2, "2-0"), (11, 4, "2-1")):
+        event, rnd = build(club, organiser, players=players, rounds=rounds, score=score)
+        url = reverse("tournaments:dashboard-tables", args=[event.slug]) + f"?round={rnd.number}"
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
