@@ -81,12 +81,12 @@ def test_a_poll_renders_only_the_tables_that_moved_and_each_viewer_gets_its_own_
 ):
     """The dashboard's rows are kept per change (views.rounds.board_rows): a hand at one
     table re-renders that row alone; another organiser's rows carry their own CSRF token."""
-    from django.core.cache import cache
+    from django.core.cache import caches
     from django.test import Client
 
     from tournaments.views import rounds as views
 
-    cache.clear()
+    caches["shared"].clear()
     event = new_event(club, organiser, players=8)
     rnd = play_round(event, organiser, play=False, close=False)
     first = rnd.pairings.order_by("position").select_related("player_a__player").first()

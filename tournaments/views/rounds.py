@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 
 from django.contrib import messages
-from django.core.cache import cache
+from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -272,31 +272,35 @@ def dashboard_tables(request: HttpRequest, tournament: Tournament) -> HttpRespon
 
 # A busy hall changes a few tables between two polls of the dashboard (a 256-table round
 # finishes some three hands a second), and rendering all of them was most of a poll's
-# time. So each table's row is rendered once per change of what it shows and kept in
-# this process's cache under a digest of those values, the viewer (its forms carry the
-# viewer's CSRF token) and the language; a poll renders only the rows that moved.
+# time. So each table's row is rendered once per change of what it shows, under a digest
+# of those values, the viewer (its forms carry the viewer's CSRF token) and the language,
+# and a poll renders only the rows that moved. The rows of the last poll are kept for the
+# app server's workers together (the shared cache, one entry per viewer, language and
+# round): kept per worker, each of three workers re-rendered every row that moved since
+# it last answered, three polls back (benchmarks/bench_hall.py).
 DASHBOARD_ROW_SECONDS = 15 * 60
 
 
 def board_rows(request: HttpRequest, tournament: Tournament, board) -> list[SafeString]:
-    """The rows of `board` (selectors.Dashboard) as HTML, from the cache where unchanged."""
+    """The rows of `board` (selectors.Dashboard) as HTML, from the last poll's where
+    unchanged."""
     rnd, clock = board.round, board.clock
     csrf = hashlib.sha256(request.META.get("CSRF_COOKIE", "").encode()).hexdigest()[:16]
-    shared = (deploy_version(), get_language(), csrf, tournament.pk, rnd.pk, rnd.state)
-    shared += (bool(rnd.time_called), bool(clock.ends_at))
+    viewer = (get_language(), csrf, tournament.pk, rnd.pk)
+    shared = (deploy_version(), *viewer, rnd.state, bool(rnd.time_called), bool(clock.ends_at))
     keys = [_row_key(shared, row) for row in board.tables]
-    kept = cache.get_many(keys)
-    rows, fresh = [], {}
+    board_key = "dashboard-rows:" + hashlib.sha256(repr(viewer).encode()).hexdigest()[:32]
+    kept = caches["shared"].get(board_key) or {}
+    rows, now = [], {}
     for key, row in zip(keys, board.tables, strict=True):
         html = kept.get(key)
         if html is None:
             context = {"row": row, "rnd": rnd, "clock": clock, "tournament": tournament}
-            html = fresh[key] = render_to_string(
-                "tournaments/_dashboard_row.html", context, request=request
-            )
+            html = render_to_string("tournaments/_dashboard_row.html", context, request=request)
+        now[key] = html
         rows.append(mark_safe(html))  # our own template's output, kept as a str
-    if fresh:
-        cache.set_many(fresh, DASHBOARD_ROW_SECONDS)
+    if now.keys() != kept.keys():
+        caches["shared"].set(board_key, now, DASHBOARD_ROW_SECONDS)
     return rows
 
 
