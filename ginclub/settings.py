@@ -190,17 +190,18 @@ TASKS = {
 # beside the SQLite database instead (tournaments.services.jobs; one machine by definition).
 # On PostgreSQL it is written to the job's row on a connection of its own.
 CACHES = {
-    # Per process. Room for a 256-table dashboard's rows for a few viewers and languages
-    # beside the standings and ladders (Django's default of 300 entries would cull them).
+    # Per process: players' records, ladders and their refresh guards. Room for many
+    # (Django's default of 300 entries would cull a busy club's).
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "OPTIONS": {"MAX_ENTRIES": 10_000},
     },
     # Shared by the workers of one app server (files beside the SQLite database, or in
-    # DJANGO_SHARED_CACHE_DIR): what is dear to compute and the same for everybody, the
-    # standings lines and their rendered table, is made by the first worker that needs
-    # it and read by the others, instead of once per worker. Keys are digests of what
-    # the entry follows from, in this deploy (ginclub.http.shared_cache_key).
+    # DJANGO_SHARED_CACHE_DIR): what is dear to compute, the standings lines and their
+    # rendered table and each organiser's dashboard rows of the last poll, is made by
+    # the first worker that needs it and read by the others, instead of once per worker.
+    # Keys are digests of what the entry follows from (or of the viewer), in this deploy
+    # (ginclub.http.shared_cache_key).
     "shared": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
         "LOCATION": os.environ.get(
