@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from ginclub.errors import NotFound, ServiceError
-from ginclub.http import answer_poll, deploy_version
+from ginclub.http import answer_poll
 from ginclub.permissions import actor_of
 from scoring import services as scoring
 from scoring.models import Game
@@ -287,7 +287,8 @@ def board_rows(request: HttpRequest, tournament: Tournament, board) -> list[Safe
     rnd, clock = board.round, board.clock
     csrf = hashlib.sha256(request.META.get("CSRF_COOKIE", "").encode()).hexdigest()[:16]
     viewer = (get_language(), csrf, tournament.pk, rnd.pk)
-    shared = (deploy_version(), *viewer, rnd.state, bool(rnd.time_called), bool(clock.ends_at))
+    # The shared cache's keys carry the deploy (ginclub.http.shared_cache_key).
+    shared = (*viewer, rnd.state, bool(rnd.time_called), bool(clock.ends_at))
     keys = [_row_key(shared, row) for row in board.tables]
     board_key = "dashboard-rows:" + hashlib.sha256(repr(viewer).encode()).hexdigest()[:32]
     kept = caches["shared"].get(board_key) or {}
