@@ -3,7 +3,12 @@ itself'), from hand-worked events."""
 
 from __future__ import annotations
 
+import pickle
+
+import pytest
+
 from tournaments.pairing import MatchRecord, compute_standings, explain_standings
+from tournaments.pairing.words import Phrase, Worded
 
 NAMES = {1: "Ada", 2: "Ben", 3: "Cleo", 4: "Dev"}
 
@@ -88,3 +93,14 @@ def test_margin_points_and_opponents_percentages_read_as_numbers():
     assert words["Ada"] == "Ahead of Ben on points: 1,200 against 900."
     # Cleo and Dev are level on opponents' match-win % (100% each): points decide.
     assert words["Cleo"] == "Behind Dev on points: 100 against 300."
+
+
+def test_a_worded_reason_is_read_back_from_a_cache_with_its_words(monkeypatch):
+    """The shared cache pickles the standings lines: a reason comes back with its text and
+    its phrase, and is not worded again (512 of them were, for every projector poll)."""
+    reason = Worded(Phrase("ahead of %(name)s", {"name": "Cleo"}))
+    kept = pickle.dumps(reason)
+    monkeypatch.setattr(Phrase, "text", lambda *a, **k: pytest.fail("worded again"))
+    back = pickle.loads(kept)
+    assert isinstance(back, Worded) and back == "ahead of Cleo"
+    assert back.phrase == reason.phrase
