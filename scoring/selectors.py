@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import CharField, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Cast, Concat
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
@@ -230,11 +231,26 @@ def _next_dealer(match: Match, game: Game | None, hands_by_game) -> str | None:
     return dealer_after(game.first_dealer, live[-1] if live else None, profile_of(match))
 
 
-def visible_match(actor: permissions.Actor, match_id: int) -> Match:
-    """The match with its club and players, if `actor` may see it (404, else 403)."""
-    match = get_object_or_404(
-        Match.objects.select_related("club", "player_a", "player_b"), pk=match_id
-    )
+def visible_match(actor: permissions.Actor, match_id: int, *, polled: bool = False) -> Match:
+    """The match with its club and players, if `actor` may see it (404, else 403).
+
+    `polled`: for the scoreboard poll, the same query also reads the match's ledger
+    position and its round clock (`match_version`, hooks.match_clock), so a poll that
+    answers 304 makes one query after its session's, not three: on PostgreSQL, with the
+    hall's two cores busy, each round trip was a wait for another process."""
+    matches = Match.objects.select_related("club", "player_a", "player_b")
+    if polled:
+        matches = matches.annotate(
+            ledger_last=Subquery(
+                LedgerRow.objects.filter(
+                    chain=Concat(Value("match:"), Cast(OuterRef("pk"), CharField()))
+                )
+                .order_by("-position")
+                .values("position")[:1]
+            ),
+            **hooks.match_clock_columns(),
+        )
+    match = get_object_or_404(matches, pk=match_id)
     permissions.require_view_match(actor, match)
     return match
 
@@ -242,13 +258,17 @@ def visible_match(actor: permissions.Actor, match_id: int) -> Match:
 def match_version(match: Match) -> tuple:
     """What the match's scoreboard shows, cheaply: the last position of the match's ledger
     chain (every hand and match change appends a row) with the match row already loaded
-    (state, games, rules, names). One indexed query."""
-    last = (
-        LedgerRow.objects.filter(chain=f"match:{match.pk}")
-        .order_by("-position")
-        .values_list("position", flat=True)
-        .first()
-    )
+    (state, games, rules, names). One indexed query, or none for a match read with its
+    ledger position (`visible_match(..., polled=True)`)."""
+    if hasattr(match, "ledger_last"):
+        last = match.ledger_last
+    else:
+        last = (
+            LedgerRow.objects.filter(chain=f"match:{match.pk}")
+            .order_by("-position")
+            .values_list("position", flat=True)
+            .first()
+        )
     return (
         last,
         match.state,

@@ -59,8 +59,8 @@ DEADWOOD_FIELDS = [
 ]
 
 
-def _visible_match(request: HttpRequest, match_id: int) -> Match:
-    match = selectors.visible_match(permissions.actor_of(request), match_id)
+def _visible_match(request: HttpRequest, match_id: int, *, polled: bool = False) -> Match:
+    match = selectors.visible_match(permissions.actor_of(request), match_id, polled=polled)
     speak_players_language(request, permissions.actor_of(request, match).player)
     return match
 
@@ -285,7 +285,7 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         "new_key": new_key(),
         "outcomes": OUTCOME_CHOICES,
         "deadwood_fields": DEADWOOD_FIELDS,
-        "round_clock": hooks.match_clock(match.pk),
+        "round_clock": hooks.match_clock(match),
         **extra,
     }
 
@@ -314,11 +314,11 @@ def clock_version(clock) -> tuple | None:
 @require_GET
 def scoreboard(request: HttpRequest, match_id: int) -> HttpResponse:
     """The scoreboard phones poll: a 304 when nothing it shows changed (ginclub.http)."""
-    match = _visible_match(request, match_id)
+    match = _visible_match(request, match_id, polled=True)
     actor = permissions.actor_of(request, match)
     version = (
         selectors.match_version(match),
-        clock_version(hooks.match_clock(match.pk)),
+        clock_version(hooks.match_clock(match)),
         actor.player.pk if actor.player else None,
         permissions.may_manage_match(actor, match),
     )
@@ -634,7 +634,7 @@ def _correction_context(hand: Hand, match: Match, values: dict, **extra) -> dict
         "values": values,
         "outcomes": OUTCOME_CHOICES,
         "new_key": new_key(),
-        "round_clock": hooks.match_clock(match.pk),
+        "round_clock": hooks.match_clock(match),
         **extra,
     }
 

@@ -164,3 +164,72 @@ def test_no_304_for_who_may_not_see(client, event, other_organiser, organiser):
     etag = client.get(url)["ETag"]
     client.force_login(other_organiser)
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code in (403, 404)
+
+
+def seated_phone(pairing, organiser) -> Client:
+    alice: Player = pairing.player_a.player
+    scoring.set_pin(player=alice, pin="4321", actor=actor(organiser))
+    phone = Client()
+    phone.get(reverse("scoring:table", args=[table_token(pairing.match)]))
+    phone.post(
+        reverse("scoring:seat", args=[pairing.match_id]), {"player": alice.pk, "pin": "4321"}
+    )
+    return phone
+
+
+def test_a_phones_unchanged_scoreboard_poll_reads_its_session_and_one_row(
+    event, organiser, django_assert_num_queries
+):
+    """The poll every phone makes every few seconds: its session, then the match with its
+    club, players, ledger position and round clock in one query (on PostgreSQL, each round
+    trip more was a wait the busy hall's tail was made of: README, "A busy hall")."""
+    tournament, rnd, pairing = event
+    services.start_round_timer(round_id=rnd.pk, actor=actor(organiser), minutes=30)
+    phone = seated_phone(pairing, organiser)
+    url = reverse("scoring:scoreboard", args=[pairing.match_id])
+    etag = phone.get(url)["ETag"]
+    with django_assert_num_queries(2):
+        assert phone.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    # What that one row read still moves the poll: a hand (the ledger), the clock, and
+    # the table's own extra time.
+    submit(pairing, "B")
+    moved = phone.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert moved.status_code == 200
+    services.call_time(round_id=rnd.pk, actor=actor(organiser))
+    called = phone.get(url, HTTP_IF_NONE_MATCH=moved["ETag"])
+    assert called.status_code == 200
+    assert called["ETag"] != moved["ETag"]
+
+
+def test_the_clock_read_with_the_match_is_the_clock_read_alone(event, organiser):
+    from scoring import selectors
+    from tournaments.selectors import clock_for_match
+
+    tournament, rnd, pairing = event
+    services.start_round_timer(round_id=rnd.pk, actor=actor(organiser), minutes=30)
+    organiser_actor = actor(organiser)
+    polled = selectors.visible_match(organiser_actor, pairing.match_id, polled=True)
+    alone = clock_for_match(pairing.match_id)
+    together = clock_for_match(polled)
+    assert together is not None and together.ends_at is not None
+    assert (together.started_at, together.ends_at, together.time_called, together.table) == (
+        alone.started_at,
+        alone.ends_at,
+        alone.time_called,
+        alone.table,
+    )
+    assert selectors.match_version(polled) == selectors.match_version(
+        selectors.visible_match(organiser_actor, pairing.match_id)
+    )
+
+
+def test_a_match_outside_any_round_polls_without_a_clock(club, organiser):
+    from scoring import selectors
+    from tournaments.selectors import clock_for_match
+
+    alice = Player.objects.create(club=club, name="Alice")
+    bob = Player.objects.create(club=club, name="Bob")
+    match = scoring.start_match(club=club, player_a=alice, player_b=bob, actor=actor(organiser))
+    polled = selectors.visible_match(actor(organiser), match.pk, polled=True)
+    assert polled.clock_pairing is None
+    assert clock_for_match(polled) is None
