@@ -4,7 +4,7 @@ imports none of them (dependencies run one way: tournaments → scoring → ginc
     match clock     a match played in a tournament round shows the round's clock on the
                     table's scoreboard. The tournaments app registers a function that
                     answers, for a match, the clock of its round (or None), and the
-                    columns that let the match's own query read it (one query a poll).
+                    relations that let the match's own query read it (one query a poll).
     result guard    a change to a match's result (a correction, a void, any hand action
                     that moves the games won, points or winner) may matter beyond the
                     match: in a closed tournament round it moves standings other rounds
@@ -44,32 +44,27 @@ from dataclasses import dataclass
 from typing import Any
 
 MatchClock = Callable[[Any], Any]
-ClockColumns = Callable[[], dict[str, Any]]
 _match_clocks: list[MatchClock] = []
-_clock_columns: list[ClockColumns] = []
+_clock_relations: list[str] = []
 
 
-def register_match_clock(find: MatchClock, columns: ClockColumns | None = None) -> None:
+def register_match_clock(find: MatchClock, related: tuple[str, ...] = ()) -> None:
     """`find(match)` returns an object with `ends_at`, `time_called` and `seconds_left`
     (and, optionally, `table`: a plain value that changes when the table's own time
     does), or None when the match is not played against a clock. It is given a match id,
     or a Match.
 
-    `columns()`, if given, returns named query expressions on Match that read what `find`
-    needs in the match's own query (`match_clock_columns`): a Match annotated with them
-    lets `find` answer without a query of its own (the scoreboard poll's saving)."""
+    `related`: the relations of Match (select_related paths) `find` reads the clock
+    from; a Match read with them (`match_clock_related`) lets `find` answer without a
+    query of its own (the scoreboard poll's saving)."""
     if find not in _match_clocks:
         _match_clocks.append(find)
-    if columns is not None and columns not in _clock_columns:
-        _clock_columns.append(columns)
+    _clock_relations.extend(path for path in related if path not in _clock_relations)
 
 
-def match_clock_columns() -> dict[str, Any]:
-    """Expressions to annotate a Match query with, so `match_clock` needs no query."""
-    found: dict[str, Any] = {}
-    for columns in _clock_columns:
-        found.update(columns())
-    return found
+def match_clock_related() -> tuple[str, ...]:
+    """What to select_related on a Match query so `match_clock` needs no query."""
+    return tuple(_clock_relations)
 
 
 def match_clock(match: Any) -> Any:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import CharField, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Cast, Concat
+from django.db.models import Prefetch, Q, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
@@ -240,15 +239,12 @@ def visible_match(actor: permissions.Actor, match_id: int, *, polled: bool = Fal
     hall's two cores busy, each round trip was a wait for another process."""
     matches = Match.objects.select_related("club", "player_a", "player_b")
     if polled:
-        matches = matches.annotate(
+        matches = matches.select_related(*hooks.match_clock_related()).annotate(
             ledger_last=Subquery(
-                LedgerRow.objects.filter(
-                    chain=Concat(Value("match:"), Cast(OuterRef("pk"), CharField()))
-                )
+                LedgerRow.objects.filter(chain=f"match:{match_id}")
                 .order_by("-position")
                 .values("position")[:1]
-            ),
-            **hooks.match_clock_columns(),
+            )
         )
     match = get_object_or_404(matches, pk=match_id)
     permissions.require_view_match(actor, match)

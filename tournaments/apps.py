@@ -17,15 +17,15 @@ class TournamentsConfig(AppConfig):
         )
         from tournaments.pairing import PairingError
         from tournaments.play import match_decision, play_gate
-        from tournaments.selectors import clock_columns, clock_for_match, places_of_matches
+        from tournaments.selectors import CLOCK_RELATED, clock_for_match, places_of_matches
         from tournaments.services.corrections import judge_result_change, lock_tournament_of
 
         # Pairing is pure like the rules engine: its errors are refusals too.
         register_user_error(PairingError)
         # A match played in a round shows the round's clock on its scoreboard; scoring
-        # asks through its hook and imports nothing of tournaments (the columns let a
-        # scoreboard poll read the clock with its match, in one query).
-        register_match_clock(clock_for_match, clock_columns)
+        # asks through its hook and imports nothing of tournaments (a scoreboard poll
+        # reads the clock's pairing and round with its match, in one query).
+        register_match_clock(clock_for_match, CLOCK_RELATED)
         # Lists of matches (the home page) say which event, round and table.
         register_match_places(places_of_matches)
         # Time called (docs/rules.md §13): each table finishes the hand in play, then no

@@ -23,7 +23,7 @@ from typing import Any
 
 import segno
 from django.core.cache import caches
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext, pgettext
@@ -616,41 +616,34 @@ def poll_version(tournament: Tournament, round: Round | None) -> tuple:
     return (newest, settings, shown)
 
 
-# What a match's round clock is read from: its pairing's round and the table's own time.
-_CLOCK_PATHS = {
-    "clock_started_at": "round__started_at",
-    "clock_ends_at": "round__ends_at",
-    "clock_time_called": "round__time_called",
-    "clock_plays_until": "plays_until",
-    "clock_extra_hands": "extra_hands",
-}
-
-
-def clock_columns() -> dict[str, Subquery]:
-    """The clock's values as columns of a Match query (`clock_for_match` reads them from
-    a match annotated with these): a scoreboard poll reads its match, its ledger position
-    and its clock in one query (scoring.selectors.visible_match)."""
-    pairing = Pairing.objects.filter(match=OuterRef("pk")).order_by()
-    columns = {name: Subquery(pairing.values(path)[:1]) for name, path in _CLOCK_PATHS.items()}
-    columns["clock_pairing"] = Subquery(pairing.values("pk")[:1])
-    return columns
+# A match read with its pairing and round (hooks.match_clock_related) has its clock.
+CLOCK_RELATED = ("pairing__round",)
 
 
 def clock_for_match(match: int | Match) -> Clock | None:
     """The round clock of the tournament round a match is played in (for match pages),
-    with the table's own extension. Asked by every scoreboard poll: from the columns the
-    poll's match query read (`clock_columns`), else five plain values in one query (a
-    match has at most one pairing), not two model instances in the models' ordering."""
-    if isinstance(match, Match) and hasattr(match, "clock_pairing"):
-        if match.clock_pairing is None:
+    with the table's own extension. Asked by every scoreboard poll, whose match query
+    read the pairing and round with it (CLOCK_RELATED); else five plain values in one
+    query (a match has at most one pairing), not two model instances in the models'
+    ordering."""
+    pairings = Match.pairing.related
+    if isinstance(match, Match) and pairings.is_cached(match):
+        pairing = pairings.get_cached_value(match)
+        if pairing is None:
             return None
-        found = [tuple(getattr(match, name) for name in _CLOCK_PATHS)]
+        r = pairing.round
+        found = [(r.started_at, r.ends_at, r.time_called, pairing.plays_until, pairing.extra_hands)]
     else:
-        match_id = match.pk if isinstance(match, Match) else match
         found = list(
-            Pairing.objects.filter(match_id=match_id)
+            Pairing.objects.filter(match_id=match.pk if isinstance(match, Match) else match)
             .order_by()
-            .values_list(*_CLOCK_PATHS.values())[:1]
+            .values_list(
+                "round__started_at",
+                "round__ends_at",
+                "round__time_called",
+                "plays_until",
+                "extra_hands",
+            )[:1]
         )
     if not found:
         return None
