@@ -654,7 +654,7 @@ def clock_for_match(match: int | Match) -> Clock | None:
 
 @dataclass
 class TableRow:
-    pairing: Pairing
+    pairing: Pairing | PairingFacts  # facts: selectors.dashboard_facts
     state: str
     pending: int = 0
     disputed: int = 0
@@ -663,8 +663,13 @@ class TableRow:
     play: Play = NOT_CALLED  # after time is called (tournaments.play)
 
     @property
+    def plays_after_the_call(self) -> bool:
+        """Time was called and the table is not done: its play has words."""
+        return bool(self.play.state) and self.state not in (TableState.FINISHED, TableState.BYE)
+
+    @property
     def play_words(self) -> str:
-        if self.state in (TableState.FINISHED, TableState.BYE):
+        if not self.plays_after_the_call:
             return ""
         return play_words(self.play, self.pairing)
 
@@ -748,6 +753,12 @@ def tables(round: Round, *, defer: tuple[str, ...] = ()) -> list[TableRow]:
         .defer(*defer)
         .order_by("position")
     )
+    return _table_rows(round, pairings)
+
+
+def _table_rows(round: Round, pairings: list) -> list[TableRow]:
+    """`pairings` (Pairing or PairingFacts) as TableRows: their states in 2 queries (3
+    once time is called)."""
     counts: dict[tuple[int, str], int] = {}
     for row in (
         Hand.objects.filter(
@@ -775,6 +786,88 @@ def tables(round: Round, *, defer: tuple[str, ...] = ()) -> list[TableRow]:
             row.current_points = {"A": game["hand_points_a"], "B": game["hand_points_b"]}
         rows.append(row)
     return rows
+
+
+@dataclass(frozen=True)
+class MatchFacts:
+    pk: int
+    state: str
+    winner: str
+    games_won_a: int
+    games_won_b: int
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class PairingFacts:
+    """What the dashboard's counts and its rows' keys read of a table, as plain values
+    from one query: the attributes of a Pairing (and its match) that `table_state`,
+    `plays_of` and tournaments.views.rounds.board_rows read. Building a 256-table round's
+    pairings as model instances (six each, with their players and match) took most of a
+    busy hall's dashboard poll, to render the few rows that had moved."""
+
+    pk: int
+    table: int | None
+    player_a_name: str
+    player_b_id: int | None
+    player_b_name: str | None
+    resolved_at: datetime | None
+    result_winner: str
+    result_games_a: int | None
+    result_games_b: int | None
+    result_reason: str
+    match_id: int | None
+    plays_until: datetime | None
+    extra_hands: int
+    match: MatchFacts | None
+
+    # Pairing's own definitions (models.Pairing.is_bye, .resolved).
+    is_bye = property(lambda self: self.player_b_id is None)
+    resolved = property(lambda self: self.resolved_at is not None)
+
+
+_PAIRING_FACTS = (
+    "pk",
+    "table",
+    "player_a__player__name",
+    "player_b_id",
+    "player_b__player__name",
+    "resolved_at",
+    "result_winner",
+    "result_games_a",
+    "result_games_b",
+    "result_reason",
+    "match_id",
+    "plays_until",
+    "extra_hands",
+    "match__state",
+    "match__winner",
+    "match__games_won_a",
+    "match__games_won_b",
+    "match__updated_at",
+)
+
+
+def table_facts(round: Round) -> list[TableRow]:
+    """`tables(round)` with PairingFacts for pairings, in plain values (3 queries, 4 once
+    time is called): what the dashboard's poll reads of every table."""
+    pairings = []
+    for values in round.pairings.order_by("position").values_list(*_PAIRING_FACTS):
+        *own, match_id, plays_until, extra_hands = values[:13]
+        match = MatchFacts(match_id, *values[13:]) if match_id is not None else None
+        pairings.append(PairingFacts(*own, match_id, plays_until, extra_hands, match))
+    return _table_rows(round, pairings)
+
+
+def shown_pairings(round: Round, ids: list[int]) -> dict[int, Pairing]:
+    """{id: Pairing} of the round's pairings `ids`, with what a dashboard row shows of
+    them (players, match) and nothing it does not (DASHBOARD_DEFERRED), in one query."""
+    found = (
+        round.pairings.filter(pk__in=ids)
+        .select_related("player_a__player", "player_b__player", "match")
+        .defer(*DASHBOARD_DEFERRED)
+    )
+    return {pairing.pk: pairing for pairing in found}
 
 
 def projector_rows(round: Round) -> list[dict[str, Any]]:
@@ -830,7 +923,7 @@ class Dashboard:
         playing on extra time, or whose time is up (the policy decides them)."""
         counts = {"last_hand": 0, "extended": 0, "time_up": 0}
         for row in self.tables:
-            if row.play_words:
+            if row.plays_after_the_call:
                 counts[row.play.state] += 1
         return counts
 
@@ -871,6 +964,13 @@ DASHBOARD_DEFERRED = (
 def dashboard(round: Round) -> Dashboard:
     """The organiser's view of a round: every table and its state, cheap to poll."""
     return Dashboard(round, clock(round), tables(round, defer=DASHBOARD_DEFERRED))
+
+
+def dashboard_facts(round: Round) -> Dashboard:
+    """`dashboard(round)` whose tables' pairings are PairingFacts: enough for its counts
+    and for the keys of the rows the page keeps (tournaments.views.rounds.board_rows),
+    which reads the Pairings of the rows that moved (`shown_pairings`)."""
+    return Dashboard(round, clock(round), table_facts(round))
 
 
 def round_dict(round: Round, *, public: bool = False) -> dict[str, Any]:

@@ -60,6 +60,31 @@ def test_every_table_shows_its_state(club, organiser):
     assert board.tables[3].winner_name == finished.player_b.player.name
     public = board.tables[2].as_dict(public=True)
     assert public["state"] == "playing" and "disputed" not in public
+    # The poll reads the same tables as plain values (selectors.PairingFacts), before and
+    # after time is called.
+    assert_facts_agree(rnd)
+    services.call_time(round_id=rnd.pk, actor=actor(organiser))
+    facts = assert_facts_agree(rnd)
+    assert facts.play_counts["last_hand"] == 3  # playing, pending and disputed
+
+
+def assert_facts_agree(rnd: Round) -> selectors.Dashboard:
+    rnd = Round.objects.get(pk=rnd.pk)
+    board, facts = selectors.dashboard(rnd), selectors.dashboard_facts(rnd)
+
+    def shown(row):
+        return (row.pairing.pk, row.state, row.pending, row.disputed, row.current_game)
+
+    assert [shown(row) for row in facts.tables] == [shown(row) for row in board.tables]
+    assert [(r.current_points, r.play) for r in facts.tables] == [
+        (r.current_points, r.play) for r in board.tables
+    ]
+    assert (facts.counts, facts.play_counts, facts.can_close) == (
+        board.counts,
+        board.play_counts,
+        board.can_close,
+    )
+    return facts
 
 
 @pytest.mark.django_db(transaction=True)

@@ -7,6 +7,7 @@ to ginclub.middleware, which answers with its message at its status."""
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 from django.contrib import messages
 from django.core.cache import caches
@@ -245,7 +246,7 @@ def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "timer_form": TimerForm(initial={"minutes": tournament.round_minutes}),
     }
     if rnd is not None:
-        context["board"] = selectors.dashboard(rnd)
+        context["board"] = selectors.dashboard_facts(rnd)
         context["board_rows"] = board_rows(request, tournament, context["board"])
     context["pin_locks"] = scoring.pin_locks(
         [r.player for r in tournament.registrations.select_related("player__club")]
@@ -263,7 +264,7 @@ def dashboard_tables(request: HttpRequest, tournament: Tournament) -> HttpRespon
     def board() -> HttpResponse:
         context = {"tournament": tournament, "board": None}
         if rnd is not None:
-            context["board"] = selectors.dashboard(rnd)
+            context["board"] = selectors.dashboard_facts(rnd)
             context["board_rows"] = board_rows(request, tournament, context["board"])
         return render(request, "tournaments/_dashboard_tables.html", context)
 
@@ -282,8 +283,8 @@ DASHBOARD_ROW_SECONDS = 15 * 60
 
 
 def board_rows(request: HttpRequest, tournament: Tournament, board) -> list[SafeString]:
-    """The rows of `board` (selectors.Dashboard) as HTML, from the last poll's where
-    unchanged."""
+    """The rows of `board` (selectors.dashboard_facts) as HTML, from the last poll's
+    where unchanged; the rows that moved are read as Pairings and rendered."""
     rnd, clock = board.round, board.clock
     csrf = hashlib.sha256(request.META.get("CSRF_COOKIE", "").encode()).hexdigest()[:16]
     viewer = (get_language(), csrf, tournament.pk, rnd.pk)
@@ -292,11 +293,23 @@ def board_rows(request: HttpRequest, tournament: Tournament, board) -> list[Safe
     keys = [_row_key(shared, row) for row in board.tables]
     board_key = "dashboard-rows:" + hashlib.sha256(repr(viewer).encode()).hexdigest()[:32]
     kept = caches["shared"].get(board_key) or {}
+    moved = [row.pairing.pk for key, row in zip(keys, board.tables, strict=True) if key not in kept]
+    shown = selectors.shown_pairings(rnd, moved) if moved else {}
     rows, now = [], {}
     for key, row in zip(keys, board.tables, strict=True):
         html = kept.get(key)
         if html is None:
-            context = {"row": row, "rnd": rnd, "clock": clock, "tournament": tournament}
+            # Read after the facts, the Pairing may be a change newer than its key: the
+            # next poll's key differs, and that poll renders the row again.
+            pairing = shown.get(row.pairing.pk)
+            if pairing is None:  # gone since the board was read (a round drafted again)
+                continue
+            context = {
+                "row": replace(row, pairing=pairing),
+                "rnd": rnd,
+                "clock": clock,
+                "tournament": tournament,
+            }
             html = render_to_string("tournaments/_dashboard_row.html", context, request=request)
         now[key] = html
         rows.append(mark_safe(html))  # our own template's output, kept as a str
@@ -306,13 +319,14 @@ def board_rows(request: HttpRequest, tournament: Tournament, board) -> list[Safe
 
 
 def _row_key(shared: tuple, row: selectors.TableRow) -> str:
-    """Everything `_dashboard_row.html` shows of a table, as a digest."""
+    """Everything `_dashboard_row.html` shows of a table (a row of PairingFacts), as a
+    digest."""
     p, m = row.pairing, row.pairing.match
     shown = (
         p.pk,
         p.table,
-        p.player_a.player.name,
-        p.player_b.player.name if p.player_b else None,
+        p.player_a_name,
+        p.player_b_name,
         p.resolved_at,
         p.result_winner,
         p.result_games_a,
