@@ -44,10 +44,16 @@ class GameInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "club", "state", "games_won_a", "games_won_b", "created_at"]
+    list_display = [
+        "__str__", "club", "state", "winner", "decided_by", "games_won_a", "games_won_b",
+        "created_at",
+    ]  # fmt: skip
     list_filter = ["state", "club", "agreement"]
     search_fields = ["player_a__name", "player_b__name"]
-    readonly_fields = ["rules", "winner", "games_won_a", "games_won_b", "points_a", "points_b"]
+    readonly_fields = [
+        "rules", "winner", "games_won_a", "games_won_b", "points_a", "points_b", "decided_by",
+        "decision_reason", "decided_at",
+    ]  # fmt: skip
     inlines = [GameInline]
 
 

@@ -165,34 +165,6 @@ def play_note(match_id: int) -> PlayNote | None:
 
 
 @dataclass(frozen=True)
-class MatchDecision:
-    """A match decided above scoring: the winner ("A" or "B"), the games that stand as
-    the result, and why in words with names ("time was called and Ada led on games")."""
-
-    winner: str
-    games: dict[str, int]
-    why: str
-
-
-MatchDecisionFinder = Callable[[int], "MatchDecision | None"]
-_match_decisions: list[MatchDecisionFinder] = []
-
-
-def register_match_decision(find: MatchDecisionFinder) -> None:
-    """`find(match_id)` returns a MatchDecision, or None."""
-    if find not in _match_decisions:
-        _match_decisions.append(find)
-
-
-def match_decision(match_id: int) -> MatchDecision | None:
-    for find in _match_decisions:
-        found = find(match_id)
-        if found is not None:
-            return found
-    return None
-
-
-@dataclass(frozen=True)
 class PlayerEvent:
     """An event a player played in, for their page (player events hook): its name, date
     and state in words, where to read it (a path), the player's record there (byes

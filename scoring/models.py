@@ -117,6 +117,12 @@ class Match(models.Model):
         CONFIRM = "confirm", pgettext_lazy("agreement", "opponent confirms")
         DOUBLE = "double", pgettext_lazy("agreement", "double entry")
 
+    class DecidedBy(models.TextChoices):
+        """Who decided the result over the hands (blank: the hands decide it)."""
+
+        ORGANISER = "organiser", pgettext_lazy("result set by", "organiser")
+        TIME = "time", pgettext_lazy("result set by", "time policy")
+
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="matches")
     player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -131,6 +137,13 @@ class Match(models.Model):
     games_won_b = models.PositiveSmallIntegerField(default=0)
     points_a = models.IntegerField(default=0)
     points_b = models.IntegerField(default=0)
+    # The match's one result (docs/rules.md §13, §17): winner, games and points above are
+    # what the hands say, unless a decision was set over them (an organiser's result, the
+    # time policy), which then stands with who set it, why and when. Every reader (records,
+    # ratings, standings, ladders, brackets, exports) reads the result here.
+    decided_by = models.CharField(max_length=12, choices=DecidedBy.choices, blank=True)
+    decision_reason = models.TextField(blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -166,6 +179,16 @@ class Match(models.Model):
     @property
     def margin(self) -> int:
         return abs(self.points_a - self.points_b)
+
+    @property
+    def decided(self) -> bool:
+        """The match has a winner, by its hands or by a decision set over them."""
+        return self.state != self.State.IN_PROGRESS and bool(self.winner)
+
+    @property
+    def overruled(self) -> bool:
+        """An organiser or the time policy set the result, not the hands."""
+        return bool(self.decided_by)
 
 
 class Game(models.Model):

@@ -4,7 +4,8 @@ Totals are never edited: after every change the services call `recompute_match`,
 re-scores each game from its confirmed hands with the engine, finishes games and the
 match, starts the next game, and refuses (rolling the change back) a correction that
 would leave hands after a game's end or reopen a game that a later one followed.
-Called only by scoring.services, inside their transaction.
+Called only by scoring.services, inside their transaction. A result set over the hands
+(Match.decided_by: an organiser's, the time policy's) is left as it stands.
 
 Hollywood (docs/rules.md §8a): the three games are scored at once from one sequence of
 hands. Every hand of the match is stored under game 1 (the sequence; hand numbers run
@@ -214,6 +215,8 @@ def _store_game(game: Game, result, finished: bool) -> None:
 def _update_match(match: Match, games: list[Game], results: list, profile: RuleProfile) -> None:
     summary = score_match(results, profile)
     data = summary.as_dict() if hasattr(summary, "as_dict") else dict(summary.__dict__)
+    if match.overruled:  # a result set over the hands stands until it is withdrawn
+        return
     match.games_won_a, match.games_won_b = data["games_won"]["A"], data["games_won"]["B"]
     match.points_a, match.points_b = data["totals"]["A"], data["totals"]["B"]
     if data["finished"]:
@@ -299,6 +302,8 @@ def _recompute_hollywood(match: Match, profile: RuleProfile) -> None:
         _store_game(games[index + 1], game_result_, finished)
         results.append(game_result_ if finished else replace(game_result_, finished=False))
     summary = hollywood_match(results)
+    if match.overruled:  # a result set over the hands stands until it is withdrawn
+        return
     match.games_won_a, match.games_won_b = summary.games_won["A"], summary.games_won["B"]
     match.points_a, match.points_b = summary.totals["A"], summary.totals["B"]
     if summary.finished:

@@ -47,9 +47,8 @@ class MatchView:
     next_dealer: str | None
     current_game: Game | None
     # Asked of the apps above scoring (scoring.hooks): play after time is called, while
-    # the match is played; how it was decided, once it is not.
+    # the match is played.
     play: hooks.PlayNote | None = None
-    decision: hooks.MatchDecision | None = None
 
     @property
     def may_start_hand(self) -> bool:
@@ -57,19 +56,16 @@ class MatchView:
 
     @property
     def result_words(self) -> str:
-        return words.result(self.match, self.decision)
+        return words.result(self.match)
 
     @property
     def result_arithmetic(self) -> str:
         if not self.result_words:
             return ""
-        return words.arithmetic(self.match, self.games, self.decision)
+        return words.arithmetic(self.match, self.games)
 
     @property
     def games_shown(self) -> dict[str, int]:
-        """The games that stand: a decision's, else the match's."""
-        if self.decision is not None:
-            return self.decision.games
         return {"A": self.match.games_won_a, "B": self.match.games_won_b}
 
     @property
@@ -160,7 +156,6 @@ def match_view(match_id: int) -> MatchView:
         _next_dealer(match, current, hands_by_game),
         current,
         play=hooks.play_note(match.pk) if in_play else None,
-        decision=None if in_play else hooks.match_decision(match.pk),
     )
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.hooks import MatchDecision
+from scoring import hooks
 from scoring.models import Game, Match
 
 SEATS = ("A", "B")
@@ -138,13 +138,29 @@ def summary(game: Game, names: dict[str, str], rules: dict[str, Any]) -> str:
     return _("Game to %(name)s. %(totals)s") % values
 
 
-def result(match: Match, decision: MatchDecision | None = None) -> str:
-    """How the match ended, winner's games first ("Ben wins 3–1"; decided above scoring:
+def decision_why(match: Match) -> str:
+    """Why a result set over the hands stands, for the players ("time was called and Ada
+    led on games", "result set by the organiser (no phone at the table)"); blank when
+    the hands decide. The stored reason is worded in the reader's language by the app
+    that wrote it (scoring.hooks' ledger text), where it registered one."""
+    if not match.overruled or not match.winner:
+        return ""
+    stored = match.decision_reason.strip()
+    reason = hooks.ledger_text("decision_reason", stored) or stored
+    if match.decided_by == Match.DecidedBy.TIME:
+        return reason
+    if reason:
+        return _("result set by the organiser (%(reason)s)") % {"reason": reason}
+    return _("set by the organiser")
+
+
+def result(match: Match) -> str:
+    """How the match ended, winner's games first ("Ben wins 3–1"; set over the hands:
     "Ada wins 2–1: time was called and Ada led on games"); blank while it is played."""
     names = names_of(match)
-    if decision is not None:
-        w, games = decision.winner, decision.games
-        values = {"name": names[w], "won": games[w], "lost": games[_other(w)], "why": decision.why}
+    if why := decision_why(match):
+        w, games = match.winner, {"A": match.games_won_a, "B": match.games_won_b}
+        values = {"name": names[w], "won": games[w], "lost": games[_other(w)], "why": why}
         return _("%(name)s wins %(won)s–%(lost)s: %(why)s") % values
     if not match.winner:
         if match.state == Match.State.CLOSED:
@@ -178,7 +194,7 @@ def _drawn(numbers: list[int]) -> str:
     }
 
 
-def arithmetic(match: Match, games: list[Game], decision: MatchDecision | None = None) -> str:
+def arithmetic(match: Match, games: list[Game]) -> str:
     """The match result's arithmetic in words: who won which games against what the
     match asks, and each player's match points as the sum of their game totals."""
     names, rules = names_of(match), match.rules
@@ -204,6 +220,6 @@ def arithmetic(match: Match, games: list[Game], decision: MatchDecision | None =
             shown = " + ".join(parts) + (f" = {sum(map(int, parts))}" if len(parts) > 1 else "")
             sums.append(f"{names[s]} {shown}")
         text += " " + _("Match points (game totals): %(sums)s.") % {"sums": "; ".join(sums)}
-    if decision is not None:
-        text += " " + _("The match did not run to its end: %(why)s.") % {"why": decision.why}
+    if why := decision_why(match):
+        text += " " + _("The match did not run to its end: %(why)s.") % {"why": why}
     return text

@@ -51,9 +51,8 @@ class PairingInline(admin.TabularInline):
         "player_b",
         "reason",
         "match",
-        "result_winner",
-        "result_reason",
-        "resolved_at",
+        "bye_games",
+        "bye_points",
     ]
     readonly_fields = fields
     can_delete = False
@@ -71,7 +70,7 @@ class RoundAdmin(admin.ModelAdmin):
 class PairingAdmin(admin.ModelAdmin):
     """Pairings change through the round services (swap, fix, results): read-only here."""
 
-    list_display = ["__str__", "round", "reason", "result_winner", "resolved_at"]
+    list_display = ["__str__", "round", "reason", "match"]
     list_select_related = ["round__tournament", "player_a__player", "player_b__player"]
     list_filter = ["round__tournament"]
     readonly_fields = [f.name for f in Pairing._meta.fields]

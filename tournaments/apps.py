@@ -9,14 +9,13 @@ class TournamentsConfig(AppConfig):
         from ginclub.errors import register_user_error
         from scoring.hooks import (
             register_match_clock,
-            register_match_decision,
             register_match_places,
             register_play_gate,
             register_result_guard,
             register_result_lock,
         )
         from tournaments.pairing import PairingError
-        from tournaments.play import match_decision, play_gate
+        from tournaments.play import play_gate
         from tournaments.selectors import CLOCK_RELATED, clock_for_match, places_of_matches
         from tournaments.services.corrections import judge_result_change, lock_tournament_of
 
@@ -29,10 +28,8 @@ class TournamentsConfig(AppConfig):
         # Lists of matches (the home page) say which event, round and table.
         register_match_places(places_of_matches)
         # Time called (docs/rules.md §13): each table finishes the hand in play, then no
-        # new hand may start; scoring asks before it records a new hand, and the phones
-        # say how the match was decided (the time policy, an organiser's result).
+        # new hand may start; scoring asks before it records a new hand.
         register_play_gate(play_gate)
-        register_match_decision(match_decision)
         # Closed means closed: a change to a result of a closed round is judged (refused
         # or described) by tournaments, asked through scoring's result guard; an
         # organiser's correction takes the tournament's lock first.
@@ -55,3 +52,6 @@ class TournamentsConfig(AppConfig):
         from tournaments.translated import reason_text
 
         register_ledger_text("pairs", reason_text)
+        # A result the time policy set over the hands says why in stored English words
+        # (scoring.words.decision_why shows them in the reader's language).
+        register_ledger_text("decision_reason", reason_text)

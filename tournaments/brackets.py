@@ -171,9 +171,7 @@ def _field(tournament: Tournament, seeds: list[int]) -> int:
 def _played(row: dict, shown: bool) -> Played:
     seat = decided_winner(row)
     winner = None if seat is None else row["player_a_id" if seat == "A" else "player_b_id"]
-    if row["resolved_at"] is not None:
-        games = (row["result_games_a"], row["result_games_b"])
-    elif row["match_id"] is not None:
+    if row["match_id"] is not None:
         games = (row["match__games_won_a"], row["match__games_won_b"])
     else:
         games = None

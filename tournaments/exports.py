@@ -308,21 +308,36 @@ def _round(rnd: Round, pairings, matches, games, hands, payloads) -> dict[str, A
                 "a": p.player_a_id,
                 "b": p.player_b_id,
                 "reason": p.reason,
-                "result": None
-                if not p.resolved
-                else {
-                    "winner": p.result_winner,
-                    "reason": p.result_reason,
-                    "games": [p.result_games_a, p.result_games_b],
-                    "points": [p.result_points_a, p.result_points_b],
-                    "resolved_at": _iso(p.resolved_at),
-                },
+                "result": _set_result(p, rnd, matches.get(p.match_id)),
                 "match": _match(matches[p.match_id], games, hands, payloads)
                 if p.match_id
                 else None,
             }
             for p in pairings
         ],
+    }
+
+
+def _set_result(p: Pairing, rnd: Round, match: Match | None) -> dict[str, Any] | None:
+    """A bye's result, or one set over a match's hands (by an organiser or the time
+    policy, `by`); None when the hands decide."""
+    if p.is_bye and rnd.state != Round.State.DRAFT:
+        return {
+            "winner": "A",
+            "reason": p.reason,
+            "games": [p.bye_games, 0],
+            "points": [p.bye_points, 0],
+            "resolved_at": _iso(rnd.published_at),
+        }
+    if match is None or not match.overruled:
+        return None
+    return {
+        "winner": match.winner,
+        "reason": match.decision_reason,
+        "games": [match.games_won_a, match.games_won_b],
+        "points": [match.points_a, match.points_b],
+        "resolved_at": _iso(match.decided_at),
+        "by": match.decided_by,
     }
 
 

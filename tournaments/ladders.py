@@ -9,8 +9,8 @@ Reuse: computing a ladder reads every counted match (20,000 rows for a busy club
 years) and runs the maths over them, some 300 ms. So the ladder is kept under its
 version, a digest of everything it is computed from (the season's settings, the names,
 and of the counted tables and club nights their number, ids and latest change: a match
-is saved, its updated_at moved, by every hand action that changes it; a table's result
-by an organiser sets resolved_at; a round closes with closed_at), read in one query with
+is saved, its updated_at moved, by every change of its result, whoever sets it; a round
+closes with closed_at), read in one query with
 the names. The ladder of that version comes from this process's cache, else from the
 snapshot stored by the background refresh (tournaments.services.season_ladders), else it
 is computed here (and the pages queue a refresh: season_ladders.ladder_of). Queries: 2
@@ -19,8 +19,8 @@ when cached, 3 from the snapshot, 4 when computed, whatever the number of matche
 What counts (see tournaments.models.Season):
     a tournament   of the club, its date in the season's dates (all of them, or the
                    chosen ones): the decided tables of its closed rounds, as its own
-                   standings count them (a result set by the organiser or the time
-                   policy wins over the match's). A round in play counts when it
+                   standings count them (the match's result, whoever decided it: its
+                   hands, an organiser, the time policy). A round in play counts when it
                    closes. A tournament that hides its last rounds from the public
                    counts once it is finished, so a public ladder gives nothing away.
                    Byes are no match played and do not count.
@@ -55,7 +55,6 @@ from tournaments.pairing import (
     explain_standings,
 )
 from tournaments.pairing.words import Phrase, Worded
-from tournaments.selectors import RESULT_FIELDS
 from tournaments.translated import worded
 
 
@@ -311,12 +310,10 @@ def ladder_inputs(season: Season) -> tuple[dict[int, str], str, str | None]:
 
 
 # What moves when a counted table changes, besides its number and ids: its match saved
-# (a hand action), an organiser's result set or cleared, its round closed again. (A
-# registration never changes its player.)
+# (a hand action, a result set or withdrawn), its round closed again. (A registration
+# never changes its player.)
 TABLE_CHANGES = (
     Max("match__updated_at"),
-    Count("resolved_at"),
-    Max("resolved_at"),
     Max("round__closed_at"),
 )
 
@@ -387,22 +384,27 @@ def counted_events(season: Season) -> list[CountedEvent]:
 
 
 DECIDED = (Match.State.FINISHED, Match.State.CLOSED)
+MATCH_RESULT = (
+    "match__state",
+    "match__winner",
+    "match__games_won_a",
+    "match__games_won_b",
+    "match__points_a",
+    "match__points_b",
+)
 
 
 def _tournament_records(season: Season) -> list[MatchRecord]:
     """The decided tables of _counted_tables, between players (not registrations), as
-    tournaments.selectors.record_of reads them: a result set by the organiser or the
-    time policy wins over the match's, a blank one is no decision. 1 query."""
+    tournaments.selectors.record_of reads them (1 query)."""
     rows = _counted_tables(season).values_list(
-        "player_a__player_id", "player_b__player_id", *RESULT_FIELDS
+        "player_a__player_id", "player_b__player_id", *MATCH_RESULT
     )
-    records = []
-    for a, b, resolved, seat, *result, state, winner, ga, gb, pa, pb in rows.order_by():
-        if resolved is None:
-            seat, result = (winner if state in DECIDED else ""), (ga, gb, pa, pb)
-        if seat:
-            records.append(MatchRecord(a, b, a if seat == "A" else b, *result))
-    return records
+    return [
+        MatchRecord(a, b, a if winner == "A" else b, *result)
+        for a, b, state, winner, *result in rows.order_by()
+        if state in DECIDED and winner  # Match.decided
+    ]
 
 
 def _club_night_records(season: Season) -> list[MatchRecord]:

@@ -200,24 +200,10 @@ class Pairing(models.Model):
     position = models.PositiveSmallIntegerField(
         default=0, help_text="Order the pairing came in (bracket order in elimination)."
     )
-    # An organiser's result, when time was called or the table had no phone; a bye's
-    # result. Set together with resolved_at; a blank winner then means a draw.
-    result_winner = models.CharField(max_length=1, blank=True)
-    result_reason = models.TextField(blank=True)
-    result_games_a = models.PositiveSmallIntegerField(default=0)
-    result_games_b = models.PositiveSmallIntegerField(default=0)
-    result_points_a = models.IntegerField(default=0)
-    result_points_b = models.IntegerField(default=0)
-    resolved_at = models.DateTimeField(null=True, blank=True)
-    # Who set the result: the time policy or an organiser (blank: none, or an archive's).
-    result_by = models.CharField(
-        max_length=12,
-        blank=True,
-        choices=[
-            ("time", pgettext_lazy("result set by", "time policy")),
-            ("organiser", pgettext_lazy("result set by", "organiser")),
-        ],
-    )
+    # A bye's result (a bye has no match): the games and points it counts as won, fixed
+    # when the round is published. A table's result lives on its match (scoring.Match).
+    bye_games = models.PositiveSmallIntegerField(default=0)
+    bye_points = models.IntegerField(default=0)
     # An organiser's extension of this table's time (docs/rules.md §13): it plays on until
     # plays_until, then finishes the hand in play plus extra_hands more.
     plays_until = models.DateTimeField(null=True, blank=True)
@@ -247,7 +233,8 @@ class Pairing(models.Model):
 
     @property
     def resolved(self) -> bool:
-        return self.resolved_at is not None
+        """A bye, or a table whose result an organiser or the time policy set."""
+        return self.is_bye or (self.match is not None and self.match.overruled)
 
 
 class Job(models.Model):

@@ -111,17 +111,11 @@ def _my_round(p: Pairing, me: int, hidden_after: int | None) -> MyRound:
     )
     if p.is_bye:
         return MyRound(**base, outcome="bye", decided=True)
-    if p.resolved:
-        games = (p.result_games_a, p.result_games_b)
-        points = (p.result_points_a, p.result_points_b)
-        winner = p.result_winner
-        decided = True
-    else:
-        m = p.match
-        games = (m.games_won_a, m.games_won_b) if m else (0, 0)
-        points = (m.points_a, m.points_b) if m else (0, 0)
-        winner = m.winner if m else ""
-        decided = m is not None and m.state != m.State.IN_PROGRESS
+    m = p.match
+    games = (m.games_won_a, m.games_won_b) if m else (0, 0)
+    points = (m.points_a, m.points_b) if m else (0, 0)
+    winner = m.winner if m else ""
+    decided = m is not None and m.state != m.State.IN_PROGRESS
     if hidden_after is not None and p.round.number > hidden_after:
         return MyRound(**base, outcome="hidden", decided=decided)
     if seat == "B":

@@ -26,10 +26,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.hooks import MatchDecision, PlayNote
+from scoring.hooks import PlayNote
 from scoring.models import Hand
 from tournaments.models import Pairing, Round
-from tournaments.translated import reason_text
 
 EXTENDED = "extended"
 LAST_HAND = "last_hand"
@@ -155,7 +154,7 @@ def words(play: Play, pairing: Pairing) -> str:
 
 def _pairing_of(match_id: int) -> Pairing | None:
     return (
-        Pairing.objects.select_related("round", "player_a__player", "player_b__player")
+        Pairing.objects.select_related("round", "match", "player_a__player", "player_b__player")
         .filter(match_id=match_id)
         .first()
     )
@@ -173,27 +172,3 @@ def play_gate(match_id: int) -> PlayNote | None:
     entered = entered_from(called_at(rnd), [match_id]).get(match_id, [])
     play = play_of(rnd, pairing, entered, timezone.now())
     return PlayNote(play.may_start, words(play, pairing)) if play.state else None
-
-
-def decision_of(pairing: Pairing) -> MatchDecision | None:
-    """A resolved pairing's result and why, in words for the players."""
-    if not pairing.resolved or not pairing.result_winner or pairing.is_bye:
-        return None
-    reason = reason_text(pairing.result_reason.strip())
-    if pairing.result_by != "time":
-        reason = (
-            _("result set by the organiser (%(reason)s)") % {"reason": reason}
-            if reason
-            else _("set by the organiser")
-        )
-    return MatchDecision(
-        pairing.result_winner,
-        {"A": pairing.result_games_a, "B": pairing.result_games_b},
-        reason,
-    )
-
-
-def match_decision(match_id: int) -> MatchDecision | None:
-    """scoring.hooks' match decision: how an organiser or the time policy decided it."""
-    pairing = _pairing_of(match_id)
-    return decision_of(pairing) if pairing is not None else None

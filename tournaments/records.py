@@ -87,8 +87,6 @@ def _outcome(row: dict, player_id: int) -> str:
     if row["player_b_id"] is None:
         return "byes"
     seat = "A" if row["player_a__player_id"] == player_id else "B"
-    if row["resolved_at"] is not None and not row["result_winner"]:
-        return "drawn"
     winner = decided_winner(row)
     if winner is None:
         return "undecided"

@@ -97,15 +97,11 @@ def rounds_planned(tournament: Tournament) -> int:
 
 # ---------------------------------------------------------------------- standings
 
-# A pairing's result as record_of reads it: the organiser's (or the time policy's), else
-# the match's.
+# A table's result, as record_of reads it: its match's (whoever decided it: the hands,
+# an organiser, the time policy); a bye's own games and points.
 RESULT_FIELDS = (
-    "resolved_at",
-    "result_winner",
-    "result_games_a",
-    "result_games_b",
-    "result_points_a",
-    "result_points_b",
+    "bye_games",
+    "bye_points",
     "match__state",
     "match__winner",
     "match__games_won_a",
@@ -122,6 +118,7 @@ PAIRING_FIELDS = (
     "player_b_id",
     *RESULT_FIELDS,
 )
+DONE = (Match.State.FINISHED, Match.State.CLOSED)
 
 
 def pairing_rows(tournament: Tournament, *, through_round: int | None = None) -> list[dict]:
@@ -135,10 +132,10 @@ def pairing_rows(tournament: Tournament, *, through_round: int | None = None) ->
 
 
 def decided_winner(row: dict) -> str | None:
-    """ "A" or "B" once the pairing is decided, else None."""
-    if row["resolved_at"] is not None:
-        return row["result_winner"] or None
-    if row["match__state"] in (Match.State.FINISHED, Match.State.CLOSED):
+    """ "A" or "B" once the pairing is decided (a bye is won by A), else None."""
+    if row["player_b_id"] is None:
+        return "A"
+    if row["match__state"] in DONE:
         return row["match__winner"] or None
     return None
 
@@ -149,9 +146,8 @@ def record_of(row: dict) -> MatchRecord | None:
     if seat is None:
         return None
     a, b = row["player_a_id"], row["player_b_id"]
-    if row["resolved_at"] is not None:
-        games = (row["result_games_a"], row["result_games_b"])
-        points = (row["result_points_a"], row["result_points_b"])
+    if b is None:
+        games, points = (row["bye_games"], 0), (row["bye_points"], 0)
     else:
         games = (row["match__games_won_a"], row["match__games_won_b"])
         points = (row["match__points_a"], row["match__points_b"])
@@ -676,20 +672,14 @@ class TableRow:
     @property
     def winner_name(self) -> str | None:
         p = self.pairing
-        seat = p.result_winner if p.resolved else (p.match.winner if p.match else "")
+        seat = p.match.winner if p.match else ""
         if not seat:
             return None
         return (p.player_a if seat == "A" else p.player_b).player.name
 
     def as_dict(self, *, public: bool = False) -> dict[str, Any]:
         p, m = self.pairing, self.pairing.match
-        games = (
-            {"A": p.result_games_a, "B": p.result_games_b}
-            if p.resolved
-            else {"A": m.games_won_a, "B": m.games_won_b}
-            if m
-            else {"A": 0, "B": 0}
-        )
+        games = {"A": m.games_won_a, "B": m.games_won_b} if m else {"A": 0, "B": 0}
         data = {
             "pairing": p.pk,
             "table": p.table,
@@ -715,7 +705,7 @@ class TableRow:
                 pending=self.pending,
                 disputed=self.disputed,
                 resolved=p.resolved,
-                result_reason=translated.reason_text(p.result_reason),
+                result_reason=translated.reason_text(m.decision_reason if m else p.reason),
             )
         return data
 
@@ -733,9 +723,8 @@ def _seat(registration: Registration | None) -> dict[str, Any] | None:
 def table_state(pairing: Pairing, pending: int, disputed: int) -> str:
     if pairing.is_bye:
         return TableState.BYE
-    if pairing.resolved or (
-        pairing.match and pairing.match.state != Match.State.IN_PROGRESS and pairing.match.winner
-    ):
+    m = pairing.match
+    if m is not None and m.state != Match.State.IN_PROGRESS and m.winner:
         return TableState.FINISHED
     if disputed:
         return TableState.DISPUTED
@@ -795,7 +784,11 @@ class MatchFacts:
     winner: str
     games_won_a: int
     games_won_b: int
+    decided_by: str
+    decision_reason: str
     updated_at: datetime
+
+    overruled = property(lambda self: bool(self.decided_by))  # Match.overruled
 
 
 @dataclass(frozen=True)
@@ -811,11 +804,7 @@ class PairingFacts:
     player_a_name: str
     player_b_id: int | None
     player_b_name: str | None
-    resolved_at: datetime | None
-    result_winner: str
-    result_games_a: int | None
-    result_games_b: int | None
-    result_reason: str
+    reason: str
     match_id: int | None
     plays_until: datetime | None
     extra_hands: int
@@ -823,7 +812,9 @@ class PairingFacts:
 
     # Pairing's own definitions (models.Pairing.is_bye, .resolved).
     is_bye = property(lambda self: self.player_b_id is None)
-    resolved = property(lambda self: self.resolved_at is not None)
+    resolved = property(
+        lambda self: self.is_bye or (self.match is not None and self.match.overruled)
+    )
 
 
 _PAIRING_FACTS = (
@@ -832,11 +823,7 @@ _PAIRING_FACTS = (
     "player_a__player__name",
     "player_b_id",
     "player_b__player__name",
-    "resolved_at",
-    "result_winner",
-    "result_games_a",
-    "result_games_b",
-    "result_reason",
+    "reason",
     "match_id",
     "plays_until",
     "extra_hands",
@@ -844,6 +831,8 @@ _PAIRING_FACTS = (
     "match__winner",
     "match__games_won_a",
     "match__games_won_b",
+    "match__decided_by",
+    "match__decision_reason",
     "match__updated_at",
 )
 
@@ -853,8 +842,8 @@ def table_facts(round: Round) -> list[TableRow]:
     time is called): what the dashboard's poll reads of every table."""
     pairings = []
     for values in round.pairings.order_by("position").values_list(*_PAIRING_FACTS):
-        *own, match_id, plays_until, extra_hands = values[:13]
-        match = MatchFacts(match_id, *values[13:]) if match_id is not None else None
+        *own, match_id, plays_until, extra_hands = values[:9]
+        match = MatchFacts(match_id, *values[9:]) if match_id is not None else None
         pairings.append(PairingFacts(*own, match_id, plays_until, extra_hands, match))
     return _table_rows(round, pairings)
 
@@ -880,9 +869,6 @@ def projector_rows(round: Round) -> list[dict[str, Any]]:
             "player_a__player__name",
             "player_b_id",
             "player_b__player__name",
-            "resolved_at",
-            "result_games_a",
-            "result_games_b",
             "match__games_won_a",
             "match__games_won_b",
         )
@@ -1046,10 +1032,11 @@ def registration_dict(registration: Registration) -> dict[str, Any]:
 def results_by_hand(tournament: Tournament) -> QuerySet[Pairing]:
     """Tables whose result an organiser (or the time policy) set, newest first."""
     return (
-        Pairing.objects.filter(round__tournament=tournament, resolved_at__isnull=False)
-        .exclude(player_b__isnull=True)
-        .select_related("round", "player_a__player", "player_b__player")
-        .order_by("-resolved_at")
+        Pairing.objects.filter(round__tournament=tournament)
+        .exclude(match__decided_by="")
+        .exclude(match=None)
+        .select_related("round", "match", "player_a__player", "player_b__player")
+        .order_by("-match__decided_at")
     )
 
 

@@ -9,7 +9,8 @@ the stored response and writes nothing; the same key with another payload is ref
     base        Outcome and the plumbing the services share (Actor is ginclub.permissions')
     matches     start, close, reopen, stop, resume; revoke a match's table links
     hands       preview, submit, confirm, dispute, withdraw, correct, void
-    results     a match's result; recompute it and ask the result guards (scoring.hooks)
+    results     a match's result; recompute it and ask the result guards (scoring.hooks);
+                set a result over the hands (an organiser's, the time policy's) or take it back
     corrections preview an organiser's correction or void (run, then rolled back)
     players     add players, set and check table PINs (rate-limited), act for a player by
                 their PIN, see and lift wrong-PIN locks, remember a player's language
@@ -55,7 +56,13 @@ from scoring.services.players import (
     verify_pin,
 )
 from scoring.services.rescoring import import_match, rescore_match
-from scoring.services.results import RESULT_CHANGED, result_of
+from scoring.services.results import (
+    RESULT_CHANGED,
+    current_points,
+    decide_match,
+    result_of,
+    withdraw_decision,
+)
 
 __all__ = [
     "NETWORK_FAILURE_LIMIT",
@@ -73,6 +80,8 @@ __all__ = [
     "chain_of",
     "device_key",
     "close_match",
+    "current_points",
+    "decide_match",
     "confirm_hand",
     "correct_hand",
     "dispute_hand",
@@ -85,6 +94,7 @@ __all__ = [
     "rescore_match",
     "reopen_match",
     "result_of",
+    "withdraw_decision",
     "set_player_pages_public",
     "resume_match",
     "revoke_table_links",

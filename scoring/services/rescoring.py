@@ -37,6 +37,7 @@ from scoring.services.hands import hand_fields, hand_values
 from scoring.services.matches import check_players
 from scoring.services.ratings import counts, queue_ratings
 from scoring.services.results import result_of
+from scoring.stats.summaries import write_summaries
 
 # ------------------------------------------------------- what a stored hand said
 
@@ -247,6 +248,7 @@ def import_match(
     state: str,
     games: list[dict[str, Any]],
     expected: dict[str, Any],
+    decision: dict[str, Any] | None = None,
     label: str = "match",
 ) -> Match:
     """Re-create a match from an archive: each hand's archived input is scored again by
@@ -255,7 +257,9 @@ def import_match(
     hand gets one organiser Entry holding its input; one ledger row.
 
     `games`: [{number, first_dealer, hands: [{number, dealer, state, version, input,
-    points, winner}]}]. Raises Forbidden, ServiceError (`bad_archive`, naming `label`).
+    points, winner}]}]. `decision`: a result that was set over the hands ({winner, games,
+    points, by, reason, decided_at}); it stands instead of `expected`.
+    Raises Forbidden, ServiceError (`bad_archive`, naming `label`).
     """
 
     # Translators: completes "Only the organisers of <club> may ..."
@@ -276,9 +280,11 @@ def import_match(
             for game_data in games:
                 _import_game(match, game_data, profile, actor, label)
             recompute_match(match)
+            if decision is not None:
+                _set_decision(match, decision)
             summary = result_of(match)
             for key in ("winner", "games_won", "points"):
-                if summary[key] != expected.get(key):
+                if decision is None and summary[key] != expected.get(key):
                     raise ServiceError(
                         "bad_archive",
                         _(
@@ -304,6 +310,16 @@ def import_match(
     except (RulesError, Conflict) as error:
         raise ServiceError("bad_archive", f"{label}: {message_of(error)}") from None
     return match
+
+
+def _set_decision(match: Match, decision: dict[str, Any]) -> None:
+    match.winner, match.decided_by = decision["winner"], decision["by"]
+    match.games_won_a, match.games_won_b = decision["games"]
+    match.points_a, match.points_b = decision["points"]
+    match.decision_reason, match.decided_at = decision["reason"], decision["decided_at"]
+    match.state = Match.State.CLOSED
+    match.save()
+    write_summaries([match.pk])
 
 
 def _import_game(

@@ -15,14 +15,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from ginclub import permissions
+from ginclub.errors import Conflict, ServiceError, require_reason
 from ginclub.permissions import Actor
 from scoring import hooks
-from scoring.models import Hand, Match
+from scoring.models import Game, Hand, Match
 from scoring.progress import recompute_match
 from scoring.services import ratings
-from scoring.services.base import log
+from scoring.services.base import lock_match, log
+from scoring.stats.summaries import write_summaries
 
 RESULT_CHANGED = "result_changed_after_close"
 
@@ -34,6 +40,16 @@ def result_of(match: Match) -> dict[str, Any]:
         "winner": match.winner or None,
         "games_won": {"A": match.games_won_a, "B": match.games_won_b},
         "points": {"A": match.points_a, "B": match.points_b},
+    }
+
+
+def decision_of(match: Match) -> dict[str, Any]:
+    """The result with who set it over the hands, why and when (for the ledger)."""
+    return {
+        **result_of(match),
+        "decided_by": match.decided_by or None,
+        "reason": match.decision_reason,
+        "decided_at": match.decided_at.isoformat() if match.decided_at else None,
     }
 
 
@@ -58,6 +74,17 @@ def recompute(match: Match, actor: Actor, *, action: str, hand: Hand, reason: st
     """
     before = result_of(match)
     recompute_match(match, actor)
+    # Translators: the apps above put this in their sentences ("Correct hand 3 of game 1 ...").
+    what = pgettext("in a sentence", "hand %(number)s of game %(game)s") % {
+        "number": hand.number,
+        "game": hand.game.number,
+    }
+    return _moved(match, actor, before, action=action, what=what, hand=hand, reason=reason)
+
+
+def _moved(match, actor, before, *, action, what, hand=None, reason="") -> ResultReport:
+    """After `match`'s result may have moved from `before`: queue the ratings, ask the
+    result guards and log what they say."""
     report = ResultReport(before, result_of(match))
     if not report.changed:
         return report
@@ -68,9 +95,7 @@ def recompute(match: Match, actor: Actor, *, action: str, hand: Hand, reason: st
     change = hooks.ResultChange(
         match_id=match.pk,
         action=action,
-        # Translators: the apps above put this in their sentences ("Correct hand 3 of game 1 ...").
-        hand=pgettext("in a sentence", "hand %(number)s of game %(game)s")
-        % {"number": hand.number, "game": hand.game.number},
+        hand=what,
         before=report.before,
         after=report.after,
     )
@@ -86,3 +111,88 @@ def recompute(match: Match, actor: Actor, *, action: str, hand: Hand, reason: st
             after={"result": report.after, "action": action, **consequence},
         )
     return report
+
+
+# --------------------------------------------------------------- decisions over the hands
+
+
+def decide_match(
+    *,
+    match_id: int,
+    actor: Actor,
+    winner: str,
+    games: tuple[int, int],
+    points: tuple[int, int],
+    by: str,
+    reason: str,
+    action: str = "match_decided",
+) -> Match:
+    """Set the match's result over its hands (`by`: Match.DecidedBy, an organiser's
+    result or the time policy's): the winner, games and points stand, the match is
+    stopped (no more hands), and every reader of results (records, ratings, standings,
+    ladders) counts it. A match that its hands already decided is refused.
+
+    Raises Forbidden, ServiceError (`reason_required`, `invalid`), Conflict (`match_over`).
+    """
+    require_reason(reason, _("Say why the result is set."))
+    if winner not in ("A", "B") or by not in Match.DecidedBy.values:
+        raise ServiceError(
+            "invalid",
+            _("The winner is seat A or B: a match cannot end drawn."),
+            fields={"winner": _("A or B")},
+        )
+    with transaction.atomic():
+        match = lock_match(match_id)
+        permissions.require_manage_match(actor, match)
+        if match.decided and not match.overruled:
+            raise Conflict(
+                "match_over",
+                _("%(winner)s has already won this match at the table.")
+                % {"winner": match.player(match.winner).name},
+            )
+        before, logged = result_of(match), decision_of(match)
+        match.winner, match.decided_by = winner, by
+        match.games_won_a, match.games_won_b = games
+        match.points_a, match.points_b = points
+        match.decision_reason, match.decided_at = reason.strip(), timezone.now()
+        match.state = Match.State.CLOSED
+        match.save()
+        write_summaries([match.pk])
+        log(match, action, actor, reason=reason.strip(), before=logged, after=decision_of(match))
+        _moved(match, actor, before, action=action, what=_("the result"), reason=reason)
+    return match
+
+
+def withdraw_decision(*, match_id: int, actor: Actor, reason: str) -> Match:
+    """Take back a result set over the hands: the hands decide again (the match goes on
+    unless they finished it).
+
+    Raises Forbidden, ServiceError (`reason_required`), Conflict (`not_decided`)."""
+    require_reason(reason, _("Say why the result is withdrawn."))
+    with transaction.atomic():
+        match = lock_match(match_id)
+        permissions.require_manage_match(actor, match)
+        if not match.overruled:
+            raise Conflict("not_decided", _("This match has no result set by hand."))
+        before, logged = result_of(match), decision_of(match)
+        match.decided_by, match.decision_reason, match.decided_at = "", "", None
+        match.state = Match.State.IN_PROGRESS
+        recompute_match(match, actor)  # the hands' result, and the seat summaries
+        log(
+            match,
+            "decision_withdrawn",
+            actor,
+            reason=reason.strip(),
+            before=logged,
+            after=decision_of(match),
+        )
+        _moved(match, actor, before, action="decision_withdrawn", what=_("the result"))
+    return match
+
+
+def current_points(match: Match) -> dict[str, int]:
+    """The hand points of the game in play (zero between games)."""
+    game = match.games.filter(state=Game.State.IN_PROGRESS).first()
+    if game is None:
+        return {"A": 0, "B": 0}
+    return {"A": game.hand_points_a, "B": game.hand_points_b}

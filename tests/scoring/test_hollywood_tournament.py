@@ -77,6 +77,10 @@ def test_time_policy_decides_an_unfinished_hollywood_table(club, organiser):
     ]
     services.apply_time_policy(round_id=rnd.pk, actor=actor(organiser))
     pairing = rnd.pairings.get()
-    assert (pairing.result_winner, pairing.result_games_a, pairing.result_games_b) == ("A", 1, 0)
-    assert (pairing.result_points_a, pairing.result_points_b) == (350, 20)
+    assert (pairing.match.winner, pairing.match.games_won_a, pairing.match.games_won_b) == (
+        "A",
+        1,
+        0,
+    )
+    assert (pairing.match.points_a, pairing.match.points_b) == (350, 20)
     services.close_round(round_id=rnd.pk, actor=actor(organiser))

@@ -609,7 +609,7 @@ def test_record_a_result_by_hand_needs_a_reason_and_then_closes_the_table(org, r
     assert refused.status_code == 400 and "Say why the result is recorded by hand." in text(refused)
     org.post(path, {"winner": "B", "games_a": 0, "games_b": 1, "reason": "no phone"})
     pairing.refresh_from_db()
-    assert pairing.resolved and pairing.result_winner == "B"
+    assert pairing.resolved and pairing.match.winner == "B"
 
 
 def test_closing_an_unfinished_round_names_the_open_tables(org, running):
@@ -814,7 +814,7 @@ def test_call_time_then_the_policy_decides_the_leading_table_and_names_the_level
     still = f"{level.player_a.player.name} and {level.player_b.player.name}"
     assert f"Still open: table 2: {still} are finishing the hand in play." in page
     leading.refresh_from_db()
-    assert leading.resolved and leading.result_winner == "A"
+    assert leading.resolved and leading.match.winner == "A"
 
 
 def test_forms_show_dates_as_iso_for_the_date_picker_and_the_default_tiebreaks(org, event):
@@ -837,4 +837,4 @@ def test_after_time_is_called_one_table_is_decided_by_the_policy_when_it_is_done
     assert 'data-testid="time-policy-2"' in board
     org.post(url(tournament, "manage/rounds/1/time-policy/"), {"pairing": second.pk})
     first.refresh_from_db(), second.refresh_from_db()
-    assert second.resolved and second.result_winner == "B" and not first.resolved
+    assert second.resolved and second.match.winner == "B" and not first.resolved

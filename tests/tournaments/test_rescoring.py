@@ -206,8 +206,10 @@ def test_an_organisers_result_stands_through_a_rules_change(club, organiser):
     event.refresh_from_db()
     change(event, organiser, apply=True, box_bonus=10)
     pairing.refresh_from_db()
-    assert pairing.match.points_a == 280  # the match is re-scored...
-    assert (pairing.result_winner, pairing.result_points_a) == ("B", 310)  # ...the result stands
+    match = pairing.match
+    assert match.rules["box_bonus"] == 10  # the match is re-scored...
+    assert (match.winner, match.decided_by, match.points_a) == ("B", "organiser", 310)
+    assert (match.games_won_a, match.games_won_b) == (1, 2)  # ...the result set stands
     assert pairing.match.state == "closed"
     assert selectors.standings(event).rows[0].name == "P02"
 

@@ -58,7 +58,10 @@ def test_a_result_that_contradicts_its_games_is_refused(table, organiser, games,
 def test_time_may_be_called_level_or_with_the_winner_ahead(table, organiser, games):
     record(table, organiser, "Cleo", games)
     table.refresh_from_db()
-    assert table.resolved and (table.result_games_a, table.result_games_b) in (games, games[::-1])
+    assert table.resolved and (table.match.games_won_a, table.match.games_won_b) in (
+        games,
+        games[::-1],
+    )
 
 
 def test_the_result_page_refuses_it_by_name_and_marks_the_field(client, organiser, table):

@@ -76,7 +76,7 @@ def test_an_odd_field_gives_the_bye_with_the_bye_score(club, organiser):
     rnd = play_round(event, organiser, close=False)
     bye = rnd.pairings.get(player_b=None)
     assert bye.player_a.player.name == "P03" and bye.table is None and bye.match is None
-    assert (bye.result_winner, bye.result_games_a, bye.result_points_a) == ("A", 1, 150)
+    assert (bye.bye_games, bye.bye_points) == (1, 150)
     assert bye.reason == "bye: lowest-ranked without one" and bye.resolved
     line = next(r for r in selectors.standings(event).rows if r.name == "P03")
     assert (line.standing.match_wins, line.standing.games_won, line.standing.points) == (1, 1, 150)
@@ -257,14 +257,14 @@ def test_time_policy_decides_by_games_then_the_current_game(club, organiser):
         (4, "table 4: a hand is not confirmed")
     ]
     t2.refresh_from_db(), t3.refresh_from_db()
-    assert (t2.result_winner, t2.result_games_a, t2.result_games_b) == ("B", 0, 1)
-    assert t2.result_reason == f"time was called and {t2.player_b.player.name} led on games"
-    assert t2.result_by == "time"
-    assert (t3.result_winner, t3.result_games_a, t3.result_games_b) == ("B", 1, 1)
-    assert t3.result_reason == (
+    assert (t2.match.winner, t2.match.games_won_a, t2.match.games_won_b) == ("B", 0, 1)
+    assert t2.match.decision_reason == f"time was called and {t2.player_b.player.name} led on games"
+    assert t2.match.decided_by == "time"
+    assert (t3.match.winner, t3.match.games_won_a, t3.match.games_won_b) == ("B", 1, 1)
+    assert t3.match.decision_reason == (
         f"time was called with games level and {t3.player_b.player.name} led game 3 18–0"
     )
-    assert (t3.result_points_a, t3.result_points_b) == (GAME, GAME + 18)
+    assert (t3.match.points_a, t3.match.points_b) == (GAME, GAME + 18)
     assert Match.objects.get(pk=t3.match_id).state == "closed"  # no more hands
     with pytest.raises(Conflict, match="match is closed"):
         play_hand(t3.match, organiser, game=3, number=2, winner="A")
@@ -323,10 +323,10 @@ def test_organiser_result_stops_the_match_and_can_be_withdrawn(club, organiser):
     )
     pairing.refresh_from_db()
     assert (
-        pairing.result_winner,
-        pairing.result_games_a,
-        pairing.result_games_b,
-        pairing.result_points_b,
+        pairing.match.winner,
+        pairing.match.games_won_a,
+        pairing.match.games_won_b,
+        pairing.match.points_b,
     ) == ("B", 0, 1, GAME)
     assert pairing.match.state == "closed"
     row = LedgerRow.objects.get(chain=event.chain, action="result_recorded")

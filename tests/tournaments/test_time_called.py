@@ -169,7 +169,7 @@ def test_the_round_policy_decides_only_tables_whose_time_is_up(club, organiser):
     assert [p.pk for p in report.settled] == [t2.pk]
     assert report.waiting == [(t1, f"table 1: {_both(t1)} are finishing the hand in play")]
     t2.refresh_from_db()
-    assert t2.result_reason == (
+    assert t2.match.decision_reason == (
         f"time was called with games level and {t2.player_a.player.name} led game 1 10–0"
     )
     assert Match.objects.get(pk=t2.match_id).state == Match.State.CLOSED
@@ -188,7 +188,7 @@ def test_undoing_a_mistaken_call_undoes_the_policys_results_and_play_goes_on(clu
     services.call_time(round_id=rnd.pk, actor=actor(organiser))
     services.apply_time_policy(round_id=rnd.pk, actor=actor(organiser), pairing_ids=[t1.pk])
     t1.refresh_from_db()
-    assert t1.resolved and t1.result_by == "time"
+    assert t1.resolved and t1.match.decided_by == "time"
     with pytest.raises(ServiceError, match="Say why the call is undone"):
         services.undo_time_call(round_id=rnd.pk, actor=actor(organiser), reason=" ")
     services.undo_time_call(round_id=rnd.pk, actor=actor(organiser), reason="called too early")
@@ -196,8 +196,8 @@ def test_undoing_a_mistaken_call_undoes_the_policys_results_and_play_goes_on(clu
     assert not again.time_called and again.time_called_at is None and again.ends_at == ends_at
     assert selectors.clock(again).seconds_left > 25 * 60  # the clock runs on as it was
     t1.refresh_from_db(), t2.refresh_from_db()
-    assert not t1.resolved and t1.result_by == ""
+    assert not t1.resolved and t1.match.decided_by == ""
     assert Match.objects.get(pk=t1.match_id).state == Match.State.IN_PROGRESS
-    assert t2.resolved and t2.result_by == "organiser"  # the organiser's own result stays
+    assert t2.resolved and t2.match.decided_by == "organiser"  # the organiser's own result stays
     for number in (2, 3):  # no call: any number of hands
         play_hand(t1.match, organiser, game=1, number=number, winner="B", **SMALL)

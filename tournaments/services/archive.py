@@ -314,6 +314,8 @@ def _check_result(data: dict, path: str) -> None:
     _pair(_get(data, "games", path), f"{path}.games", 0, SMALL_MAX)
     _pair(_get(data, "points", path), f"{path}.points", -INT_MAX, INT_MAX)
     _moment(_get(data, "resolved_at", path), f"{path}.resolved_at")
+    if "by" in data:  # archives before the result moved to the match have no `by`
+        _choice(data["by"], f"{path}.by", Match.DecidedBy.values)
 
 
 def _check_match(data: dict, path: str) -> None:
@@ -549,22 +551,34 @@ def _import_round(
             player_b=b,
             reason=item["reason"],
         )
-        if item["result"] is not None:
-            _result(pairing, item["result"])
+        result = item["result"]
+        if result is not None and b is None:
+            pairing.bye_games, pairing.bye_points = (
+                int(result["games"][0]),
+                int(result["points"][0]),
+            )
         if item["match"] is not None:
             label = f"round {rnd.number} table {pairing.table}"
-            pairing.match = _match_from(tournament, actor, a, b, item["match"], label)
+            decision = _decision(result) if b is not None else None
+            pairing.match = _match_from(tournament, actor, a, b, item["match"], label, decision)
             reader.match_imported()
         pairing.save()
 
 
-def _result(pairing: Pairing, data: dict) -> None:
-    if data["winner"] not in ("A", "B"):
-        raise ValueError(f"the result's winner {data['winner']!r} is not seat A or B")
-    pairing.result_winner, pairing.result_reason = data["winner"], data["reason"]
-    pairing.result_games_a, pairing.result_games_b = (int(x) for x in data["games"])
-    pairing.result_points_a, pairing.result_points_b = (int(x) for x in data["points"])
-    pairing.resolved_at = parse_datetime(data["resolved_at"]) or timezone.now()
+def _decision(result: dict | None) -> dict | None:
+    """A result set over a match's hands, as scoring.import_match takes it."""
+    if result is None:
+        return None
+    if result["winner"] not in ("A", "B"):
+        raise ValueError(f"the result's winner {result['winner']!r} is not seat A or B")
+    return {
+        "winner": result["winner"],
+        "games": tuple(int(x) for x in result["games"]),
+        "points": tuple(int(x) for x in result["points"]),
+        "by": result.get("by") or Match.DecidedBy.ORGANISER,
+        "reason": result["reason"],
+        "decided_at": parse_datetime(result["resolved_at"]) or timezone.now(),
+    }
 
 
 def _match_from(
@@ -574,6 +588,7 @@ def _match_from(
     b: Registration | None,
     data: dict,
     label: str,
+    decision: dict | None = None,
 ) -> Match:
     if b is None:
         raise ValueError("a bye has no match")
@@ -610,5 +625,6 @@ def _match_from(
         state=data["state"],
         games=games,
         expected=expected,
+        decision=decision,
         label=label,
     )

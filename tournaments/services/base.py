@@ -1,4 +1,4 @@
-"""Plumbing shared by the tournament services: locks, permission, the ledger, results.
+"""Plumbing shared by the tournament services: locks, permission, the ledger, states.
 
 Every tournament service locks the tournament row first (on SQLite the IMMEDIATE
 transaction is that lock), so two organisers' clicks are taken one at a time and the
@@ -19,7 +19,6 @@ from tournaments.formats import planned_rounds, stage_of
 from tournaments.models import Pairing, Registration, Round, Tournament
 
 __all__ = [
-    "RESULT_FIELDS",
     "lock_pairing",
     "lock_registration",
     "lock_round",
@@ -27,7 +26,6 @@ __all__ = [
     "log",
     "planned_rounds",
     "require_state",
-    "resolve",
     "stage_of",
 ]
 
@@ -103,7 +101,7 @@ def log(
     )
 
 
-# ----------------------------------------------------------------- rounds, results
+# ------------------------------------------------------------------------- rounds
 
 
 def require_state(rnd: Round, state: str) -> None:
@@ -118,28 +116,3 @@ def require_state(rnd: Round, state: str) -> None:
                 "wanted": Round.State(state).label,
             },
         )
-
-
-RESULT_FIELDS = [
-    "result_winner",
-    "result_reason",
-    "result_games_a",
-    "result_games_b",
-    "result_points_a",
-    "result_points_b",
-    "resolved_at",
-]
-
-
-def resolve(
-    pairing: Pairing,
-    winner: str,
-    games: tuple[int, int],
-    points: tuple[int, int],
-    reason: str,
-    when,
-) -> None:
-    pairing.result_winner, pairing.result_reason = winner, reason
-    pairing.result_games_a, pairing.result_games_b = games
-    pairing.result_points_a, pairing.result_points_b = points
-    pairing.resolved_at = when

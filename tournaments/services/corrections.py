@@ -50,7 +50,9 @@ def judge_result_change(change: ResultChange) -> dict[str, Any] | None:
     """Refuse or describe a result change of a match in a closed round (None elsewhere).
     Raises Conflict (`would_reopen`, `bracket_changed`)."""
     pairing = (
-        Pairing.objects.select_related("round__tournament", "player_a__player", "player_b__player")
+        Pairing.objects.select_related(
+            "round__tournament", "match", "player_a__player", "player_b__player"
+        )
         .filter(match_id=change.match_id)
         .first()
     )
@@ -219,13 +221,13 @@ def _notes(tournament, rnd: Round, pairing: Pairing, moved: list, rounds: list) 
         _("Round %(number)s is closed: this changes a result the standings already count.")
         % {"number": rnd.number}
     ]
-    if pairing.resolved and pairing.result_reason:
+    if pairing.resolved and pairing.match.decision_reason:
         notes.append(
             _(
                 "The table's result was recorded by hand (%(reason)s); it stands, so the "
                 "standings do not change."
             )
-            % {"reason": reason_text(pairing.result_reason)}
+            % {"reason": reason_text(pairing.match.decision_reason)}
         )
     elif pairing.resolved:
         notes.append(

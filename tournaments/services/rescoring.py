@@ -299,14 +299,12 @@ def _rescored_pairings(tournament: Tournament, first: int) -> list[Pairing]:
 def _check_byes(pairings: list[Pairing], rules: RuleProfile, first: int) -> None:
     """A bye given in a re-scored round must not count more games than a match is now
     played to (docs/rules.md, byes); byes of kept rounds stay as they were given."""
-    over = [
-        p for p in pairings if p.is_bye and p.resolved and p.result_games_a > rules.games_to_win
-    ]
+    over = [p for p in pairings if p.is_bye and p.bye_games > rules.games_to_win]
     if not over:
         return
     named = ", ".join(
         _("%(name)s's bye in round %(round)s (%(games)s games won)")
-        % {"name": p.player_a.player.name, "round": p.round.number, "games": p.result_games_a}
+        % {"name": p.player_a.player.name, "round": p.round.number, "games": p.bye_games}
         for p in over
     )
     after = max(p.round.number for p in over) + 1
@@ -325,7 +323,7 @@ def _check_byes(pairings: list[Pairing], rules: RuleProfile, first: int) -> None
             "count": rules.games_to_win,
             "byes": named,
             "after": after,
-            "most": max(p.result_games_a for p in over),
+            "most": max(p.bye_games for p in over),
         },
         fields={
             "from_round": _("from round %(number)s") % {"number": after},

@@ -7,8 +7,9 @@ apply_time_policy gives each unfinished match to the player with more games won,
 the leader in the current game, else to the leader on match points (a level table waits
 for the organiser). An organiser may extend one table's time (minutes, or more hands) and
 undo a mistaken call. An organiser may also decide any table by hand, with a reason.
-Either way the pairing is *resolved* (its own winner, games and points, and who set it)
-and the match is stopped. There are no drawn matches: the standings maths counts only
+Either way the result is set on the match (scoring.services.decide_match: its winner,
+games and points, who set it and why), where every reader finds it, and the match is
+stopped. There are no drawn matches: the standings maths counts only
 decided ones.
 """
 
@@ -25,19 +26,17 @@ from django.utils.translation import gettext_lazy, gettext_noop
 from ginclub.errors import Conflict, ServiceError, require_reason
 from ginclub.permissions import Actor
 from scoring import services as scoring
-from scoring.models import Game, Match
+from scoring.models import Match
 from tournaments import play
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.pairing import Phrase, Worded
 from tournaments.selectors import TableState, tables
 from tournaments.services.base import (
-    RESULT_FIELDS,
     lock_pairing,
     lock_round,
     log,
     planned_rounds,
     require_state,
-    resolve,
 )
 from tournaments.services.rounds import active_registrations
 from tournaments.translated import LED_CURRENT_GAME, LED_GAME, LED_ON_GAMES, LED_ON_POINTS
@@ -114,12 +113,8 @@ def undo_time_call(*, round_id: int, actor: Actor, reason: str) -> Round:
             )
         called = play.called_at(rnd)
         undecided = []
-        for pairing in rnd.pairings.select_related("match").filter(result_by="time"):
-            resolve(pairing, "", (0, 0), (0, 0), "", None)
-            pairing.result_by = ""
-            pairing.save(update_fields=[*RESULT_FIELDS, "result_by"])
-            if pairing.match and pairing.match.state == Match.State.CLOSED:
-                scoring.resume_match(match_id=pairing.match_id, actor=actor, reason=reason)
+        for pairing in rnd.pairings.filter(match__decided_by=Match.DecidedBy.TIME):
+            scoring.withdraw_decision(match_id=pairing.match_id, actor=actor, reason=reason)
             undecided.append(pairing.table)
         rnd.pairings.filter(extra_hands__gt=0).update(extra_hands=0)
         rnd.time_called, rnd.time_called_at = False, None
@@ -272,8 +267,8 @@ class TimeReport:
                 {
                     "pairing": p.pk,
                     "table": p.table,
-                    "winner": p.result_winner,
-                    "reason": p.result_reason,
+                    "winner": p.match.winner,
+                    "reason": p.match.decision_reason,
                 }
                 for p in self.settled
             ],
@@ -302,7 +297,7 @@ def apply_time_policy(
         require_state(rnd, Round.State.PUBLISHED)
         if not rnd.time_called:
             raise Conflict("time_not_called", _("Call time before applying the time policy."))
-        report, now = TimeReport(), timezone.now()
+        report = TimeReport()
         for row in tables(rnd):
             pairing = row.pairing
             if row.state in (TableState.FINISHED, TableState.BYE) or (
@@ -315,7 +310,7 @@ def apply_time_policy(
                 report.waiting.append((pairing, Worded(waiting)))
                 continue
             winner, reason = _time_decision(pairing, row.current_game, row.current_points)
-            _decide(pairing, winner, reason, actor, now, row.current_points, by="time")
+            _decide(pairing, winner, reason, actor, row.current_points, by=Match.DecidedBy.TIME)
             report.settled.append(pairing)
         log(
             tournament,
@@ -377,21 +372,20 @@ def _decide(
     winner: str,
     reason: str,
     actor: Actor,
-    now,
     current: dict[str, int],
     games=None,
     points=None,
     *,
     by: str,
 ) -> None:
+    """Set the table's result on its match; games and points default to the match so far
+    (the current game's hand points included)."""
     m = pairing.match
     games = games or (m.games_won_a, m.games_won_b)
     points = points or (m.points_a + current["A"], m.points_b + current["B"])
-    resolve(pairing, winner, games, points, reason, now)
-    pairing.result_by = by
-    pairing.save(update_fields=[*RESULT_FIELDS, "result_by"])
-    if m.state == Match.State.IN_PROGRESS:
-        scoring.stop_match(match_id=m.pk, actor=actor, reason=reason)
+    pairing.match = scoring.decide_match(
+        match_id=m.pk, actor=actor, winner=winner, games=games, points=points, by=by, reason=reason
+    )
 
 
 # ------------------------------------------------------------------------ results
@@ -427,8 +421,8 @@ def record_result(
         require_state(pairing.round, Round.State.PUBLISHED)
         if pairing.is_bye:
             raise Conflict("bye", _("A bye needs no result."))
-        current = _current_points(pairing.match)
         m = pairing.match
+        current = scoring.current_points(m)
         games = (_or(games_a, m.games_won_a), _or(games_b, m.games_won_b))
         points = (
             _or(points_a, m.points_a + current["A"]),
@@ -438,16 +432,9 @@ def record_result(
         _check_games(pairing, winner, games)
         before = _result_of(pairing)
         _decide(
-            pairing,
-            winner,
-            reason.strip(),
-            actor,
-            timezone.now(),
-            current,
-            games,
-            points,
-            by="organiser",
-        )
+            pairing, winner, reason.strip(), actor, current, games, points,
+            by=Match.DecidedBy.ORGANISER,
+        )  # fmt: skip
         log(
             tournament,
             "result_recorded",
@@ -472,12 +459,9 @@ def clear_result(*, pairing_id: int, actor: Actor, reason: str) -> Pairing:
         if not pairing.resolved:
             raise Conflict("not_resolved", _("This table has no organiser's result."))
         before = _result_of(pairing)
-        resolve(pairing, "", (0, 0), (0, 0), "", None)
-        pairing.result_by = ""
-        pairing.save(update_fields=[*RESULT_FIELDS, "result_by"])
-        m = pairing.match
-        if m.state == Match.State.CLOSED and not m.winner:
-            scoring.resume_match(match_id=m.pk, actor=actor, reason=reason)
+        pairing.match = scoring.withdraw_decision(
+            match_id=pairing.match_id, actor=actor, reason=reason
+        )
         log(tournament, "result_cleared", actor, reason=reason, before=before)
     return pairing
 
@@ -550,22 +534,16 @@ def _check_games(pairing: Pairing, winner: str, games: tuple[int, int]) -> None:
         )
 
 
-def _current_points(match: Match) -> dict[str, int]:
-    game = match.games.filter(state=Game.State.IN_PROGRESS).first()
-    if game is None:
-        return {"A": 0, "B": 0}
-    return {"A": game.hand_points_a, "B": game.hand_points_b}
-
-
 def _result_of(pairing: Pairing) -> dict:
+    m = pairing.match
     return {
         "table": pairing.table,
         "players": {"A": pairing.player_a.player.name, "B": pairing.player_b.player.name},
-        "winner": pairing.result_winner or None,
-        "games": [pairing.result_games_a, pairing.result_games_b],
-        "points": [pairing.result_points_a, pairing.result_points_b],
-        "reason": pairing.result_reason,
-        "resolved": pairing.resolved,
+        "winner": m.winner or None,
+        "games": [m.games_won_a, m.games_won_b],
+        "points": [m.points_a, m.points_b],
+        "reason": m.decision_reason,
+        "resolved": m.overruled,
     }
 
 

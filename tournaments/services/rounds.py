@@ -59,13 +59,11 @@ from tournaments.selectors import (
     tiebreaks_of,
 )
 from tournaments.services.base import (
-    RESULT_FIELDS,
     lock_round,
     lock_tournament,
     log,
     planned_rounds,
     require_state,
-    resolve,
     stage_of,
 )
 from tournaments.translated import BYE, SET_BY_ORGANISER, SET_BY_ORGANISER_BECAUSE
@@ -465,19 +463,15 @@ def publish_round(*, round_id: int, actor: Actor) -> Round:
         now, table = timezone.now(), 0
         for pairing in pairings:
             if pairing.is_bye:
-                resolve(
-                    pairing,
-                    "A",
-                    (tournament.bye_games, 0),
-                    (tournament.bye_points, 0),
-                    pairing.reason or BYE,
-                    now,
-                )
+                pairing.bye_games, pairing.bye_points = tournament.bye_games, tournament.bye_points
+                pairing.reason = pairing.reason or BYE
             else:
                 table += 1
                 pairing.table = table
                 pairing.match = _start_match(tournament, pairing, actor)
-        Pairing.objects.bulk_update(pairings, ["table", "match", *RESULT_FIELDS])
+        Pairing.objects.bulk_update(
+            pairings, ["table", "match", "reason", "bye_games", "bye_points"]
+        )
         rnd.state, rnd.published_at = Round.State.PUBLISHED, now
         rnd.save(update_fields=["state", "published_at"])
         log(

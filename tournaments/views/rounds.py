@@ -23,7 +23,6 @@ from ginclub.errors import NotFound, ServiceError
 from ginclub.http import answer_poll
 from ginclub.permissions import actor_of
 from scoring import services as scoring
-from scoring.models import Game
 from tournaments import selectors, services, translated
 from tournaments.forms import ReasonForm, ResultForm, RoundPlayersForm, TimerForm
 from tournaments.models import Pairing, Round, Tournament
@@ -169,16 +168,17 @@ def round_action(
 
 def _report_time_policy(request, report) -> None:
     for pairing in report.settled:
-        winner = pairing.player_a if pairing.result_winner == "A" else pairing.player_b
+        m = pairing.match
+        winner = pairing.player_a if m.winner == "A" else pairing.player_b
         messages.success(
             request,
             _("Table %(table)s: %(name)s wins %(games_a)s–%(games_b)s: %(reason)s.")
             % {
                 "table": pairing.table,
                 "name": winner.player.name,
-                "games_a": pairing.result_games_a,
-                "games_b": pairing.result_games_b,
-                "reason": translated.reason_text(pairing.result_reason),
+                "games_a": m.games_won_a,
+                "games_b": m.games_won_b,
+                "reason": translated.reason_text(m.decision_reason),
             },
         )
     for _pairing, why in report.waiting:
@@ -327,12 +327,18 @@ def _row_key(shared: tuple, row: selectors.TableRow) -> str:
         p.table,
         p.player_a_name,
         p.player_b_name,
-        p.resolved_at,
-        p.result_winner,
-        p.result_games_a,
-        p.result_games_b,
-        p.result_reason,
-        (m.pk, m.updated_at, m.games_won_a, m.games_won_b, m.winner) if m else None,
+        p.reason,
+        (
+            m.pk,
+            m.updated_at,
+            m.games_won_a,
+            m.games_won_b,
+            m.winner,
+            m.decided_by,
+            m.decision_reason,
+        )
+        if m
+        else None,
         row.state,
         row.pending,
         row.disputed,
@@ -380,25 +386,23 @@ def result(request: HttpRequest, tournament: Tournament, pairing_id: int) -> Htt
 
 def _result_initial(pairing: Pairing) -> dict:
     """The result so far, so the organiser sees (and corrects) what would be recorded."""
-    if pairing.resolved:
-        return {
-            "winner": pairing.result_winner,
-            "games_a": pairing.result_games_a,
-            "games_b": pairing.result_games_b,
-            "points_a": pairing.result_points_a,
-            "points_b": pairing.result_points_b,
-        }
     m = pairing.match
     if m is None:
         return {}
-    current = m.games.filter(state=Game.State.IN_PROGRESS).values(
-        "hand_points_a", "hand_points_b"
-    ).first() or {"hand_points_a": 0, "hand_points_b": 0}
+    if m.overruled:
+        return {
+            "winner": m.winner,
+            "games_a": m.games_won_a,
+            "games_b": m.games_won_b,
+            "points_a": m.points_a,
+            "points_b": m.points_b,
+        }
+    current = scoring.current_points(m)
     return {
         "games_a": m.games_won_a,
         "games_b": m.games_won_b,
-        "points_a": m.points_a + current["hand_points_a"],
-        "points_b": m.points_b + current["hand_points_b"],
+        "points_a": m.points_a + current["A"],
+        "points_b": m.points_b + current["B"],
     }
 
 
