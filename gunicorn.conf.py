@@ -1,5 +1,6 @@
 """gunicorn's settings for ginclub. `gunicorn ginclub.wsgi` reads this file from the
-working directory (a checkout, README "Deploying"); options on the command line win.
+working directory (a checkout, docs/operations.md "App servers and gunicorn"); options on
+the command line win.
 
 The garbage collector: Python's full collection walks every object that is not frozen.
 In a worker that has loaded Django, the templates, the Italian catalogue and answered a

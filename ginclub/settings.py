@@ -351,8 +351,8 @@ AXES_RESET_ON_SUCCESS = True
 SILENCED_SYSTEM_CHECKS: list[str] = []
 if not DEBUG and not SECURE_SSL_REDIRECT:
     # security.W008 asks Django to redirect HTTP to HTTPS. DJANGO_SECURE_SSL_REDIRECT=0
-    # says the TLS proxy in front already does (README, Deploying), so it is silenced in
-    # that mode only; HSTS and secure cookies stay on.
+    # says the TLS proxy in front already does (docs/operations.md, Settings), so it is
+    # silenced in that mode only; HSTS and secure cookies stay on.
     SILENCED_SYSTEM_CHECKS.append("security.W008")
 
 LOGGING = {

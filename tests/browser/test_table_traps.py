@@ -328,7 +328,7 @@ class Taps:
 
 
 def test_taps_for_a_quick_hand_and_for_a_card_entry_knock(phone, record_property):
-    """The README states these numbers: a quick knock (Ada 4, Ben 30, with the steppers)
+    """docs/players.md states these numbers: a quick knock (Ada 4, Ben 30, with the steppers)
     and a card-entry knock (both hands tapped), from an empty form to saved."""
     match, link = start()
     alice = phone()

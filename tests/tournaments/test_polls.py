@@ -182,7 +182,8 @@ def test_a_phones_unchanged_scoreboard_poll_reads_its_session_and_one_row(
 ):
     """The poll every phone makes every few seconds: its session, then the match with its
     club, players, ledger position and round clock in one query (on PostgreSQL, each round
-    trip more was a wait the busy hall's tail was made of: README, "A busy hall")."""
+    trip more was a wait the busy hall's tail was made of: docs/benchmarks.md, "A busy
+    hall")."""
     tournament, rnd, pairing = event
     services.start_round_timer(round_id=rnd.pk, actor=actor(organiser), minutes=30)
     phone = seated_phone(pairing, organiser)
