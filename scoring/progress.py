@@ -213,6 +213,7 @@ def _store_game(game: Game, result, finished: bool) -> None:
 
 
 def _update_match(match: Match, games: list[Game], results: list, profile: RuleProfile) -> None:
+    results = _up_to_the_decision(results, profile)
     summary = score_match(results, profile)
     data = summary.as_dict() if hasattr(summary, "as_dict") else dict(summary.__dict__)
     if match.overruled:  # a result set over the hands stands until it is withdrawn
@@ -233,6 +234,16 @@ def _update_match(match: Match, games: list[Game], results: list, profile: RuleP
                 match=match, number=last.number + 1, first_dealer=next_dealer_for(match, last)
             )
     match.save()
+
+
+def _up_to_the_decision(results: list, profile: RuleProfile) -> list:
+    """The finished games up to the one that decides the match. A change (fewer games to
+    win, a corrected game) can decide it before games already finished; those are then
+    games after the end, for _drop_games_after_the_end to name."""
+    for cut in range(1, len(results)):
+        if score_match(results[:cut], profile).finished:
+            return results[:cut]
+    return results
 
 
 def _drop_games_after_the_end(games: list[Game], decided: int) -> None:

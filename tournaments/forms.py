@@ -4,7 +4,9 @@ Rule overrides: the common options have fields of their own (blank keeps the pro
 value, RULE_FIELDS); the rest are typed one per line ("big_gin_bonus = none"), which a
 phone keyboard handles better than JSON; values read as whole numbers, true/false,
 none, or text. Each profile is shown with its rules in words and the round length they
-suggest (tournaments.rule_guide).
+suggest (tournaments.rule_guide). The follow-on settings (round length, bye games) are
+blank when they hold the value the rules suggest, and a blank one is sent as None: the
+service fits it to the rules (rule_guide.fitted_settings), also after a profile change.
 """
 
 from __future__ import annotations
@@ -24,7 +26,12 @@ from scoring.rules import RulesError, make_profile
 from scoring.rules.profiles import PROFILE_TITLES, PROFILES, RuleProfile
 from tournaments.models import Tournament
 from tournaments.pairing import TIEBREAKS
-from tournaments.rule_guide import rules_in_words, suggested_round_minutes
+from tournaments.rule_guide import (
+    FOLLOW_ON,
+    fitted_settings,
+    rules_in_words,
+    suggested_round_minutes,
+)
 
 TIEBREAK_LABELS = {
     "head_to_head": gettext_lazy("Head-to-head (two tied players)"),
@@ -272,7 +279,10 @@ class TournamentForm(RuleOptionsMixin, forms.Form):
         ),
     )
     bye_games = forms.IntegerField(
-        label=gettext_lazy("A bye counts as games won"), min_value=0, initial=3
+        label=gettext_lazy("A bye counts as games won"),
+        min_value=0,
+        required=False,
+        help_text=gettext_lazy("Blank: a whole match won (the games a match is played to)."),
     )
     bye_points = forms.IntegerField(
         label=gettext_lazy("A bye counts as points"), min_value=0, initial=0
@@ -319,8 +329,12 @@ class TournamentForm(RuleOptionsMixin, forms.Form):
                 self.fields[name].disabled = True
 
     @classmethod
-    def initial_from(cls, settings: dict[str, Any]) -> dict[str, Any]:
+    def initial_from(cls, settings: dict[str, Any], *, frozen: bool = False) -> dict[str, Any]:
+        """The form's values for `settings`; follow-on settings that hold the value the
+        rules suggest are blank (so they follow a profile change), unless frozen."""
         initial = dict(settings)
+        if not frozen:
+            initial.update(_blank_if_fitted(settings))
         initial.update(split_overrides(settings.get("overrides")))
         for slot, name in enumerate(settings.get("tiebreaks") or TIEBREAKS, start=1):
             initial[f"tiebreak_{slot}"] = name
@@ -330,27 +344,20 @@ class TournamentForm(RuleOptionsMixin, forms.Form):
         data = super().clean()
         if not self.fields["overrides"].disabled:
             data["overrides"] = self.merged_overrides()
-        if data.get("round_minutes") is None and not self.fields["profile"].disabled:
-            try:
-                rules = make_profile(data.get("profile") or "", data.get("overrides"))
-            except RulesError:
-                pass  # the service names the bad rule
-            else:
-                data["round_minutes"] = suggested_round_minutes(rules)
         return data
 
     def settings(self) -> dict[str, Any]:
         """The cleaned values as the services' keyword arguments (disabled ones left out;
-        a blank round length or round-1 method leaves the service's default)."""
+        a blank round-1 method leaves the service's default; a blank follow-on setting is
+        None, which the service fits to the rules)."""
         data = self.cleaned_data
         values = {
             name: data[name]
             for name, field in self.fields.items()
             if not field.disabled and not name.startswith(("tiebreak_", "rule_"))
         }
-        for name in ("round_minutes", "first_round"):
-            if values.get(name) in (None, ""):
-                values.pop(name, None)
+        if values.get("first_round") in (None, ""):
+            values.pop("first_round", None)
         values["tiebreaks"] = [
             data[f"tiebreak_{slot}"]
             for slot in range(1, TIEBREAK_SLOTS + 1)
@@ -363,6 +370,14 @@ class TournamentForm(RuleOptionsMixin, forms.Form):
         if key == "tiebreaks":
             return "tiebreak_1"
         return key if key in self.fields else self.rule_error_field(key)
+
+
+def _blank_if_fitted(settings: dict[str, Any]) -> dict[str, Any]:
+    try:
+        fitted = fitted_settings(make_profile(settings["profile"], settings.get("overrides")))
+    except (KeyError, RulesError):
+        return {}
+    return {key: None for key in FOLLOW_ON if settings.get(key) == fitted[key]}
 
 
 class CreateTournamentForm(TournamentForm):

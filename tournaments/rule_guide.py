@@ -1,5 +1,10 @@
-"""What a rule profile means to an organiser: its rules in words, and how long a round
-under it takes.
+"""What a rule profile means to an organiser: its rules in words, how long a round under
+it takes, and the tournament settings that follow from it.
+
+**Follow-on settings** (FOLLOW_ON) are the tournament settings whose sensible value
+depends on the rules: the round length (below) and the games a bye counts as won (a
+whole match: `games_to_win`). `fitted_settings` is the one place that decides them; the
+services give them to a tournament unless the organiser sets them (docs/rules.md §10).
 
 Round lengths are estimates from a club's real tables, to be adjusted per event:
 
@@ -49,6 +54,15 @@ def suggested_round_minutes(rules: RuleProfile) -> int:
     """Minutes for a round under `rules` (module docstring), rounded up to 5, at most 600."""
     minutes = hands_a_game(rules) * games_a_match(rules) * MINUTES_A_HAND + SEATING_MINUTES
     return min(600, 5 * math.ceil(minutes / 5))
+
+
+FOLLOW_ON = ("round_minutes", "bye_games")
+
+
+def fitted_settings(rules: RuleProfile) -> dict[str, int]:
+    """The follow-on settings as `rules` suggest them: rounds as long as
+    suggested_round_minutes, and a bye worth a whole match won."""
+    return {"round_minutes": suggested_round_minutes(rules), "bye_games": rules.games_to_win}
 
 
 def rules_in_words(rules: RuleProfile) -> str:

@@ -20,6 +20,12 @@ from scoring.serializers import (
 from tournaments.models import Job, Round, Season, Tournament
 from tournaments.pairing import TIEBREAKS
 
+# The follow-on settings (tournaments.rule_guide.FOLLOW_ON), docs/rules.md §10.
+FITTED = (
+    "Null, or absent when creating: fitted to the rules. Absent when updating: kept, or "
+    "re-fitted when the profile or overrides change and it held the old rules' value."
+)
+
 
 class SettingsSerializer(StrictSerializer):
     """Tournament settings; every field optional (only those sent are changed)."""
@@ -30,7 +36,8 @@ class SettingsSerializer(StrictSerializer):
     profile = serializers.CharField(
         max_length=20,
         required=False,
-        help_text="Rule profile: standard, tournament, classic, oklahoma or straight.",
+        help_text="Rule profile: standard, tournament, classic, oklahoma, straight, school "
+        "or hollywood.",
     )
     # Free-form on purpose: rule options (scoring.rules.profiles), the engine's and
     # documented in docs/rules.md, checked by the engine rather than shaped here.
@@ -41,7 +48,9 @@ class SettingsSerializer(StrictSerializer):
     rounds = whole_field(required=False, help_text="Swiss rounds.")
     cut_size = whole_field(required=False, help_text="Top cut: 0, 4 or 8.")
     round_minutes = whole_field(
-        required=False, help_text="Default: as long as the rules suggest (tournaments.rule_guide)."
+        required=False,
+        allow_null=True,
+        help_text=f"Default: as long as the rules suggest. {FITTED}",
     )
     first_round = serializers.ChoiceField(
         choices=Tournament.FirstRound.choices,
@@ -52,7 +61,11 @@ class SettingsSerializer(StrictSerializer):
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS), required=False, max_length=len(TIEBREAKS)
     )
-    bye_games = whole_field(required=False)
+    bye_games = whole_field(
+        required=False,
+        allow_null=True,
+        help_text=f"Games a bye counts as won. Default: a whole match (games_to_win). {FITTED}",
+    )
     bye_points = whole_field(required=False)
     agreement = serializers.ChoiceField(choices=Match.Agreement.values, required=False)
     hide_standings_during_round = serializers.BooleanField(required=False)

@@ -166,6 +166,12 @@ def test_a_changed_hand_gets_a_new_version(running, organiser):
             "under these rules, "
             "but its round is closed.",
         ),
+        (
+            {"games_to_win": 1},
+            "hands_after_match_end",
+            "Round 1, table 1 (P01 v P02): This change would decide the match before game 2, "
+            "which has hand 1; void them first.",
+        ),
         ({"knock_limit": "ten"}, "bad_option", "knock_limit must be a whole number"),
         ({}, "no_change", "These are the rules already in force."),
     ],

@@ -18,10 +18,10 @@ from ginclub import permissions
 from ginclub.errors import Conflict, ServiceError
 from ginclub.permissions import Actor
 from scoring.models import Club, Match
-from scoring.rules import RulesError, make_profile
+from scoring.rules import RuleProfile, RulesError, make_profile
 from tournaments.models import Round, Tournament
 from tournaments.pairing import TIEBREAKS
-from tournaments.rule_guide import suggested_round_minutes
+from tournaments.rule_guide import FOLLOW_ON, fitted_settings
 from tournaments.services.base import lock_tournament, log
 from tournaments.translated import error_text
 
@@ -44,8 +44,9 @@ def create_tournament(
     *, club: Club, actor: Actor, name: str, date: dt.date, **settings: Any
 ) -> Tournament:
     """Create a tournament of `club` in setup. `settings` are any of SETTINGS (defaults:
-    profile "tournament", Swiss, 5 rounds, round 1 at random, byes 3 games 0 points,
-    and rounds as long as the rules suggest: tournaments.rule_guide, first_round).
+    profile "tournament", Swiss, 5 rounds, round 1 at random, byes 0 points). The
+    follow-on settings (rule_guide.FOLLOW_ON: round length, bye games) not given, or
+    given as None, take the values the rules suggest (rule_guide.fitted_settings).
 
     Raises Forbidden, ServiceError (`invalid` or `bad_option`, with `fields`).
     """
@@ -60,8 +61,9 @@ def create_tournament(
     tournament = Tournament(club=club, name=name, date=date, created_by=user_of(actor))
     for key, value in settings.items():
         setattr(tournament, key, value)
-    if "round_minutes" not in settings:  # first_round: the rules' own length
-        tournament.round_minutes = _suggested_minutes(tournament)
+    for key, value in _fitted(tournament).items():
+        if settings.get(key) is None:
+            setattr(tournament, key, value)
     check_settings(tournament)
     with transaction.atomic():
         tournament.slug = unique_slug(tournament)
@@ -70,17 +72,44 @@ def create_tournament(
     return tournament
 
 
-def _suggested_minutes(tournament: Tournament) -> int:  # first_round: see create_tournament
+def _fitted(tournament: Tournament, changes: dict[str, Any] | None = None) -> dict[str, int]:
+    """The follow-on settings fitted to the tournament's rules (frozen, or as its profile
+    and overrides are with `changes`); none when those are bad: check_settings names them."""
+    changes = changes or {}
     try:
-        return suggested_round_minutes(make_profile(tournament.profile, tournament.overrides))
+        if tournament.frozen:  # the profile changes only through a rules change
+            rules = RuleProfile.from_dict(tournament.rules)
+        else:
+            rules = make_profile(
+                changes.get("profile", tournament.profile),
+                changes.get("overrides", tournament.overrides),
+            )
     except RulesError:
-        return tournament.round_minutes  # check_settings names the bad rule
+        return {}
+    return fitted_settings(rules)
+
+
+def _refit(tournament: Tournament, changes: dict[str, Any]) -> dict[str, Any]:
+    """`changes` with the follow-on settings fitted to the rules they leave: each given
+    as None, and each not given that holds the old rules' value (so was not set by hand;
+    it stays as it is unless the rules change)."""
+    old, new = _fitted(tournament), _fitted(tournament, changes)
+    changes = dict(changes)
+    for key in FOLLOW_ON:
+        if key in changes:
+            if changes[key] is None:
+                changes[key] = new.get(key, getattr(tournament, key))
+        elif key in new and getattr(tournament, key) == old.get(key):
+            changes[key] = new[key]
+    return changes
 
 
 def update_tournament(*, tournament_id: int, actor: Actor, **changes: Any) -> Tournament:
-    """Change settings. After round 1 is published, LOCKED_ONCE_STARTED settings are
-    refused (change the rules with services.rescoring), and the Swiss rounds can not
-    go below the rounds already drafted.
+    """Change settings. A follow-on setting (rule_guide.FOLLOW_ON) given as None takes
+    the value the rules suggest; one not given follows a change of profile or overrides
+    when it held the old rules' value (see _refit). After round 1 is published,
+    LOCKED_ONCE_STARTED settings are refused (change the rules with
+    services.rescoring), and the Swiss rounds can not go below the rounds already drafted.
 
     Raises Forbidden, ServiceError (`invalid`, `bad_option`), Conflict (`frozen`).
     """
@@ -94,6 +123,7 @@ def update_tournament(*, tournament_id: int, actor: Actor, **changes: Any) -> To
     with transaction.atomic():
         tournament = lock_tournament(tournament_id, actor)
         before = settings_of(tournament)
+        changes = _refit(tournament, changes)
         changed = {k: v for k, v in changes.items() if before.get(k) != _plain(v)}
         locked = [key for key in changed if key in LOCKED_ONCE_STARTED]
         if tournament.frozen and locked:

@@ -124,7 +124,9 @@ def _settings_page(request, tournament, form, rules_form=None, status=200) -> Ht
 
 @organiser_page
 def settings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    initial = TournamentForm.initial_from(services.settings_of(tournament))
+    initial = TournamentForm.initial_from(
+        services.settings_of(tournament), frozen=tournament.frozen
+    )
     form = TournamentForm(request.POST or None, initial=initial, frozen=tournament.frozen)
     if request.method == "POST" and form.is_valid():
         services.update_tournament(
@@ -143,7 +145,9 @@ def rules_change(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     until step 2."""
     rules_form = RulesChangeForm(request.POST, rounds=change_rounds(tournament))
     settings_form = TournamentForm(
-        initial=TournamentForm.initial_from(services.settings_of(tournament)),
+        initial=TournamentForm.initial_from(
+            services.settings_of(tournament), frozen=tournament.frozen
+        ),
         frozen=tournament.frozen,
     )
     if not rules_form.is_valid():
