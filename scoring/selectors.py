@@ -14,6 +14,7 @@ from scoring import hooks, words
 from scoring.hand_input import describe_differences, outcome_text
 from scoring.models import Club, Entry, Game, Hand, LedgerRow, Match, Player
 from scoring.progress import dealer_after, entry_game, hollywood_columns, is_hollywood, profile_of
+from scoring.rules import game_standing
 
 
 def game_dict(game: Game, hands: list[Hand], match: Match | None = None) -> dict[str, Any]:
@@ -223,6 +224,21 @@ def _next_dealer(match: Match, game: Game | None, hands_by_game) -> str | None:
         return None
     live = [h for h in hands_by_game.get(game.pk, []) if h.state != Hand.State.VOIDED]
     return dealer_after(game.first_dealer, live[-1] if live else None, profile_of(match))
+
+
+def current_standing(match: Match) -> dict[str, int]:
+    """Where the match's current game (the lowest in progress) stands, for a ruling that
+    stops it (time called, docs/rules.md §13): the engine's `game_standing` of its
+    confirmed hands, so a fixed-length game counts its boxes and earned game bonuses as
+    §7 decides it. 0 to 0 with no game in progress."""
+    game = match.games.filter(state=Game.State.IN_PROGRESS).order_by("number").first()
+    if game is None:
+        return {"A": 0, "B": 0}
+    profile = profile_of(match)
+    if profile.hollywood:  # game 1 holds every hand; each game is to a target (§8a)
+        return {"A": game.hand_points_a, "B": game.hand_points_b}
+    hands = game.hands.filter(state=Hand.State.CONFIRMED).order_by("number")
+    return game_standing([(h.winner or None, h.points) for h in hands], profile).totals
 
 
 def visible_match(actor: permissions.Actor, match_id: int, *, polled: bool = False) -> Match:

@@ -223,7 +223,12 @@ class GameBreakdownOutputSerializer(serializers.Serializer):
     totals = SeatNumbersSerializer()
     hand_points = SeatNumbersSerializer()
     hands_won = SeatNumbersSerializer()
-    game_bonus = serializers.IntegerField()
+    game_bonus = serializers.IntegerField(help_text="The winner's game bonus.")
+    game_bonuses = SeatNumbersSerializer(
+        required=False,
+        help_text="Each player's game bonus (the loser's too under game_bonus_to "
+        "each_reaching_min); absent for games finished before it was recorded.",
+    )
     box_bonus = SeatNumbersSerializer()
     shutout = serializers.BooleanField()
     margin = serializers.IntegerField()

@@ -58,16 +58,19 @@ def total(game: Game, seat: str, names: dict[str, str], rules: dict[str, Any]) -
         "points": points,
         "boxes": _boxes(won, _box_each(bd, seat, rules)),
         "total": bd["totals"][seat],
-        "bonus": bd["game_bonus"],
+        "bonus": _game_bonus(bd, seat),
         "extra": rules.get("shutout_bonus", 100),
     }
     if bd["winner"] != seat:
-        text = _("%(points)s in hands + %(boxes)s = %(total)s") % values
+        if values["bonus"]:  # game_bonus_to each_reaching_min: the loser reached it too
+            text = _("%(points)s in hands + %(bonus)s game + %(boxes)s = %(total)s") % values
+        else:
+            text = _("%(points)s in hands + %(boxes)s = %(total)s") % values
         return _("%(name)s: %(sum)s") % {"name": names[seat], "sum": text}
     shutout = rules.get("shutout") if bd.get("shutout") else None
-    text = _winner_sum(shutout, bool(bd["game_bonus"])) % values
+    text = _winner_sum(shutout, bool(values["bonus"])) % values
     floor = rules.get("game_bonus_min")
-    if not bd["game_bonus"] and floor is not None and points < floor:
+    if not values["bonus"] and floor is not None and points < floor:
         text = _("%(sum)s (no game bonus: %(points)s in hands, under %(floor)s)") % {
             "sum": text,
             "points": points,
@@ -75,6 +78,13 @@ def total(game: Game, seat: str, names: dict[str, str], rules: dict[str, Any]) -
         }
     # Translators: a player's total in a game: "Ada: 105 in hands + … = 255".
     return _("%(name)s: %(sum)s") % {"name": names[seat], "sum": text}
+
+
+def _game_bonus(bd: dict[str, Any], seat: str) -> int:
+    """A player's game bonus; a game stored before `game_bonuses` gave it to the winner."""
+    if "game_bonuses" in bd:
+        return bd["game_bonuses"][seat]
+    return bd["game_bonus"] if bd["winner"] == seat else 0
 
 
 def _winner_sum(shutout: str | None, bonus: bool) -> str:
@@ -103,22 +113,35 @@ def totals(game: Game, names: dict[str, str], rules: dict[str, Any]) -> dict[str
 
 
 def _why(bd: dict[str, Any], rules: dict[str, Any]) -> str:
-    """Why the winner of a fixed-length game won (docs/rules.md §7); blank to a target."""
+    """Why the winner of a fixed-length game won (docs/rules.md §7); blank to a target.
+    The figure compared is hand points and boxes, plus under `game_bonus_to`
+    `each_reaching_min` the game bonuses (they do not depend on who wins)."""
     if rules.get("game_hands") is None:
         return ""
-    with_boxes = {s: bd["hand_points"][s] + bd["box_bonus"][s] for s in SEATS}
+    each = rules.get("game_bonus_to") == "each_reaching_min"
+    compared = {
+        s: bd["hand_points"][s] + bd["box_bonus"][s] + (_game_bonus(bd, s) if each else 0)
+        for s in SEATS
+    }
     winner = bd["winner"]
     loser = _other(winner)
-    if with_boxes[winner] != with_boxes[loser]:
-        return _("higher total with boxes, %(winner)s to %(loser)s") % {
-            "winner": with_boxes[winner],
-            "loser": with_boxes[loser],
-        }
+    if compared[winner] != compared[loser]:
+        if each:
+            text = _("higher total with boxes and game bonuses, %(winner)s to %(loser)s")
+        else:
+            text = _("higher total with boxes, %(winner)s to %(loser)s")
+        return text % {"winner": compared[winner], "loser": compared[loser]}
     if bd["hands_won"][winner] != bd["hands_won"][loser]:
-        return _("level at %(points)s with boxes, more hands won") % {"points": with_boxes[winner]}
-    return _("level at %(points)s with boxes and hands won, won the last hand") % {
-        "points": with_boxes[winner]
-    }
+        if each:
+            text = _("level at %(points)s with boxes and game bonuses, more hands won")
+        else:
+            text = _("level at %(points)s with boxes, more hands won")
+        return text % {"points": compared[winner]}
+    if each:
+        text = _("level at %(points)s with boxes, game bonuses and hands won, won the last hand")
+    else:
+        text = _("level at %(points)s with boxes and hands won, won the last hand")
+    return text % {"points": compared[winner]}
 
 
 def summary(game: Game, names: dict[str, str], rules: dict[str, Any]) -> str:

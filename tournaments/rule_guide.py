@@ -108,7 +108,12 @@ def _bonuses(rules: RuleProfile) -> str:
         if rules.big_gin_bonus is not None
         else ""
     )
-    if rules.game_bonus_min is not None:
+    if rules.game_bonus_min is not None and rules.game_bonus_to == "each_reaching_min":
+        game = _("game %(bonus)s (to each player on %(least)s or more)") % {
+            "bonus": rules.game_bonus,
+            "least": rules.game_bonus_min,
+        }
+    elif rules.game_bonus_min is not None:
         game = _("game %(bonus)s (to a winner on %(least)s or more)") % {
             "bonus": rules.game_bonus,
             "least": rules.game_bonus_min,

@@ -4,12 +4,14 @@ Terms:
     target     hand points accumulate until a player's total reaches it (or, with
                `game_hands`, the game is a fixed number of hands).
     box        the line bonus: each player gets `box_bonus` per hand they won, at the end.
-    game bonus to the winner of the game, at the end.
+    game bonus at the end: to the winner of the game, or with `game_bonus_to`
+               `each_reaching_min` to every player whose hand points reached
+               `game_bonus_min` (the school rules' "after a player has reached 100 points").
     shutout    the loser won no hand: `double` doubles the winner's whole total,
                `double_points` doubles the winner's hand points before bonuses, `bonus`
                adds `shutout_bonus`, `none` does nothing.
     margin     winner's total − loser's total.
-    game_bonus_min  with it set, the winner gets the game bonus only if their hand points
+    game_bonus_min  with it set, a player gets the game bonus only if their hand points
                reached it.
     Hollywood  three games from one sequence of hands (`score_hollywood`).
 Players are "A" and "B". Bonuses never count toward the target.
@@ -43,11 +45,12 @@ class GameResult:
     totals: dict[str, int]
     hand_points: dict[str, int]
     hands_won: dict[str, int]
-    game_bonus: int
+    game_bonus: int  # the winner's (kept: games stored before game_bonuses read it)
     box_bonus: dict[str, int]
     shutout: bool
     margin: int
     explanation: str
+    game_bonuses: dict[str, int]  # each player's game bonus
 
     def as_dict(self) -> dict:
         return {
@@ -57,6 +60,7 @@ class GameResult:
             "hand_points": dict(self.hand_points),
             "hands_won": dict(self.hands_won),
             "game_bonus": self.game_bonus,
+            "game_bonuses": dict(self.game_bonuses),
             "box_bonus": dict(self.box_bonus),
             "shutout": self.shutout,
             "margin": self.margin,
@@ -94,8 +98,20 @@ def _hand(entry) -> HandScore:
     return HandScore(winner, points)
 
 
-def score_game(hands: Sequence, profile: RuleProfile) -> GameResult:
-    """The game after these hands, in order; bonuses once it is finished."""
+@dataclass(frozen=True)
+class Tally:
+    """A game's hands added up: each player's hand points and hands won, who won the
+    last hand anybody won, and the hand that ended the game (None: still in play)."""
+
+    points: dict[str, int]
+    won: dict[str, int]
+    last_winner: str | None
+    finished_at: int | None
+
+
+def tally_game(hands: Sequence, profile: RuleProfile) -> Tally:
+    """The hands, in order, added up; raises `bad_hand`, or `game_over` for a hand after
+    the one that ended the game."""
     points = {"A": 0, "B": 0}
     won = {"A": 0, "B": 0}
     counted = 0
@@ -117,9 +133,30 @@ def score_game(hands: Sequence, profile: RuleProfile) -> GameResult:
             counted += 1
         if _over(points, counted, profile):
             finished_at = number
-    if finished_at is None:
-        return _in_progress(points, won)
-    return _final(points, won, last_winner, profile)
+    return Tally(points, won, last_winner, finished_at)
+
+
+def score_game(hands: Sequence, profile: RuleProfile) -> GameResult:
+    """The game after these hands, in order; bonuses once it is finished."""
+    tally = tally_game(hands, profile)
+    if tally.finished_at is None:
+        return _in_progress(tally.points, tally.won)
+    return _final(tally.points, tally.won, tally.last_winner, profile)
+
+
+def game_bonuses(points: dict[str, int], winner: str | None, profile: RuleProfile) -> dict:
+    """Each player's game bonus. To the winner only (`game_bonus_to` `winner`), if their
+    hand points reached `game_bonus_min` when it is set; or to each player whose hand
+    points reached `game_bonus_min` (`each_reaching_min`), whoever wins. `winner` None
+    (a game in play): the winner's bonus is not earned yet, so only the second kind."""
+    floor = profile.game_bonus_min
+
+    def earns(side: str) -> bool:
+        if profile.game_bonus_to == "winner" and side != winner:
+            return False
+        return floor is None or points[side] >= floor
+
+    return {side: profile.game_bonus if earns(side) else 0 for side in SIDES}
 
 
 def _in_progress(points: dict[str, int], won: dict[str, int]) -> GameResult:
@@ -135,6 +172,7 @@ def _in_progress(points: dict[str, int], won: dict[str, int]) -> GameResult:
         False,
         abs(points["A"] - points["B"]),
         text,
+        {"A": 0, "B": 0},
     )
 
 
@@ -144,28 +182,61 @@ def _over(points: dict[str, int], hands_counted: int, profile: RuleProfile) -> b
     return max(points.values()) >= profile.game_target
 
 
+@dataclass(frozen=True)
+class Standing:
+    """Where a game stands after the hands so far (see `game_standing`)."""
+
+    totals: dict[str, int]
+    hand_points: dict[str, int]
+    box_bonus: dict[str, int]
+    game_bonuses: dict[str, int]
+
+
+def game_standing(hands: Sequence, profile: RuleProfile) -> Standing:
+    """Who leads a game, by how much, when it is stopped before its end (time called,
+    docs/rules.md §13): the figures §7 ranks it on. To a target, each player's hand
+    points (the bonuses come only with the end). A fixed number of hands, the totals so
+    far: hand points, boxes for the hands won, and each game bonus already earned (under
+    `game_bonus_to` `each_reaching_min`, that of each player who reached
+    `game_bonus_min`; a winner's bonus is not earned before the end, and could only widen
+    the winner's lead). Neither a game bonus still to be won nor a shutout counts."""
+    tally = tally_game(hands, profile)
+    return _standing(tally.points, tally.won, profile)
+
+
+def _standing(points: dict[str, int], won: dict[str, int], profile: RuleProfile) -> Standing:
+    if profile.game_hands is None:
+        nothing = {"A": 0, "B": 0}
+        return Standing(dict(points), dict(points), nothing, dict(nothing))
+    boxes = {s: won[s] * profile.box_bonus for s in SIDES}
+    bonuses = game_bonuses(points, None, profile)
+    totals = {s: points[s] + boxes[s] + bonuses[s] for s in SIDES}
+    return Standing(totals, dict(points), boxes, bonuses)
+
+
 def _game_winner(
     points: dict[str, int], won: dict[str, int], last_winner: str | None, profile: RuleProfile
 ) -> tuple[str | None, str]:
     """Who won a finished game, and why (for the explanation).
 
     To a target: the player who reached it (only the scorer of a hand can reach it, so
-    it is the higher hand-point total). A fixed number of hands: the higher total of hand
-    points plus boxes, which is the higher final total, since the game bonus and the
-    shutout only ever go to the winner; level: more hands won; still level: the winner of
-    the last hand anybody won; nobody won a hand: drawn."""
+    it is the higher hand-point total). A fixed number of hands: the higher standing
+    (hand points plus boxes, plus the game bonuses earned whoever wins), which is the
+    higher final total, since a winner's game bonus and the shutout only ever go to the
+    winner; level: more hands won; still level: the winner of the last hand anybody won;
+    nobody won a hand: drawn."""
     if profile.game_hands is None:
         return ("A" if points["A"] > points["B"] else "B"), ""
-    before = {s: points[s] + won[s] * profile.box_bonus for s in SIDES}
+    before = _standing(points, won, profile).totals
+    with_ = "with boxes" if profile.game_bonus_to == "winner" else "with boxes and game bonuses"
     if before["A"] != before["B"]:
         side = "A" if before["A"] > before["B"] else "B"
-        why = f"higher total with boxes, {before[side]} to {before[other(side)]}"
-        return side, why
+        return side, f"higher total {with_}, {before[side]} to {before[other(side)]}"
     if won["A"] != won["B"]:
         side = "A" if won["A"] > won["B"] else "B"
-        return side, f"level at {before['A']} with boxes, more hands won"
+        return side, f"level at {before['A']} {with_}, more hands won"
     if last_winner is not None:
-        return last_winner, f"level at {before['A']} with boxes and hands won, won the last hand"
+        return last_winner, f"level at {before['A']} {with_} and hands won, won the last hand"
     return None, ""
 
 
@@ -187,29 +258,31 @@ def _final(
             False,
             0,
             "Game drawn: nobody won a hand",
+            {"A": 0, "B": 0},
         )
     loser = other(winner)
     shutout = won[loser] == 0 and profile.shutout != "none"
-    bonus = profile.game_bonus
-    if profile.game_bonus_min is not None and points[winner] < profile.game_bonus_min:
-        bonus = 0
-    totals = {loser: points[loser] + boxes[loser]}
-    totals[winner], text = _winner_total(points[winner], won[winner], bonus, shutout, profile)
+    bonuses = game_bonuses(points, winner, profile)
+    totals = {loser: points[loser] + boxes[loser] + bonuses[loser]}
+    totals[winner], text = _winner_total(
+        points[winner], won[winner], bonuses[winner], shutout, profile
+    )
     totals = {side: totals[side] for side in SIDES}
-    if bonus != profile.game_bonus:
+    if bonuses[winner] != profile.game_bonus:
         text += f" (no game bonus: {points[winner]} points, under {profile.game_bonus_min})"
-    text += f"; {loser}: {_plain_total(points[loser], won[loser], profile)}"
+    text += f"; {loser}: {_plain_total(points[loser], won[loser], bonuses[loser], profile)}"
     return GameResult(
         winner,
         True,
         totals,
         dict(points),
         dict(won),
-        bonus,
+        bonuses[winner],
         boxes,
         shutout,
         totals[winner] - totals[loser],
         f"Game to {winner}{f' ({why})' if why else ''}: {text}",
+        bonuses,
     )
 
 
@@ -217,8 +290,10 @@ def _boxes(count: int, profile: RuleProfile) -> str:
     return f"{count} box{'es' if count != 1 else ''} × {profile.box_bonus}"
 
 
-def _plain_total(points: int, won: int, profile: RuleProfile) -> str:
-    return f"{points} points + {_boxes(won, profile)} = {points + won * profile.box_bonus}"
+def _plain_total(points: int, won: int, bonus: int, profile: RuleProfile) -> str:
+    game = f" + {bonus} game bonus" if bonus else ""
+    total = points + bonus + won * profile.box_bonus
+    return f"{points} points{game} + {_boxes(won, profile)} = {total}"
 
 
 def _winner_total(

@@ -14,6 +14,9 @@ from scoring.rules.errors import RulesError, gettext_noop
 
 SHUTOUT_MODES = ("double", "double_points", "bonus", "none")
 DEALER_MODES = ("alternate", "winner", "loser")
+# Who gets the game bonus (docs/rules.md §7): the game's winner, or every player whose
+# hand points reached game_bonus_min, winner or not.
+GAME_BONUS_MODES = ("winner", "each_reaching_min")
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,7 @@ class RuleProfile:
     dead_hands_count: bool = True
     game_bonus: int = 100
     game_bonus_min: int | None = None
+    game_bonus_to: str = "winner"
     box_bonus: int = 25
     shutout: str = "double"
     shutout_bonus: int = 100
@@ -67,13 +71,14 @@ PROFILES: dict[str, RuleProfile] = {
     "oklahoma": RuleProfile(name="oklahoma", oklahoma=True, game_target=150),
     "straight": RuleProfile(name="straight", knock_limit=0, layoffs=False),
     # The school rules in the seeds (docs/rules.md §10): ten hands, no lay-offs, gin 25,
-    # big gin 31, undercut 25, box 25, and the 100-point game bonus only for a winner
-    # who "has reached 100 points"; the seed knows no shutout.
+    # big gin 31, undercut 25, box 25, and the 100-point game bonus to each player who
+    # "has reached 100 points", winner or not; the seed knows no shutout.
     "school": RuleProfile(
         name="school",
         layoffs=False,
         game_hands=10,
         game_bonus_min=100,
+        game_bonus_to="each_reaching_min",
         shutout="none",
     ),
     # Three games scored at once (docs/rules.md §8a). games_to_win is not used: the match
@@ -117,7 +122,11 @@ _BOOL_OPTIONS = {
     "dead_hands_count",
     "hollywood",
 }
-_CHOICE_OPTIONS = {"shutout": SHUTOUT_MODES, "next_dealer": DEALER_MODES}
+_CHOICE_OPTIONS = {
+    "shutout": SHUTOUT_MODES,
+    "next_dealer": DEALER_MODES,
+    "game_bonus_to": GAME_BONUS_MODES,
+}
 
 
 def make_profile(name: str = "standard", overrides: Mapping[str, Any] | None = None) -> RuleProfile:
@@ -161,6 +170,15 @@ def _consistent(profile: RuleProfile) -> RuleProfile:
             ),
             {"game_hands": profile.game_hands},
             field="game_hands",
+        )
+    if profile.game_bonus_to == "each_reaching_min" and profile.game_bonus_min is None:
+        raise RulesError(
+            "bad_option",
+            gettext_noop(
+                "game_bonus_to each_reaching_min gives the game bonus to each player whose "
+                "points reached game_bonus_min, so game_bonus_min must be set"
+            ),
+            field="game_bonus_min",
         )
     return profile
 

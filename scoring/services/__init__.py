@@ -58,7 +58,6 @@ from scoring.services.players import (
 from scoring.services.rescoring import import_match, rescore_match
 from scoring.services.results import (
     RESULT_CHANGED,
-    current_points,
     decide_match,
     result_of,
     withdraw_decision,
@@ -80,7 +79,6 @@ __all__ = [
     "chain_of",
     "device_key",
     "close_match",
-    "current_points",
     "decide_match",
     "confirm_hand",
     "correct_hand",

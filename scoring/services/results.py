@@ -24,7 +24,7 @@ from ginclub import permissions
 from ginclub.errors import Conflict, ServiceError, require_reason
 from ginclub.permissions import Actor
 from scoring import hooks
-from scoring.models import Game, Hand, Match
+from scoring.models import Hand, Match
 from scoring.progress import recompute_match
 from scoring.services import ratings
 from scoring.services.base import lock_match, log
@@ -188,11 +188,3 @@ def withdraw_decision(*, match_id: int, actor: Actor, reason: str) -> Match:
         )
         _moved(match, actor, before, action="decision_withdrawn", what=_("the result"))
     return match
-
-
-def current_points(match: Match) -> dict[str, int]:
-    """The hand points of the game in play (zero between games)."""
-    game = match.games.filter(state=Game.State.IN_PROGRESS).first()
-    if game is None:
-        return {"A": 0, "B": 0}
-    return {"A": game.hand_points_a, "B": game.hand_points_b}

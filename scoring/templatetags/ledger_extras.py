@@ -79,6 +79,7 @@ FIELD_WORDS = {
     "dead_hands_count": pgettext_lazy("ledger field", "dead hands count"),
     "game_bonus": pgettext_lazy("ledger field", "game bonus"),
     "game_bonus_min": pgettext_lazy("ledger field", "game bonus min"),
+    "game_bonus_to": pgettext_lazy("ledger field", "game bonus to"),
     "box_bonus": pgettext_lazy("ledger field", "box bonus"),
     "shutout": pgettext_lazy("ledger field", "shutout"),
     "shutout_bonus": pgettext_lazy("ledger field", "shutout bonus"),

@@ -4,12 +4,13 @@ see the package).
 Time called (docs/rules.md §13; the states are tournaments.play's): each table finishes
 the hand in play and no new hand may start (scoring asks through its play gate); then
 apply_time_policy gives each unfinished match to the player with more games won, else to
-the leader in the current game, else to the leader on match points (a level table waits
-for the organiser). An organiser may extend one table's time (minutes, or more hands) and
-undo a mistaken call. An organiser may also decide any table by hand, with a reason.
-Either way the result is set on the match (scoring.services.decide_match: its winner,
-games and points, who set it and why), where every reader finds it, and the match is
-stopped. There are no drawn matches: the standings maths counts only
+the leader in the current game (on its standing, scoring.selectors.current_standing), else
+to the leader on match points (a level table waits for the organiser). An organiser may
+extend one table's time (minutes, or more hands) and undo a mistaken call. An organiser
+may also decide any table by hand, with a reason. Either way the result is set on the
+match (scoring.services.decide_match: its winner, games and points, who set it and
+why), where every reader finds it, and the match is stopped. There are no drawn
+matches: the standings maths counts only
 decided ones.
 """
 
@@ -27,6 +28,7 @@ from ginclub.errors import Conflict, ServiceError, require_reason
 from ginclub.permissions import Actor
 from scoring import services as scoring
 from scoring.models import Match
+from scoring.selectors import current_standing
 from tournaments import play
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.pairing import Phrase, Worded
@@ -304,13 +306,14 @@ def apply_time_policy(
                 pairing_ids is not None and pairing.pk not in pairing_ids
             ):
                 continue
-            why = _still_open(row, named=pairing_ids is not None)
+            current = current_standing(pairing.match)
+            why = _still_open(row, current, named=pairing_ids is not None)
             if why:
                 waiting = Phrase(TABLE_WAITING, {"table": pairing.table, "why": why})
                 report.waiting.append((pairing, Worded(waiting)))
                 continue
-            winner, reason = _time_decision(pairing, row.current_game, row.current_points)
-            _decide(pairing, winner, reason, actor, row.current_points, by=Match.DecidedBy.TIME)
+            winner, reason = _time_decision(pairing, row.current_game, current)
+            _decide(pairing, winner, reason, actor, current, by=Match.DecidedBy.TIME)
             report.settled.append(pairing)
         log(
             tournament,
@@ -331,8 +334,9 @@ PLAYING_ON = gettext_noop("%(a)s and %(b)s play on until %(time)s")
 LEVEL = gettext_noop("level on games and points; record the result by hand")
 
 
-def _still_open(row, *, named: bool) -> Phrase | None:
-    """Why the policy leaves a table open (None: it decides it)."""
+def _still_open(row, current: dict[str, int], *, named: bool) -> Phrase | None:
+    """Why the policy leaves a table open (None: it decides it); `current`: the current
+    game's standing."""
     names = {"a": row.pairing.player_a.player.name, "b": row.pairing.player_b.player.name}
     if row.disputed or row.pending:
         return Phrase(HAND_DISPUTED if row.disputed else HAND_NOT_CONFIRMED)
@@ -340,7 +344,7 @@ def _still_open(row, *, named: bool) -> Phrase | None:
         return Phrase(FINISHING, names)
     if not named and row.play.state == play.EXTENDED:
         return Phrase(PLAYING_ON, {**names, "time": play.clock_time(row.play.cutoff)})
-    if _time_decision(row.pairing, row.current_game, row.current_points) is None:
+    if _time_decision(row.pairing, row.current_game, current) is None:
         return Phrase(LEVEL)
     return None
 
@@ -348,7 +352,10 @@ def _still_open(row, *, named: bool) -> Phrase | None:
 def _time_decision(
     pairing: Pairing, game: int | None, current: dict[str, int]
 ) -> tuple[str, str] | None:
-    """The policy's winner and why, in the words the players read after "Ada wins 2–1: "."""
+    """The policy's winner and why, in the words the players read after "Ada wins 2–1: ".
+    `current`: the current game's standing (scoring's `current_standing`: hand points in
+    a game to a target, totals with boxes and earned game bonuses in a fixed-length one,
+    docs/rules.md §7)."""
     m = pairing.match
     names = {"A": pairing.player_a.player.name, "B": pairing.player_b.player.name}
     if m.games_won_a != m.games_won_b:
@@ -422,7 +429,7 @@ def record_result(
         if pairing.is_bye:
             raise Conflict("bye", _("A bye needs no result."))
         m = pairing.match
-        current = scoring.current_points(m)
+        current = current_standing(m)
         games = (_or(games_a, m.games_won_a), _or(games_b, m.games_won_b))
         points = (
             _or(points_a, m.points_a + current["A"]),

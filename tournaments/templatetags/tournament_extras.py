@@ -100,6 +100,7 @@ RULE_OPTIONS = {
     "dead_hands_count": pgettext_lazy("rule option code, shown as a label", "dead_hands_count"),
     "game_bonus": pgettext_lazy("rule option code, shown as a label", "game_bonus"),
     "game_bonus_min": pgettext_lazy("rule option code, shown as a label", "game_bonus_min"),
+    "game_bonus_to": pgettext_lazy("rule option code, shown as a label", "game_bonus_to"),
     "box_bonus": pgettext_lazy("rule option code, shown as a label", "box_bonus"),
     "shutout": pgettext_lazy("rule option code, shown as a label", "shutout"),
     "shutout_bonus": pgettext_lazy("rule option code, shown as a label", "shutout_bonus"),
@@ -116,6 +117,10 @@ RULE_VALUES = {
     ("next_dealer", "alternate"): pgettext_lazy("next dealer rule code", "alternate"),
     ("next_dealer", "winner"): pgettext_lazy("next dealer rule code", "winner"),
     ("next_dealer", "loser"): pgettext_lazy("next dealer rule code", "loser"),
+    ("game_bonus_to", "winner"): pgettext_lazy("game bonus rule code", "winner"),
+    ("game_bonus_to", "each_reaching_min"): pgettext_lazy(
+        "game bonus rule code", "each_reaching_min"
+    ),
 }
 # A hand's outcome code as the rules preview shows a changed outcome ("knock → undercut").
 OUTCOME_CODES = {

@@ -23,6 +23,7 @@ from ginclub.errors import NotFound, ServiceError
 from ginclub.http import answer_poll
 from ginclub.permissions import actor_of
 from scoring import services as scoring
+from scoring.selectors import current_standing
 from tournaments import selectors, services, translated
 from tournaments.forms import ReasonForm, ResultForm, RoundPlayersForm, TimerForm
 from tournaments.models import Pairing, Round, Tournament
@@ -397,7 +398,7 @@ def _result_initial(pairing: Pairing) -> dict:
             "points_a": m.points_a,
             "points_b": m.points_b,
         }
-    current = scoring.current_points(m)
+    current = current_standing(m)
     return {
         "games_a": m.games_won_a,
         "games_b": m.games_won_b,

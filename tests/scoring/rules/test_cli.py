@@ -29,6 +29,7 @@ GAME_FIELDS = [
     "hand_points",
     "hands_won",
     "game_bonus",
+    "game_bonuses",
     "box_bonus",
     "shutout",
     "margin",
