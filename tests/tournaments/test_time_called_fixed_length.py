@@ -53,9 +53,11 @@ def test_time_policy_gives_a_school_game_to_the_leader_on_totals_with_boxes(club
     pairing = play_then_apply_the_policy(
         rnd, pairing, organiser, [("B", 60), ("A", 10), ("A", 10), ("A", 10), ("A", 10)]
     )
-    assert (pairing.result_by, pairing.result_winner) == ("time", "A")
-    assert (pairing.result_points_a, pairing.result_points_b) == (140, 85)
-    assert pairing.result_reason == ("time was called with games level and Ada led game 1 140–85")
+    assert (pairing.match.decided_by, pairing.match.winner) == ("time", "A")
+    assert (pairing.match.points_a, pairing.match.points_b) == (140, 85)
+    assert pairing.match.decision_reason == (
+        "time was called with games level and Ada led game 1 140–85"
+    )
 
 
 # Ada two knocks of 55 (she reached 100), then Ben four of 30 (he reached 100 too).
@@ -80,7 +82,7 @@ def test_time_policy_records_the_school_game_totals_with_the_bonuses_earned(
 ):
     rnd, pairing = school_table(club, organiser, overrides)
     pairing = play_then_apply_the_policy(rnd, pairing, organiser, EARNED)
-    assert (pairing.result_winner, pairing.result_points_a, pairing.result_points_b) == (
+    assert (pairing.match.winner, pairing.match.points_a, pairing.match.points_b) == (
         winner,
         points_a,
         points_b,
