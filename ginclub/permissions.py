@@ -19,20 +19,38 @@ Terms:
                  revokes the match's links (the match's `link_generation`, signed into
                  the link and kept in the grant, moves on: old links and grants stop).
 
+Lists ask the same questions as querysets ("which of these may it see"): every list
+of tournaments, matches, results, clubs or seasons is filtered here, next to the single
+check it mirrors, so a private event or a held-back round cannot leak through a page
+that forgot to ask (tests/test_visibility.py holds each check and its queryset to the
+same answer; tests/test_architecture.py refuses such a filter anywhere else).
+
+    visible      a tournament the actor may open (may_view_tournament); a match the
+                 actor may know of in lists: a club match, or a table of a visible
+                 tournament
+    held back    a result the organiser's hiding options keep from the actor while
+                 the event runs (hide_last_rounds: its last rounds until it finishes;
+                 hide_standings_during_round: the round being played), as its own
+                 pages keep it; never from the club's organisers
+    readable     a visible match whose result is not held back
+
 This module is the shared core under both apps: it reads the objects it is given (a
 match's club and players, a tournament's club and public flag, a club's organisers)
-and imports neither app.
+and imports neither app; its querysets name the apps' models by label.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.core import signing
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
@@ -449,3 +467,114 @@ def require_manage_tournament(actor: Actor, tournament) -> None:
             _("Only the organisers of %(club)s (and admins) manage %(tournament)s.")
             % {"club": tournament.club.name, "tournament": tournament.name},
         )
+
+
+# ------------------------------------------------------- which of these may it see
+
+# What everybody may see: the reader of a public page, and of anything shown to more
+# people than one event's (a season ladder counts only what this actor may see).
+EVERYBODY = Actor()
+
+
+def _objects(label: str):
+    return apps.get_model(label).objects
+
+
+def organised_clubs(actor: Actor) -> QuerySet:
+    """The clubs `actor` organises (`organises` as a query; admins: all)."""
+    clubs = _objects("scoring.Club")
+    if actor.is_admin():
+        return clubs.all()
+    if not actor.is_authenticated:
+        return clubs.none()
+    return clubs.filter(organisers=actor.user)
+
+
+def member_clubs(actor: Actor) -> QuerySet:
+    """The clubs `actor` organises or plays at (`organises` or `is_member`)."""
+    clubs = _objects("scoring.Club")
+    if actor.is_admin():
+        return clubs.all()
+    if not actor.is_authenticated:
+        return clubs.none()
+    return clubs.filter(
+        pk__in=clubs.filter(Q(organisers=actor.user) | Q(players__user=actor.user)).values("pk")
+    )
+
+
+def visible_tournaments(actor: Actor) -> QuerySet:
+    """`may_view_tournament` as a query: public ones, their clubs' for organisers, the
+    ones the actor plays in; admins all."""
+    tournaments = _objects("tournaments.Tournament")
+    if actor.is_admin():
+        return tournaments.all()
+    visible = Q(public=True)
+    if actor.is_authenticated:
+        visible |= Q(club__in=organised_clubs(actor).values("pk"))
+        visible |= Q(registrations__player__user=actor.user)
+    return tournaments.filter(pk__in=tournaments.filter(visible).values("pk"))
+
+
+def visible_seasons(actor: Actor, club) -> QuerySet:
+    """`may_view_season` for the seasons of `club`, as a query."""
+    seasons = _objects("tournaments.Season").filter(club=club)
+    if member_clubs(actor).filter(pk=club.pk).exists():
+        return seasons
+    return seasons.filter(public=True)
+
+
+def openable_matches(actor: Actor) -> QuerySet:
+    """The matches a logged-in `actor` may open (`may_view_match` less table links, which
+    a browser holds one by one): admins all, organisers their clubs', players theirs."""
+    matches = _objects("scoring.Match")
+    if actor.is_admin():
+        return matches.all()
+    if not actor.is_authenticated:
+        return matches.none()
+    user = actor.user
+    mine = Q(club__in=organised_clubs(actor).values("pk"))
+    mine |= Q(player_a__user=user) | Q(player_b__user=user)
+    return matches.filter(mine)
+
+
+HeldRounds = Callable[[str], Q]
+_held_rounds: list[HeldRounds] = []
+
+
+def register_held_rounds(find: HeldRounds) -> None:
+    """`find(round_path)`: the rounds whose results are kept from the public, as a
+    condition on a query reaching the round through `round_path` (the tournaments app
+    registers its hiding options, which it alone knows how to count)."""
+    if find not in _held_rounds:
+        _held_rounds.append(find)
+
+
+def held_back(actor: Actor, round_path: str) -> Q:
+    """The results kept from `actor` (see the terms above), as a condition on a query
+    whose rows reach the round through `round_path` ("pairing__round" from a Match,
+    "round" from a Pairing). The club's organisers and admins see everything."""
+    held = Q(pk__in=[])
+    if actor.is_admin():
+        return held
+    for find in _held_rounds:
+        held |= find(round_path)
+    if actor.is_authenticated:
+        event = f"{round_path}__tournament__club__in"
+        held &= ~Q(**{event: organised_clubs(actor).values("pk")})
+    return held
+
+
+def visible_matches(actor: Actor) -> QuerySet:
+    """The matches `actor` may know of in lists (a player's page, head to head, ratings,
+    statistics): club matches, and the tables of tournaments it may open. The club's own
+    gate (who reads its player pages: may_see_player) is asked by the page."""
+    matches = _objects("scoring.Match")
+    if actor.is_admin():
+        return matches.all()
+    events = visible_tournaments(actor).values("pk")
+    return matches.filter(Q(pairing=None) | Q(pairing__round__tournament__in=events))
+
+
+def readable_results(actor: Actor) -> QuerySet:
+    """The visible matches whose results `actor` may read (not held back)."""
+    return visible_matches(actor).exclude(held_back(actor, "pairing__round"))

@@ -187,11 +187,10 @@ class PlayerEvent:
 
 @dataclass(frozen=True)
 class PlayerEvents:
-    """What the apps above scoring say of a player's history, for one viewer: the events,
-    and the matches whose results this viewer may not see yet (their events hide them)."""
+    """What the apps above scoring say of a player's history, for one viewer: the events
+    it may open. (Which matches and results the viewer may see is ginclub.permissions'.)"""
 
     events: tuple[PlayerEvent, ...] = ()
-    hidden_matches: frozenset[int] = frozenset()
 
 
 PlayerEventsFinder = Callable[[int, Any], PlayerEvents]
@@ -207,12 +206,9 @@ def register_player_events(find: PlayerEventsFinder) -> None:
 
 def player_events(player_id: int, actor: Any) -> PlayerEvents:
     events: list[PlayerEvent] = []
-    hidden: set[int] = set()
     for find in _player_events:
-        found = find(player_id, actor)
-        events.extend(found.events)
-        hidden.update(found.hidden_matches)
-    return PlayerEvents(tuple(events), frozenset(hidden))
+        events.extend(find(player_id, actor).events)
+    return PlayerEvents(tuple(events))
 
 
 # ---------------------------------------------------------------------------- ledger text

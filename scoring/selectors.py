@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet, Subquery
+from django.db.models import Prefetch, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
@@ -290,19 +290,14 @@ def match_version(match: Match) -> tuple:
 
 
 def matches_for(user) -> QuerySet[Match]:
-    """Matches a logged-in user may see: admins all, organisers their clubs', players theirs."""
-    matches = Match.objects.select_related("club", "player_a", "player_b")
-    if user.is_superuser:
-        return matches
-    return matches.filter(
-        Q(club__organisers=user) | Q(player_a__user=user) | Q(player_b__user=user)
-    ).distinct()
+    """Matches a logged-in user may open (permissions.openable_matches)."""
+    actor = permissions.Actor(user=user)
+    return permissions.openable_matches(actor).select_related("club", "player_a", "player_b")
 
 
 def clubs_for(user) -> QuerySet[Club]:
-    if user.is_superuser:
-        return Club.objects.all()
-    return Club.objects.filter(Q(organisers=user) | Q(players__user=user)).distinct()
+    """The clubs a logged-in user organises or plays at (permissions.member_clubs)."""
+    return permissions.member_clubs(permissions.Actor(user=user))
 
 
 def players_of(club: Club) -> QuerySet[Player]:

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ginclub import permissions
 from ginclub.errors import NotFound
-from scoring import charts, hooks, selectors, services, stats
+from scoring import charts, selectors, services, stats
 from scoring.models import Player
 
 
@@ -100,8 +100,8 @@ def player_chart(request: HttpRequest, player_id: int, chart: str) -> HttpRespon
     if chart not in CHARTS:
         raise NotFound("not_found", _("No such chart."))
     player, actor = visible_player(request, player_id)
-    hidden = hooks.player_events(player.pk, actor).hidden_matches
-    response = HttpResponse(CHARTS[chart](player, hidden), content_type="image/svg+xml")
+    unseen, hidden = stats.withheld(player, actor)
+    response = HttpResponse(CHARTS[chart](player, unseen | hidden), content_type="image/svg+xml")
     response["Cache-Control"] = "private, no-cache"
     return response
 

@@ -6,6 +6,7 @@ plain maths library such as networkx."""
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -331,3 +332,66 @@ def test_the_cycle_checker_accepts_a_package_hub_over_its_modules():
         ginclub__errors="",
     )
     assert cycles(graph) == []
+
+
+# ------------------------------------------- who may read what, decided in one place
+
+# A lookup on the public flags or on club membership (organisers, a club's players'
+# logins): a list filtered by one decides who may read it, which is
+# ginclub.permissions' alone (its visible_* querysets).
+VISIBILITY_LOOKUP = re.compile(
+    r"(^|__)(public|player_pages_public|organisers|players__user|player__user)(__|$)"
+)
+QUERY_CALLS = {"filter", "exclude", "get", "Q", "annotate", "aggregate"}
+
+
+def visibility_filters(source: str) -> list[str]:
+    """Keyword lookups in query calls that decide visibility (`VISIBILITY_LOOKUP`)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+        if name not in QUERY_CALLS:
+            continue
+        for keyword in node.keywords:
+            if keyword.arg and VISIBILITY_LOOKUP.search(keyword.arg):
+                found.append(f"line {node.lineno}: {name}({keyword.arg}=...)")
+    return found
+
+
+def test_no_list_decides_visibility_outside_the_permissions_module():
+    problems = []
+    for module, path in project_modules().items():
+        if module == "ginclub.permissions" or ".migrations." in module:
+            continue
+        problems += [f"{module} {found}" for found in visibility_filters(path.read_text())]
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Tournament.objects.filter(public=True)",
+        "qs.exclude(club__organisers=user)",
+        "Q(registrations__player__user=user)",
+        "Club.objects.filter(players__user=u).exists()",
+        "seasons.filter(public=True, club=club)",
+        "clubs.filter(player_pages_public=True)",
+    ],
+)
+def test_the_visibility_checker_finds_a_filter_on_a_public_flag_or_membership(source):
+    assert visibility_filters(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Player.objects.filter(user=request.user)",
+        "permissions.visible_tournaments(actor).filter(club=club)",
+        "Tournament(public=True)",
+        "services.create_tournament(public=False)",
+    ],
+)
+def test_the_visibility_checker_lets_other_lookups_pass(source):
+    assert visibility_filters(source) == []

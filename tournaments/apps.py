@@ -7,6 +7,10 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from ginclub.errors import register_user_error
+
+        # Every list of results holds back what the events' hiding options keep from the
+        # public (ginclub.permissions.held_back asks; the rounds are counted here).
+        from ginclub.permissions import register_held_rounds
         from scoring.hooks import (
             register_match_clock,
             register_match_places,
@@ -16,9 +20,15 @@ class TournamentsConfig(AppConfig):
         )
         from tournaments.pairing import PairingError
         from tournaments.play import play_gate
-        from tournaments.selectors import CLOCK_RELATED, clock_for_match, places_of_matches
+        from tournaments.selectors import (
+            CLOCK_RELATED,
+            clock_for_match,
+            held_rounds,
+            places_of_matches,
+        )
         from tournaments.services.corrections import judge_result_change, lock_tournament_of
 
+        register_held_rounds(held_rounds)
         # Pairing is pure like the rules engine: its errors are refusals too.
         register_user_error(PairingError)
         # A match played in a round shows the round's clock on its scoreboard; scoring

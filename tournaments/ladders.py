@@ -44,6 +44,7 @@ from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from ginclub import permissions
 from ginclub.permissions import Actor
 from scoring.models import Club, Match, Player
 from tournaments.models import Pairing, Round, Season, SeasonLadder, Tournament
@@ -58,11 +59,9 @@ from tournaments.pairing.words import Phrase, Worded
 from tournaments.translated import worded
 
 
-def seasons_of(club: Club, actor: Actor, *, organiser: bool, member: bool) -> QuerySet[Season]:
-    """The club's seasons `actor` may open (permissions.may_view_season as a query):
-    all of them for its organisers and members, the public ones for anybody else."""
-    seasons = Season.objects.filter(club=club).select_related("club")
-    return seasons if organiser or member else seasons.filter(public=True)
+def seasons_of(club: Club, actor: Actor) -> QuerySet[Season]:
+    """The club's seasons `actor` may open (permissions.visible_seasons)."""
+    return permissions.visible_seasons(actor, club).select_related("club")
 
 
 def tiebreaks_of(season: Season) -> tuple[str, ...]:
@@ -337,7 +336,9 @@ def _summary(rows: QuerySet, group: str, *changes) -> Subquery:
 
 
 def _counted_tournaments(season: Season) -> QuerySet[Tournament]:
-    events = Tournament.objects.filter(
+    # A ladder is read by more people than a tournament's own readers (the club's
+    # members, or everybody): it counts only the tournaments everybody may open.
+    events = permissions.visible_tournaments(permissions.EVERYBODY).filter(
         club_id=season.club_id, date__gte=season.starts_on, date__lte=season.ends_on
     )
     return events.filter(seasons=season) if season.events == Season.Events.CHOSEN else events

@@ -28,6 +28,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext, pgettext
 
+from ginclub import permissions
 from ginclub.permissions import Actor, table_token
 from scoring.models import Game, Hand, LedgerRow, Match
 from scoring.services.results import RESULT_CHANGED
@@ -61,13 +62,7 @@ def tournaments_for(actor: Actor) -> QuerySet[Tournament]:
     """Tournaments `actor` may open, as one query: the queryset form of
     ginclub.permissions.may_view_tournament (public ones, their clubs' for organisers,
     the ones they are registered in; admins all)."""
-    tournaments = Tournament.objects.select_related("club")
-    if actor.is_admin():
-        return tournaments
-    visible = Q(public=True)
-    if actor.is_authenticated:
-        visible |= Q(club__organisers=actor.user) | Q(registrations__player__user=actor.user)
-    return tournaments.filter(visible).distinct()
+    return permissions.visible_tournaments(actor).select_related("club")
 
 
 def registrations_of(tournament: Tournament) -> QuerySet[Registration]:
@@ -93,6 +88,34 @@ def field_size(tournament: Tournament) -> int:
 
 def rounds_planned(tournament: Tournament) -> int:
     return planned_rounds(tournament, field_size(tournament))
+
+
+def hidden_after(tournament: Tournament) -> int | None:
+    """The last round whose results the public sees under hide_last_rounds (None: all of
+    them; the round being played under hide_standings_during_round: public_limit)."""
+    if not tournament.hide_last_rounds or tournament.state == Tournament.State.FINISHED:
+        return None
+    return max(rounds_planned(tournament) - tournament.hide_last_rounds, 0)
+
+
+def held_rounds(round_path: str) -> Q:
+    """The rounds whose results the organisers' hiding options keep from the public while
+    their events run (hidden_after; the round being played under
+    hide_standings_during_round), as a condition on a query that reaches the round
+    through `round_path`. ginclub.permissions.held_back asks it (registered by the app),
+    so every list holds back what the event's own pages hold back. One query, and one
+    per running event that hides its last rounds."""
+    hiding = Tournament.objects.exclude(state=Tournament.State.FINISHED).filter(
+        Q(hide_last_rounds__gt=0) | Q(hide_standings_during_round=True)
+    )
+    held = Q(pk__in=[])
+    for event in hiding:
+        of_event = Q(**{f"{round_path}__tournament_id": event.pk})
+        if event.hide_standings_during_round:
+            held |= of_event & Q(**{f"{round_path}__state": Round.State.PUBLISHED})
+        if (shown := hidden_after(event)) is not None:
+            held |= of_event & Q(**{f"{round_path}__number__gt": shown})
+    return held
 
 
 # ---------------------------------------------------------------------- standings

@@ -61,6 +61,7 @@ from scoring.stats.record import (
     record_dict,
     visible_club,
     visible_player,
+    withheld,
 )
 from scoring.stats.summaries import meld_shape
 
@@ -69,5 +70,5 @@ __all__ = [
     "PlayerRecord", "RatingMonth", "Version", "club_ratings", "games_of", "hands_of",
     "head_to_head", "history", "history_version", "match_lines", "matches_of", "meld_shape",
     "player_record", "rating_dict", "rating_history", "rating_months", "ratings_of",
-    "record_dict", "results_by_month", "visible_club", "visible_player",
+    "record_dict", "results_by_month", "visible_club", "visible_player", "withheld",
 ]  # fmt: skip

@@ -53,12 +53,17 @@ class MatchLine:
 
 
 def match_lines(
-    player: Player, hidden: frozenset[int] = frozenset(), limit: int | None = None
+    player: Player,
+    hidden: frozenset[int] = frozenset(),
+    limit: int | None = None,
+    *,
+    unseen: frozenset[int] = frozenset(),
 ) -> list[MatchLine]:
     """The player's matches, newest first, all or the latest `limit` (one query); results
-    held back from the viewer (`hidden`) are shown as such."""
+    held back from the viewer (`hidden`) are shown as such, matches it may not know of
+    (`unseen`) not at all."""
     matches = (
-        Match.objects.filter(Q(player_a=player) | Q(player_b=player))
+        matches_of(player, unseen)
         .select_related("player_a", "player_b")
         .order_by("-created_at", "-pk")
     )[:limit]

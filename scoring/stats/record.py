@@ -148,18 +148,20 @@ def history(player: Player, hidden: frozenset[int] = frozenset(), version=None) 
 
 
 def player_record(player: Player, actor, *, matches_shown: int | None = None) -> PlayerRecord:
-    """The player's record as `actor` may see it: results the apps above hold back from
-    this viewer (scoring.hooks.player_events) are left out of every figure; the latest
-    `matches_shown` matches listed (None: all). A fixed number of queries whatever the
-    player's history; the figures from their hands come from `history`'s cache while
-    none of their matches has changed."""
+    """The player's record as `actor` may see it (ginclub.permissions): matches of
+    events it may not open are left out altogether, results held back from it are
+    listed as hidden; neither counts in any figure. The latest `matches_shown` matches
+    listed (None: all). A fixed number of queries whatever the player's history; the
+    figures from their hands come from `history`'s cache while none of their matches
+    has changed."""
     found = hooks.player_events(player.pk, actor)
-    hidden = found.hidden_matches
-    version = history_version(player, hidden)
-    past = history(player, hidden, version)
-    matches = match_lines(player, hidden, matches_shown)
+    unseen, hidden = withheld(player, actor)
+    left_out = unseen | hidden
+    version = history_version(player, left_out)
+    past = history(player, left_out, version)
+    matches = match_lines(player, hidden, matches_shown, unseen=unseen)
     places = hooks.match_places([line.match.pk for line in matches])
-    rated = rating_rows(player, hidden)
+    rated = rating_rows(player, left_out)
     changes = {match_id: round(after - before, 2) for match_id, _month, before, after in rated}
     return PlayerRecord(
         player=player,
@@ -175,7 +177,7 @@ def player_record(player: Player, actor, *, matches_shown: int | None = None) ->
             for line in matches
         ],
         rating=Rating.objects.filter(player=player).first(),
-        matches_played=len(matches) if matches_shown is None else version.matches,
+        matches_played=len(matches) if matches_shown is None else version.matches - len(unseen),
         head_to_head=past.head_to_head,
         months=past.months,
         deadwood=past.deadwood,
@@ -184,6 +186,19 @@ def player_record(player: Player, actor, *, matches_shown: int | None = None) ->
         events=found.events,
         hidden=hidden,
     )
+
+
+def withheld(player: Player, actor) -> tuple[frozenset[int], frozenset[int]]:
+    """(unseen, hidden): the player's matches `actor` may not know of (tables of events
+    it may not open), and the others whose results are held back from it
+    (permissions.visible_matches, readable_results). Two queries."""
+    if actor.is_admin():
+        return frozenset(), frozenset()
+    mine = Match.objects.filter(Q(player_a=player) | Q(player_b=player))
+    unseen = mine.exclude(pk__in=permissions.visible_matches(actor).values("pk"))
+    unread = mine.exclude(pk__in=permissions.readable_results(actor).values("pk"))
+    unseen_ids = frozenset(unseen.values_list("pk", flat=True))
+    return unseen_ids, frozenset(unread.values_list("pk", flat=True)) - unseen_ids
 
 
 def record_dict(record: PlayerRecord) -> dict[str, Any]:

@@ -4,7 +4,9 @@ the organiser decides the other table by hand and closes the round, and the publ
 standings show the result. Then a correction after the round closed: a score that would
 leave the match undecided is refused, the real one is previewed (result, standings lines
 that move) and applied, and the public standings say that results changed after round 1
-closed. Screenshots of each step at phone width go to test-artifacts/.
+closed. In round 2 the organiser enters one table's result by hand and lets the time
+policy decide the other; both players' pages and the club ratings count both matches.
+Screenshots of each step at phone width go to test-artifacts/.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from ginclub.permissions import table_token
 from scoring.models import Hand, Match
 from tests.browser.conftest import ARTIFACTS
 from tests.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
@@ -215,3 +218,56 @@ def test_organiser_day_from_registration_to_public_standings(desk, phone):
         path=str(ARTIFACTS / "organiser-day-11-standings-after-correction.png"), full_page=True
     )
     assert public.evaluate("document.documentElement.scrollWidth") <= 360
+
+    # Round 2: the organiser decides one table by hand; the other plays a hand that
+    # does not end the game, time is called and the time policy decides it.
+    desk.goto(f"/tournaments/{tournament.slug}/manage/rounds/")
+    desk.get_by_role("button", name="Draft round 2").click()
+    desk.get_by_role("button", name="Publish round 2").click()
+    expect(desk.locator("#dashboard-tables")).to_contain_text("2 playing")
+    by_hand, by_time = Round.objects.get(tournament=tournament, number=2).pairings.order_by("table")
+    desk.get_by_test_id(f"result-{by_hand.table}").click()
+    desk.locator('input[name="winner"][value="B"]').check()
+    desk.locator("#id_games_b").fill("1")
+    desk.get_by_label("Reason (goes in the ledger)").fill("score sheet handed in")
+    desk.get_by_role("button", name="Record the result").click()
+    expect(desk.locator(".messages")).to_contain_text(f"Table {by_hand.table}: result recorded")
+
+    knocker, defender = by_time.player_a.player.name, by_time.player_b.player.name
+    first, second = phone(), phone()
+    link = f"/t/{table_token(by_time.match)}/"
+    sit_down(first, link, knocker)
+    sit_down(second, link, defender)
+    first.locator("#hand-form").get_by_label(knocker, exact=True).check()
+    first.locator("#id_knocker_deadwood").fill("3")
+    first.locator("#id_defender_deadwood").fill("10")  # 7 points: game 1 goes on
+    first.get_by_test_id("submit-hand").click()
+    second.get_by_test_id("confirm-1").click()
+    expect(second.get_by_test_id("confirm-1")).to_have_count(0)
+
+    desk.goto(f"/tournaments/{tournament.slug}/manage/dashboard/")
+    desk.get_by_role("button", name="Call time").click()
+    desk.get_by_test_id(f"time-policy-{by_time.table}").click()
+    expect(desk.locator(".messages")).to_contain_text(
+        f"Table {by_time.table}: {knocker} wins 0–0: time was called"
+    )
+    expect(desk.locator("#dashboard-tables")).to_contain_text("2 finished", timeout=10000)
+    shot(desk, "12-round-2-decided")
+
+    # Both decisions reach the players' records and the club's ratings.
+    for name, result in (
+        (by_hand.player_b.player.name, "won"),
+        (by_hand.player_a.player.name, "lost"),
+        (knocker, "won"),
+        (defender, "lost"),
+    ):
+        desk.goto(f"/players/{club.players.get(name=name).pk}/")
+        newest = desk.get_by_test_id("player-matches").locator("tbody tr").first
+        expect(newest).to_contain_text(result)
+        expect(desk.get_by_test_id("event-record")).to_contain_text("won ")
+    shot(desk, "13-player-page")
+    desk.goto("/clubs/riverside/ratings/")
+    ratings = desk.get_by_test_id("ratings")
+    for name in PINS:  # the Matches column: round 1 and round 2
+        expect(ratings.locator("tr", has_text=name).locator("td").nth(2)).to_have_text("2")
+    shot(desk, "14-ratings")

@@ -45,7 +45,9 @@ def test_the_record_of_each_event(club, organiser, member):
 
 
 def test_hidden_last_rounds_stay_hidden_from_members_not_organisers(club, organiser, member):
-    event = new_event(club, organiser, players=4, rounds=3, name="Secret Cup", hide_last_rounds=1)
+    # The last three rounds of three are hidden: round 1 is one of them (as on the
+    # event's public standings, tournaments.selectors.hidden_after).
+    event = new_event(club, organiser, players=4, rounds=3, name="Secret Cup", hide_last_rounds=3)
     play_round(event, organiser, {"P01": "2-0", "P03": "2-0"})
     p01 = reg(event, "P01").player
     assert Tournament.objects.get(pk=event.pk).state != Tournament.State.FINISHED
@@ -57,6 +59,17 @@ def test_hidden_last_rounds_stay_hidden_from_members_not_organisers(club, organi
     line, record = event_line(p01, organiser, "Secret Cup")
     assert line.record_shown and line.won == 1
     assert record.hands == 2 and record.head_to_head[0].won == 1
+
+
+def test_a_round_before_the_hidden_last_rounds_reads_as_on_the_public_standings(
+    club, organiser, member
+):
+    event = new_event(club, organiser, players=4, rounds=3, name="Open Cup", hide_last_rounds=1)
+    play_round(event, organiser, {"P01": "2-0", "P03": "2-0"})
+    p01 = reg(event, "P01").player
+    line, record = event_line(p01, member.user, "Open Cup")
+    assert line.record_shown and line.won == 1
+    assert [m.result for m in record.matches] == ["won"]
 
 
 def test_a_private_event_is_listed_only_to_those_who_may_open_it(club, organiser, member):

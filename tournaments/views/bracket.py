@@ -15,9 +15,9 @@ from ginclub.errors import NotFound, ServiceError
 from ginclub.http import answer_poll
 from tournaments import brackets, selectors
 from tournaments.models import Round, Tournament
+from tournaments.selectors import hidden_after
 from tournaments.views.common import manages, public_page
 from tournaments.views.outputs import render_printed
-from tournaments.views.public import hidden_after
 
 PAPER = ("a4", "a3")
 

@@ -15,8 +15,8 @@ from django.views.decorators.http import require_GET
 from ginclub.http import answer_poll
 from tournaments import my_event, selectors
 from tournaments.models import Registration, Round, Tournament
+from tournaments.selectors import hidden_after
 from tournaments.views.common import manages, public_page
-from tournaments.views.public import hidden_after
 
 
 def _registration(tournament: Tournament, registration_id: int) -> Registration:

@@ -19,14 +19,8 @@ from ginclub.http import answer_poll
 from scoring import selectors as scoring_selectors
 from tournaments import brackets, selectors
 from tournaments.models import Pairing, Round, Tournament
+from tournaments.selectors import hidden_after
 from tournaments.views.common import manages, public_page, whole_number
-
-
-def hidden_after(tournament: Tournament) -> int | None:
-    """The last round whose results the public sees (None: all of them)."""
-    if not tournament.hide_last_rounds or tournament.state == Tournament.State.FINISHED:
-        return None
-    return max(selectors.rounds_planned(tournament) - tournament.hide_last_rounds, 0)
 
 
 def _published(tournament: Tournament):

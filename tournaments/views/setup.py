@@ -34,10 +34,7 @@ from tournaments.views.common import back, organiser_page, whole_number
 def organised_clubs(actor: permissions.Actor) -> list[Club]:
     """The clubs whose tournaments `actor` may create and import: the queryset form of
     permissions.organises (every club for admins)."""
-    if not actor.is_authenticated:
-        return []
-    clubs = Club.objects.order_by("name")
-    return list(clubs if actor.is_admin() else clubs.filter(organisers=actor.user))
+    return list(permissions.organised_clubs(actor).order_by("name"))
 
 
 # Whole sentences for the refusal, by what was being done (the pages' own `doing`).

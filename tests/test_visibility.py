@@ -1,0 +1,227 @@
+"""Who may read what, decided once (issue 22, finding 2; ginclub.permissions).
+
+Each single-object check and the queryset every list uses give the same answer for
+every kind of visitor; and an outsider who walks every page and API route after a
+private event and a held-back round were played finds none of their results."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from ginclub import permissions
+from ginclub.permissions import Actor, table_token
+from scoring.models import Club, Match, Player
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.test_every_url import ROUTES, urls_of
+from tests.tournaments.helpers import actor, new_event
+from tournaments import services
+from tournaments.models import Season, Tournament
+
+pytestmark = pytest.mark.django_db
+
+SECRET = "Secret Invitational"
+# Figures and words that appear nowhere else: a page that shows them leaks the result.
+PRIVATE_MARKS = (SECRET, "sekrit-reason", "98771", "98772")
+HELD_MARKS = ("zebra-reason", "98761", "98762")
+DAY = dt.date(2026, 11, 21)
+
+
+def _decide(event: Tournament, organiser, *, points: tuple[int, int], reason: str) -> Match:
+    """Round 1 of `event` (two players) drafted, published and decided by hand, closed."""
+    rnd = services.draft_round(tournament_id=event.pk, actor=actor(organiser))
+    rnd = services.publish_round(round_id=rnd.pk, actor=actor(organiser))
+    pairing = rnd.pairings.get()
+    services.record_result(
+        pairing_id=pairing.pk,
+        actor=actor(organiser),
+        winner="A",
+        reason=reason,
+        games_a=2,
+        games_b=0,
+        points_a=points[0],
+        points_b=points[1],
+    )
+    services.close_round(round_id=rnd.pk, actor=actor(organiser))
+    return Match.objects.get(pk=pairing.match_id)
+
+
+@pytest.fixture
+def world():
+    """A club whose player pages and season are public. A private event (Sid beat Tess)
+    and a public event that holds its last round back while it runs (Uma beat Vic), both
+    in the season's dates; Walt, a member with a login, plays in neither."""
+    organiser = UserFactory(username="organiser")
+    club = ClubFactory(name="Home Club", slug="home", player_pages_public=True)
+    club.organisers.add(organiser)
+    walt = UserFactory(username="walt")
+    PlayerFactory(club=club, name="Walt", user=walt)
+    secret = new_event(
+        club, organiser, players=["Sid", "Tess"], name=SECRET, public=False, date=DAY, rounds=2
+    )
+    secret_match = _decide(secret, organiser, points=(98771, 98772), reason="sekrit-reason")
+    held = new_event(
+        club,
+        organiser,
+        players=["Uma", "Vic"],
+        name="Open Night",
+        date=DAY,
+        rounds=2,
+        hide_last_rounds=2,
+    )
+    held_match = _decide(held, organiser, points=(98761, 98762), reason="zebra-reason")
+    season = Season.objects.create(
+        club=club,
+        name="Autumn",
+        slug="autumn",
+        starts_on=DAY - dt.timedelta(days=7),
+        ends_on=DAY + dt.timedelta(days=7),
+        public=True,
+        created_by=organiser,
+    )
+    return {
+        "club": club,
+        "organiser": organiser,
+        "walt": walt,
+        "secret": secret,
+        "held": held,
+        "season": season,
+        "matches": (secret_match, held_match),
+    }
+
+
+def _values(world, event: Tournament, match: Match) -> dict:
+    pairing = match.pairing
+    return {
+        "season": world["season"].slug,
+        "match_id": match.pk,
+        "hand_id": 1,
+        "player_id": match.player_a_id,
+        "token": table_token(match),
+        "pairing_id": pairing.pk,
+        "registration_id": pairing.player_a_id,
+        "round_id": pairing.round_id,
+        "number": pairing.round.number,
+        "club": world["club"].slug,
+        "tournament": event.slug,
+        "job_id": 1,
+        "chart": "results",
+    }
+
+
+def _reads(client: Client, url: str):
+    answer = client.get(url, HTTP_USER_AGENT="visibility-walk")
+    return answer.status_code, answer.content.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("visitor", ["anonymous", "member"])
+def test_an_outsider_walking_every_route_finds_no_private_or_held_back_result(visitor, world):
+    secret_match, held_match = world["matches"]
+    problems = []
+    for event, match, marks in (
+        (world["secret"], secret_match, PRIVATE_MARKS),
+        (world["held"], held_match, HELD_MARKS),
+    ):
+        values = _values(world, event, match)
+        for route in ROUTES:
+            if route.name in ("scoring:table", "logout", "set_language"):
+                continue  # opening a table link is being given the table; not an outsider
+            client = Client()
+            if visitor == "member":
+                client.force_login(world["walt"])
+            for url in urls_of(route, values):
+                status, body = _reads(client, url)
+                assert status < 500, f"GET {url}: {status}"
+                found = [mark for mark in marks if mark in body]
+                if found:
+                    problems.append(f"GET {url} ({route.name}) as {visitor} shows {found}")
+    assert problems == [], "\n".join(problems)
+
+
+def test_a_private_events_players_pages_list_none_of_it(world, client):
+    sid = Player.objects.get(name="Sid")
+    page = client.get(f"/api/players/{sid.pk}/").json()
+    assert (page["matches"], page["head_to_head"], page["events"]) == ([], [], [])
+    assert [(m["won"], m["lost"]) for m in page["months"]] == []
+    client.force_login(world["organiser"])
+    page = client.get(f"/api/players/{sid.pk}/").json()
+    assert [m["result"] for m in page["matches"]] == ["won"]  # its organisers see it
+
+
+def test_a_held_back_result_is_listed_as_hidden_and_counts_nowhere(world, client):
+    uma = Player.objects.get(name="Uma")
+    page = client.get(f"/api/players/{uma.pk}/").json()
+    assert [m["result"] for m in page["matches"]] == ["hidden"]
+    assert page["head_to_head"] == [] and page["events"][0]["record_shown"] is False
+
+
+def test_a_public_season_counts_no_private_event(world, client):
+    answer = client.get("/api/clubs/home/seasons/autumn/ladder/").json()
+    names = {row["name"] for row in answer["rows"]}
+    assert "Sid" not in names and "Tess" not in names
+    assert [event["name"] for event in answer["tournaments"]] == ["Open Night"]
+    assert answer["tournament_matches"] == 0  # Open Night holds its round back: not yet
+
+
+# --------------------------------------------------- each check and its queryset agree
+
+
+@pytest.fixture
+def actors(world):
+    admin = get_user_model().objects.create_superuser("admin", "admin@example.org", "pw")
+    sid_user = UserFactory(username="sid")
+    Player.objects.filter(name="Sid").update(user=sid_user)
+    other = UserFactory(username="other-organiser")
+    ClubFactory(name="Away", slug="away").organisers.add(other)
+    return {
+        "anonymous": Actor(),
+        "member": Actor(user=world["walt"]),
+        "organiser": Actor(user=world["organiser"]),
+        "registered": Actor(user=sid_user),
+        "organiser elsewhere": Actor(user=other),
+        "admin": Actor(user=admin),
+    }
+
+
+def test_may_view_tournament_and_visible_tournaments_agree(actors):
+    for (who, actor_), event in itertools.product(actors.items(), Tournament.objects.all()):
+        listed = permissions.visible_tournaments(actor_).filter(pk=event.pk).exists()
+        assert listed == permissions.may_view_tournament(actor_, event), (who, event.name)
+
+
+def test_may_view_season_and_visible_seasons_agree(actors, world):
+    Season.objects.create(
+        club=world["club"], name="Members", slug="members", starts_on=DAY, ends_on=DAY
+    )
+    for (who, actor_), season in itertools.product(actors.items(), Season.objects.all()):
+        listed = permissions.visible_seasons(actor_, season.club).filter(pk=season.pk).exists()
+        assert listed == permissions.may_view_season(actor_, season), (who, season.name)
+
+
+def test_organises_and_organised_clubs_agree(actors):
+    for (who, actor_), club in itertools.product(actors.items(), Club.objects.all()):
+        listed = permissions.organised_clubs(actor_).filter(pk=club.pk).exists()
+        assert listed == permissions.organises(actor_, club), (who, club.name)
+        member = permissions.member_clubs(actor_).filter(pk=club.pk).exists()
+        assert member == (permissions.organises(actor_, club) or actor_.is_authenticated
+                          and permissions.is_member(actor_, club)), (who, club.name)  # fmt: skip
+
+
+def test_may_view_match_and_openable_matches_agree_for_logins(actors):
+    for (who, actor_), match in itertools.product(actors.items(), Match.objects.all()):
+        listed = permissions.openable_matches(actor_).filter(pk=match.pk).exists()
+        assert listed == permissions.may_view_match(actor_, match), (who, str(match))
+
+
+def test_a_match_is_visible_in_lists_when_its_event_may_be_opened(actors):
+    for (who, actor_), match in itertools.product(actors.items(), Match.objects.all()):
+        event = match.pairing.round.tournament
+        listed = permissions.visible_matches(actor_).filter(pk=match.pk).exists()
+        assert listed == permissions.may_view_tournament(actor_, event), (who, str(match))
+        readable = permissions.readable_results(actor_).filter(pk=match.pk).exists()
+        held = event.hide_last_rounds and not permissions.organises(actor_, event.club)
+        assert readable == (listed and not held), (who, str(match))
