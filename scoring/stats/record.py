@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Max, Q
+from django.db.models import Case, Count, Exists, Max, OuterRef, Q, When
 from django.utils.translation import gettext as _
 
 from ginclub import permissions
@@ -191,14 +191,28 @@ def player_record(player: Player, actor, *, matches_shown: int | None = None) ->
 def withheld(player: Player, actor) -> tuple[frozenset[int], frozenset[int]]:
     """(unseen, hidden): the player's matches `actor` may not know of (tables of events
     it may not open), and the others whose results are held back from it
-    (permissions.visible_matches, readable_results). Two queries."""
-    if actor.is_admin():
+    (ginclub.permissions). One query over the player's tournament tables (none for the
+    club's organisers, who see everything), plus the hiding options' own."""
+    if permissions.organises(actor, player.club):
         return frozenset(), frozenset()
-    mine = Match.objects.filter(Q(player_a=player) | Q(player_b=player))
-    unseen = mine.exclude(pk__in=permissions.visible_matches(actor).values("pk"))
-    unread = mine.exclude(pk__in=permissions.readable_results(actor).values("pk"))
-    unseen_ids = frozenset(unseen.values_list("pk", flat=True))
-    return unseen_ids, frozenset(unread.values_list("pk", flat=True)) - unseen_ids
+    events = permissions.visible_tournaments(actor)
+    rows = (
+        Match.objects.filter(Q(player_a=player) | Q(player_b=player), pairing__isnull=False)
+        .annotate(
+            seen=Exists(events.filter(pk=OuterRef("pairing__round__tournament_id"))),
+            held=Case(
+                When(permissions.held_back(actor, "pairing__round"), then=True), default=False
+            ),
+        )
+        .values_list("pk", "seen", "held")
+    )
+    unseen, hidden = set(), set()
+    for pk, seen, held in rows:
+        if not seen:
+            unseen.add(pk)
+        elif held:
+            hidden.add(pk)
+    return frozenset(unseen), frozenset(hidden)
 
 
 def record_dict(record: PlayerRecord) -> dict[str, Any]:
