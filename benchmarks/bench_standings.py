@@ -138,6 +138,7 @@ def run(args) -> None:
     from scoring.models import Club, Hand
     from scoring.services import Actor
     from tournaments import selectors, services
+    from tournaments.serializers import DashboardOutputSerializer
 
     rng = random.Random(2026)
     user = get_user_model().objects.create_user("bench", password="x" * 12)
@@ -177,8 +178,8 @@ def run(args) -> None:
     public_page(event, args.repeat)
     last = selectors.current_round(event)
     with CaptureQueriesContext(connection) as queries:
-        selectors.dashboard(last).as_dict()
-    runs = timed(lambda: selectors.dashboard(last).as_dict(), args.repeat)
+        _answer = DashboardOutputSerializer(selectors.dashboard(last)).data
+    runs = timed(lambda: DashboardOutputSerializer(selectors.dashboard(last)).data, args.repeat)
     print(
         f"dashboard of round {last.number}: {len(queries)} queries, "
         f"median {statistics.median(runs):.1f} ms"

@@ -30,6 +30,10 @@ def _visible_match(request: Request, match_id: int) -> Match:
     return selectors.visible_match(permissions.actor_of(request), match_id)
 
 
+def _match_out(match_id: int) -> dict:
+    return s.MatchOutputSerializer(selectors.match_view(match_id)).data
+
+
 def _actor(request: Request, match: Match, data: dict) -> permissions.Actor:
     """The request's actor; `player` + `pin` in the body act for that player (PIN checked)."""
     player_id, pin = data.pop("player", None), data.pop("pin", None)
@@ -83,18 +87,7 @@ def club_players(request: Request, slug: str) -> Response:
 def matches(request: Request) -> Response:
     if request.method == "GET":
         rows = selectors.matches_for(request.user)[:200]
-        return Response(
-            [
-                {
-                    "id": m.pk,
-                    "club": m.club.slug,
-                    "player_a": m.player_a.name,
-                    "player_b": m.player_b.name,
-                    "state": m.state,
-                }
-                for m in rows
-            ]
-        )
+        return Response(s.MatchListItemOutputSerializer(rows, many=True).data)
     data = valid(s.StartMatchSerializer, request)
     club = get_object_or_404(Club, slug=data["club"])
     players = {p.pk: p for p in Player.objects.filter(pk__in=[data["player_a"], data["player_b"]])}
@@ -115,7 +108,7 @@ def matches(request: Request) -> Response:
         agreement=data["agreement"],
         first_dealer=data["first_dealer"],
     )
-    return Response(selectors.match_view(match.pk).as_dict(), status=status.HTTP_201_CREATED)
+    return Response(_match_out(match.pk), status=status.HTTP_201_CREATED)
 
 
 @extend_schema(responses={200: s.MatchOutputSerializer, **ERRORS})
@@ -123,7 +116,7 @@ def matches(request: Request) -> Response:
 @permission_classes([AllowAny])
 def match_detail(request: Request, match_id: int) -> Response:
     _visible_match(request, match_id)
-    return Response(selectors.match_view(match_id).as_dict())
+    return Response(_match_out(match_id))
 
 
 @extend_schema(
@@ -134,7 +127,8 @@ def match_detail(request: Request, match_id: int) -> Response:
 def preview(request: Request, match_id: int) -> Response:
     match = _visible_match(request, match_id)
     hand = hand_input_from(valid(s.PreviewHandSerializer, request))
-    return Response({"preview": services.preview_hand(match=match, hand=hand).as_dict()})
+    result = services.preview_hand(match=match, hand=hand)
+    return Response(s.PreviewOutputSerializer(result.as_dict()).data)
 
 
 @extend_schema(
@@ -152,6 +146,7 @@ def submit(request: Request, match_id: int) -> Response:
     outcome = services.submit_hand(
         match_id=match.pk, actor=actor, hand=hand_input_from(data), idempotency_key=key
     )
+    # The response is HandActionOutputSerializer's, kept with the entry for replays.
     return Response(outcome.response, status=200 if outcome.replayed else 201)
 
 
@@ -223,7 +218,7 @@ def correct_preview(request: Request, hand_id: int) -> Response:
         version=version,
         reason=reason,
     )
-    return Response(preview.as_dict())
+    return Response(s.CorrectionPreviewOutputSerializer(preview).data)
 
 
 @extend_schema(
@@ -238,7 +233,7 @@ def void_preview(request: Request, hand_id: int) -> Response:
     hand = _organised_hand(request, hand_id)
     data = valid(s.VoidPreviewSerializer, request)
     preview = services.preview_void(hand_id=hand.pk, actor=permissions.actor_of(request), **data)
-    return Response(preview.as_dict())
+    return Response(s.CorrectionPreviewOutputSerializer(preview).data)
 
 
 @extend_schema(request=s.ReasonSerializer, responses={200: s.MatchOutputSerializer, **ERRORS})
@@ -250,7 +245,7 @@ def close(request: Request, match_id: int) -> Response:
     services.close_match(
         match_id=match_id, actor=permissions.actor_of(request), reason=data.get("reason", "")
     )
-    return Response(selectors.match_view(match_id).as_dict())
+    return Response(_match_out(match_id))
 
 
 @extend_schema(request=s.ReasonSerializer, responses={200: s.MatchOutputSerializer, **ERRORS})
@@ -262,7 +257,7 @@ def reopen(request: Request, match_id: int) -> Response:
     services.reopen_match(
         match_id=match_id, actor=permissions.actor_of(request), reason=data.get("reason", "")
     )
-    return Response(selectors.match_view(match_id).as_dict())
+    return Response(_match_out(match_id))
 
 
 @extend_schema(request=s.SeatSerializer, responses={200: s.SeatOutputSerializer, **ERRORS})
@@ -285,7 +280,7 @@ def seat(request: Request, match_id: int) -> Response:
         permissions.actor_of(request), match=match, player_id=data["player"], pin=data["pin"]
     )
     permissions.claim_seat(request, match, actor.player)
-    return Response({"seat": match.seat_of(actor.player), "player": actor.player.name})
+    return Response(s.SeatOutputSerializer(actor.player, context={"match": match}).data)
 
 
 # ---------------------------------------------------------------------------- ledger
@@ -307,16 +302,7 @@ def match_ledger(request: Request, match_id: int) -> Response:
 def verify_ledger(request: Request) -> Response:
     if not permissions.may_verify_ledgers(permissions.actor_of(request)):
         raise Forbidden("not_allowed", _("Only admins verify the whole ledger."))
-    breaks = ledger.verify()
-    return Response(
-        {
-            "ok": not breaks,
-            "breaks": [
-                {"chain": b.chain, "position": b.position, "row": b.row_id, "problem": b.problem}
-                for b in breaks
-            ],
-        }
-    )
+    return Response(s.LedgerVerifyOutputSerializer(ledger.verify()).data)
 
 
 # ------------------------------------------------------------------ a player's record
@@ -330,7 +316,8 @@ def player_record(request: Request, player_id: int) -> Response:
     and organisers, or anyone when the club opened its player pages (else 404)."""
     actor = permissions.actor_of(request)
     player = stats.visible_player(actor, player_id)
-    return Response(stats.record_dict(stats.player_record(player, actor)))
+    record = stats.player_record(player, actor)
+    return Response(s.PlayerRecordOutputSerializer(record).data)
 
 
 @extend_schema(responses={200: s.RatedPlayerOutputSerializer(many=True), **ERRORS})
@@ -339,11 +326,4 @@ def player_record(request: Request, player_id: int) -> Response:
 def club_ratings(request: Request, slug: str) -> Response:
     """The club's rated list, best first: for those who may read its player pages."""
     club = stats.visible_club(permissions.actor_of(request), slug)
-    rows = stats.club_ratings(club)
-    return Response(
-        [
-            {"rank": rank, "player": {"id": r.player_id, "name": r.player.name}}
-            | stats.rating_dict(r)
-            for rank, r in rows
-        ]
-    )
+    return Response(s.RatedPlayerOutputSerializer(stats.club_ratings(club), many=True).data)

@@ -268,25 +268,6 @@ class Hand(models.Model):
     def counts(self) -> bool:
         return self.state == self.State.CONFIRMED
 
-    def as_dict(self) -> dict:
-        """The hand as the API, the pages' JSON and the services' stored responses show it."""
-        return {
-            "id": self.pk,
-            "game": self.game.number,
-            "number": self.number,
-            "version": self.version,
-            "state": self.state,
-            "dealer": self.dealer,
-            "outcome": self.outcome,
-            "knocker": self.knocker or None,
-            "knocker_deadwood": self.knocker_deadwood,
-            "defender_deadwood": self.defender_deadwood,
-            "points": self.points,
-            "winner": self.winner or None,
-            "explanation": self.explanation,
-            "cards": self.cards,
-        }
-
 
 class Entry(models.Model):
     """One submission, kept forever exactly as it arrived."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.db.models import Prefetch, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
@@ -15,27 +14,6 @@ from scoring.hand_input import describe_differences, outcome_text
 from scoring.models import Club, Entry, Game, Hand, LedgerRow, Match, Player
 from scoring.progress import dealer_after, entry_game, hollywood_columns, is_hollywood, profile_of
 from scoring.rules import game_standing
-
-
-def game_dict(game: Game, hands: list[Hand], match: Match | None = None) -> dict[str, Any]:
-    match = match or game.match
-    names = words.names_of(match)
-    return {
-        "number": game.number,
-        "state": game.state,
-        "first_dealer": game.first_dealer,
-        "winner": game.winner or None,
-        "hand_points": {"A": game.hand_points_a, "B": game.hand_points_b},
-        "totals": {"A": game.total_a, "B": game.total_b},
-        "breakdown": game.breakdown or None,
-        "explanation": game.explanation,
-        "words": {
-            "summary": getattr(game, "summary_words", None)
-            or words.summary(game, names, match.rules),
-            "totals": getattr(game, "total_words", None) or words.totals(game, names, match.rules),
-        },
-        "hands": [hand.as_dict() for hand in hands],
-    }
 
 
 @dataclass
@@ -87,30 +65,13 @@ class MatchView:
             if h.state in (Hand.State.PENDING, Hand.State.DISPUTED)
         ]
 
-    def as_dict(self) -> dict[str, Any]:
-        m = self.match
-        return {
-            "id": m.pk,
-            "club": m.club.slug,
-            "players": {
-                "A": {"id": m.player_a_id, "name": m.player_a.name},
-                "B": {"id": m.player_b_id, "name": m.player_b.name},
-            },
-            "rules": m.rules,
-            "agreement": m.agreement,
-            "state": m.state,
-            "winner": m.winner or None,
-            "games_won": {"A": m.games_won_a, "B": m.games_won_b},
-            "points": {"A": m.points_a, "B": m.points_b},
-            "next_dealer": self.next_dealer,
-            "current_game": self.current_game.number if self.current_game else None,
-            "next_hand": self.next_hand_number if self.current_game else None,
-            "may_start_hand": self.may_start_hand,
-            "play_words": self.play.words if self.play else "",
-            "result_words": self.result_words,
-            "result_arithmetic": self.result_arithmetic,
-            "games": [game_dict(g, self.hands_by_game.get(g.pk, []), m) for g in self.games],
-        }
+    @property
+    def next_hand(self) -> int | None:
+        return self.next_hand_number if self.current_game else None
+
+    @property
+    def play_words(self) -> str:
+        return self.play.words if self.play else ""
 
 
 def match_view(match_id: int) -> MatchView:
@@ -132,7 +93,7 @@ def match_view(match_id: int) -> MatchView:
         names.setdefault(hand_id, []).append(match.player(seat).name if seat else "an organiser")
     for game in games:
         for hand in hands_by_game[game.pk]:
-            hand.game = game  # already loaded: spare as_dict a query per hand
+            hand.game = game  # already loaded: spare the serializer a query per hand
             hand.entered_seats = entered.get(hand.pk, set())
             hand.entered_names = names.get(hand.pk, [])
             hand.by_organiser = "" in hand.entered_seats

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 from rest_framework import serializers
+from rest_framework.fields import get_attribute
 
 from ginclub.inputs import INT_MAX, SMALL_MAX, id_field, whole_field
 from scoring.models import Game, Hand, Match, Seat
@@ -157,8 +158,42 @@ HAND_OUTCOMES = Hand.Outcome.choices  # with "undercut", which the input never s
 ENTERED_OUTCOMES = ["knock", "gin", "big_gin", "dead"]  # HandFieldsSerializer.outcome
 
 
+def read_by(field_class: type[serializers.Field], reader, **options) -> serializers.Field:
+    """A `field_class` field whose value is `reader(object, context)`: a value worked out
+    from the object (a default, a translation, what the public may see) rather than one
+    of its attributes. For plain fields: a nested serializer made so would be a second
+    schema component of the same name."""
+
+    class Computed(field_class):
+        def get_attribute(self, instance):
+            return reader(instance, self.context)
+
+    return Computed(**options)
+
+
+class With:
+    """An object read with a few more attributes (a registration with the rating it was
+    seeded by), for a serializer that reads them all."""
+
+    def __init__(self, base, **more) -> None:
+        self._base = base
+        self.__dict__.update(more)
+
+    def __getattr__(self, name: str):
+        return getattr(self._base, name)
+
+
+class SeatField(serializers.ChoiceField):
+    """A seat, A or B. Where null is allowed, a seat stored blank (nobody won, nobody
+    knocked) is shown as null."""
+
+    def get_attribute(self, instance):
+        value = super().get_attribute(instance)
+        return (value or None) if self.allow_null else value
+
+
 def _seat(**options) -> serializers.ChoiceField:
-    return serializers.ChoiceField(choices=Seat.choices, **options)
+    return SeatField(choices=Seat.choices, **options)
 
 
 class SeatNumbersSerializer(serializers.Serializer):
@@ -166,6 +201,30 @@ class SeatNumbersSerializer(serializers.Serializer):
 
     A = serializers.IntegerField()
     B = serializers.IntegerField()
+
+    def __init__(self, *args, seats: tuple[str, str] | None = None, **kwargs):
+        # `seats`: read A and B from two attributes of the object, e.g.
+        # ("games_won_a", "games_won_b"); without it, the value is a seat-keyed mapping.
+        if seats is not None:
+            kwargs["source"] = "*"
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+
+    def to_representation(self, instance):
+        if self.seats is not None:
+            instance = {
+                seat: _number_at(instance, path)
+                for seat, path in zip(("A", "B"), self.seats, strict=True)
+            }
+        return super().to_representation(instance)
+
+
+def _number_at(instance, path: str) -> int:
+    """The number at the dotted `path`; 0 when an object on the way is missing (a bye
+    has no match: no games won)."""
+    owner, _dot, name = path.rpartition(".")
+    found = get_attribute(instance, owner.split(".")) if owner else instance
+    return 0 if found is None else getattr(found, name)
 
 
 class SeatNamesSerializer(serializers.Serializer):
@@ -175,11 +234,14 @@ class SeatNamesSerializer(serializers.Serializer):
     B = serializers.CharField()
 
 
+# Reads the Match.
 class MatchListItemOutputSerializer(serializers.Serializer):
+    """A match in a list."""
+
     id = serializers.IntegerField()
-    club = serializers.SlugField()
-    player_a = serializers.CharField(help_text="Seat A's player name.")
-    player_b = serializers.CharField(help_text="Seat B's player name.")
+    club = serializers.SlugField(source="club.slug")
+    player_a = serializers.CharField(source="player_a.name", help_text="Seat A's player name.")
+    player_b = serializers.CharField(source="player_b.name", help_text="Seat B's player name.")
     state = serializers.ChoiceField(choices=MATCH_STATES)
 
 
@@ -198,9 +260,14 @@ class HandCardsOutputSerializer(serializers.Serializer):
     upcard = serializers.CharField(allow_null=True)
 
 
+# Reads the Hand, with its game.
 class HandOutputSerializer(serializers.Serializer):
+    """A hand."""
+
     id = serializers.IntegerField()
-    game = serializers.IntegerField(help_text="The game's number in the match.")
+    game = serializers.IntegerField(
+        source="game.number", help_text="The game's number in the match."
+    )
     number = serializers.IntegerField()
     version = serializers.IntegerField(help_text="Send it back to confirm, dispute, correct.")
     state = serializers.ChoiceField(choices=HAND_STATES)
@@ -216,7 +283,10 @@ class HandOutputSerializer(serializers.Serializer):
 
 
 class GameBreakdownOutputSerializer(serializers.Serializer):
-    """The engine's result of a finished game."""
+    """The engine's result of a finished game (the game's stored breakdown)."""
+
+    def get_attribute(self, instance):
+        return super().get_attribute(instance) or None  # {} until the game is finished
 
     winner = _seat(allow_null=True)
     finished = serializers.BooleanField()
@@ -243,23 +313,33 @@ class GameTotalsWordsSerializer(serializers.Serializer):
 class GameWordsOutputSerializer(serializers.Serializer):
     """A game's numbers in words with names (docs/rules.md §7)."""
 
-    summary = serializers.CharField(allow_blank=True, help_text="Blank until finished.")
-    totals = GameTotalsWordsSerializer(help_text="Each total as its sum ('so far' while played).")
+    summary = serializers.CharField(
+        source="summary_words", allow_blank=True, help_text="Blank until finished."
+    )
+    totals = GameTotalsWordsSerializer(
+        source="total_words", help_text="Each total as its sum ('so far' while played)."
+    )
 
 
+# Reads the Game as scoring.selectors.match_view reads it: `hand_list`,
+# `summary_words`, `total_words`.
 class GameOutputSerializer(serializers.Serializer):
+    """A game with its hands."""
+
     number = serializers.IntegerField()
     state = serializers.ChoiceField(choices=GAME_STATES)
     first_dealer = _seat()
     winner = _seat(allow_null=True)
-    hand_points = SeatNumbersSerializer()
-    totals = SeatNumbersSerializer(help_text="With the game and box bonuses once finished.")
+    hand_points = SeatNumbersSerializer(seats=("hand_points_a", "hand_points_b"))
+    totals = SeatNumbersSerializer(
+        seats=("total_a", "total_b"), help_text="With the game and box bonuses once finished."
+    )
     breakdown = GameBreakdownOutputSerializer(
         allow_null=True, help_text="Null until the game is finished."
     )
     explanation = serializers.CharField(allow_blank=True, help_text="Blank until finished.")
-    words = GameWordsOutputSerializer()
-    hands = HandOutputSerializer(many=True)
+    words = GameWordsOutputSerializer(source="*")
+    hands = HandOutputSerializer(source="hand_list", many=True)
 
 
 class MatchPlayerOutputSerializer(serializers.Serializer):
@@ -267,25 +347,33 @@ class MatchPlayerOutputSerializer(serializers.Serializer):
     name = serializers.CharField()
 
 
+# Reads the Match.
 class MatchPlayersOutputSerializer(serializers.Serializer):
-    A = MatchPlayerOutputSerializer()
-    B = MatchPlayerOutputSerializer()
+    """The match's players by seat."""
+
+    A = MatchPlayerOutputSerializer(source="player_a")
+    B = MatchPlayerOutputSerializer(source="player_b")
 
 
+# Reads scoring.selectors.MatchView.
 class MatchOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    club = serializers.SlugField()
-    players = MatchPlayersOutputSerializer()
+    """A match with its games and hands."""
+
+    id = serializers.IntegerField(source="match.pk")
+    club = serializers.SlugField(source="match.club.slug")
+    players = MatchPlayersOutputSerializer(source="match")
     # Free-form on purpose: the frozen rule profile (scoring.rules.profiles), whose
     # options are the engine's and documented in docs/rules.md, not an API shape.
-    rules = serializers.DictField(help_text="The frozen rule profile, options included.")
-    agreement = serializers.ChoiceField(choices=Match.Agreement.values)
-    state = serializers.ChoiceField(choices=MATCH_STATES)
-    winner = _seat(allow_null=True)
-    games_won = SeatNumbersSerializer()
-    points = SeatNumbersSerializer()
+    rules = serializers.DictField(
+        source="match.rules", help_text="The frozen rule profile, options included."
+    )
+    agreement = serializers.ChoiceField(source="match.agreement", choices=Match.Agreement.values)
+    state = serializers.ChoiceField(source="match.state", choices=MATCH_STATES)
+    winner = _seat(source="match.winner", allow_null=True)
+    games_won = SeatNumbersSerializer(seats=("match.games_won_a", "match.games_won_b"))
+    points = SeatNumbersSerializer(seats=("match.points_a", "match.points_b"))
     next_dealer = _seat(allow_null=True, help_text="Null once the match is over.")
-    current_game = serializers.IntegerField(allow_null=True)
+    current_game = serializers.IntegerField(source="current_game.number", allow_null=True)
     next_hand = serializers.IntegerField(
         allow_null=True, help_text="The number the next hand of the current game takes."
     )
@@ -363,25 +451,51 @@ class HandResultOutputSerializer(serializers.Serializer):
     explanation = serializers.CharField()
 
 
+# Reads the engine's HandResult as it writes it down, HandResult.as_dict, as the
+# ledger keeps it too.
 class PreviewOutputSerializer(serializers.Serializer):
-    preview = HandResultOutputSerializer()
+    """A hand's preview."""
+
+    preview = HandResultOutputSerializer(source="*")
 
 
+class _SeatAtMatchField(SeatField):
+    """The seat the player (the object) holds at the context's `match`."""
+
+    def to_representation(self, player):
+        return self.context["match"].seat_of(player)
+
+
+# Reads the Player; context: the `match`.
 class SeatOutputSerializer(serializers.Serializer):
-    seat = _seat()
-    player = serializers.CharField(help_text="The player's name.")
+    """A player seated at a table."""
+
+    seat = _SeatAtMatchField(choices=Seat.choices, source="*")
+    player = serializers.CharField(source="name", help_text="The player's name.")
 
 
 class LedgerBreakOutputSerializer(serializers.Serializer):
     chain = serializers.CharField()
     position = serializers.IntegerField()
-    row = serializers.IntegerField(allow_null=True, help_text="The ledger row's id.")
+    row = serializers.IntegerField(
+        source="row_id", allow_null=True, help_text="The ledger row's id."
+    )
     problem = serializers.CharField()
 
 
+class _NoneFoundField(serializers.BooleanField):
+    """True when the list (the object) is empty."""
+
+    def to_representation(self, items):
+        return not items
+
+
+# Reads scoring.ledger.verify's list of breaks.
 class LedgerVerifyOutputSerializer(serializers.Serializer):
-    ok = serializers.BooleanField()
-    breaks = LedgerBreakOutputSerializer(many=True)
+    """The whole ledger's check."""
+
+    ok = _NoneFoundField(source="*")
+    breaks = LedgerBreakOutputSerializer(source="*", many=True)
 
 
 # ------------------------------------------------------- correction and void previews
@@ -415,8 +529,8 @@ class HandSnapshotOutputSerializer(serializers.Serializer):
 
 
 class HandChangeOutputSerializer(serializers.Serializer):
-    before = HandSnapshotOutputSerializer()
-    after = HandSnapshotOutputSerializer()
+    before = HandSnapshotOutputSerializer(source="hand_before")
+    after = HandSnapshotOutputSerializer(source="hand_after")
 
 
 class MatchResultOutputSerializer(serializers.Serializer):
@@ -429,9 +543,9 @@ class MatchResultOutputSerializer(serializers.Serializer):
 
 
 class ResultChangeOutputSerializer(serializers.Serializer):
-    before = MatchResultOutputSerializer()
-    after = MatchResultOutputSerializer()
-    changed = serializers.BooleanField()
+    before = MatchResultOutputSerializer(source="result_before")
+    after = MatchResultOutputSerializer(source="result_after")
+    changed = serializers.BooleanField(source="result_changed")
 
 
 class StandingLineOutputSerializer(serializers.Serializer):
@@ -489,12 +603,13 @@ class TournamentConsequenceOutputSerializer(serializers.Serializer):
     notes = serializers.ListField(child=serializers.CharField(), help_text="In words.")
 
 
+# Reads scoring.services.corrections.CorrectionPreview.
 class CorrectionPreviewOutputSerializer(serializers.Serializer):
     """What a correction or void would do; nothing is written."""
 
     action = serializers.ChoiceField(choices=["correct", "void"])
-    hand = HandChangeOutputSerializer()
-    result = ResultChangeOutputSerializer()
+    hand = HandChangeOutputSerializer(source="*")
+    result = ResultChangeOutputSerializer(source="*")
     tournament = TournamentConsequenceOutputSerializer(
         allow_null=True,
         help_text="Null unless the match is played in a closed round of a tournament and "
@@ -511,12 +626,59 @@ class PlayerRefOutputSerializer(serializers.Serializer):
 
 
 class PlayerOfClubOutputSerializer(PlayerRefOutputSerializer):
-    club = serializers.SlugField()
+    club = serializers.SlugField(source="club.slug")
 
 
 class MinimumsOutputSerializer(serializers.Serializer):
-    hands = serializers.IntegerField(help_text="Figures from fewer hands are marked too few.")
-    games = serializers.IntegerField(help_text="The same for figures from games.")
+    hands = serializers.IntegerField(
+        source="min_hands", help_text="Figures from fewer hands are marked too few."
+    )
+    games = serializers.IntegerField(
+        source="min_games", help_text="The same for figures from games."
+    )
+
+
+class IsoformatField(serializers.DateTimeField):
+    """A moment as Python's isoformat writes it (with "+00:00"), as the record always
+    showed it."""
+
+    def to_representation(self, value):
+        return value.isoformat()
+
+
+class MonthField(serializers.RegexField):
+    """A month (the date of its first day) as YYYY-MM."""
+
+    def __init__(self, **kwargs):
+        super().__init__(r"^\d{4}-\d{2}$", help_text="YYYY-MM", **kwargs)
+
+    def to_representation(self, value):
+        return value.strftime("%Y-%m")
+
+
+class NumberField(serializers.FloatField):
+    """A number: a whole one stays whole (a count), any other is a float."""
+
+    def to_representation(self, value):
+        return value if isinstance(value, int) else float(value)
+
+
+class RoundedFloatField(serializers.FloatField):
+    """A float shown to `places` decimal places."""
+
+    def __init__(self, *, places: int, **kwargs):
+        super().__init__(**kwargs)
+        self.places = places
+
+    def to_representation(self, value):
+        return round(float(value), self.places)
+
+
+class _ShownCountField(serializers.IntegerField):
+    """An event's count, null while the event hides its latest results (record_shown)."""
+
+    def get_attribute(self, event):
+        return super().get_attribute(event) if event.record_shown else None
 
 
 class FigureOutputSerializer(serializers.Serializer):
@@ -528,7 +690,7 @@ class FigureOutputSerializer(serializers.Serializer):
         ]
     )  # fmt: skip
     label = serializers.CharField()
-    value = serializers.FloatField(allow_null=True, help_text="Null: nothing to rest on.")
+    value = NumberField(allow_null=True, help_text="Null: nothing to rest on.")
     count = serializers.IntegerField(allow_null=True, help_text="The count behind a rate.")
     basis = serializers.IntegerField(help_text="How many hands (or games) it rests on.")
     unit = serializers.CharField(help_text="What the basis counts: hands, knocks, games...")
@@ -549,39 +711,71 @@ class PlayerEventOutputSerializer(serializers.Serializer):
     record_shown = serializers.BooleanField(
         help_text="False while the event hides its latest results from this viewer."
     )
-    won = serializers.IntegerField(allow_null=True)
-    lost = serializers.IntegerField(allow_null=True)
-    drawn = serializers.IntegerField(allow_null=True)
-    byes = serializers.IntegerField(allow_null=True)
-    undecided = serializers.IntegerField(allow_null=True)
+    won = _ShownCountField(allow_null=True)
+    lost = _ShownCountField(allow_null=True)
+    drawn = _ShownCountField(allow_null=True)
+    byes = _ShownCountField(allow_null=True)
+    undecided = _ShownCountField(allow_null=True)
 
 
 class ForAgainstOutputSerializer(serializers.Serializer):
+    """A count for the player and against them (from a (for, against) pair, or from two
+    attributes of the object named by `pair`)."""
+
+    def __init__(self, *args, pair: tuple[str, str] | None = None, shown=None, **kwargs):
+        # `shown(object)`: false while the object's figures are hidden from this viewer
+        # (then null).
+        if pair is not None:
+            kwargs["source"] = "*"
+        super().__init__(*args, **kwargs)
+        self.pair, self.shown = pair, shown
+
+    def get_attribute(self, instance):
+        if self.shown is not None and not self.shown(instance):
+            return None
+        return super().get_attribute(instance)
+
     def get_fields(self):
         # "for" is a Python keyword: declared here rather than as a class attribute.
         return {"for": serializers.IntegerField(), "against": serializers.IntegerField()}
 
+    def to_representation(self, instance):
+        own, their = instance if self.pair is None else (getattr(instance, a) for a in self.pair)
+        return super().to_representation({"for": own, "against": their})
+
+
+def _result_shown(line) -> bool:
+    return line.result != "hidden"
+
+
+class HeadToHeadOpponentOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="opponent_id")
+    name = serializers.CharField(source="opponent")
+
 
 class HeadToHeadOutputSerializer(serializers.Serializer):
-    opponent = PlayerRefOutputSerializer()
+    opponent = HeadToHeadOpponentOutputSerializer(source="*")
     played = serializers.IntegerField()
     won = serializers.IntegerField()
     lost = serializers.IntegerField()
-    games = ForAgainstOutputSerializer()
-    points = ForAgainstOutputSerializer()
+    games = ForAgainstOutputSerializer(pair=("games_for", "games_against"))
+    points = ForAgainstOutputSerializer(pair=("points_for", "points_against"))
 
 
+# Reads scoring.stats.MatchLine.
 class PlayerMatchOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    started = serializers.DateTimeField()
+    """A line of a player's matches."""
+
+    id = serializers.IntegerField(source="match.pk")
+    started = IsoformatField(source="match.created_at")
     opponent = PlayerRefOutputSerializer()
-    state = serializers.ChoiceField(choices=Match.State.choices)
+    state = serializers.ChoiceField(source="match.state", choices=Match.State.choices)
     result = serializers.CharField(
         help_text="won, lost, the match's state while undecided, or hidden (the event "
         "hides it from this viewer for now)."
     )
-    games = ForAgainstOutputSerializer(allow_null=True)
-    points = ForAgainstOutputSerializer(allow_null=True)
+    games = ForAgainstOutputSerializer(allow_null=True, shown=_result_shown)
+    points = ForAgainstOutputSerializer(allow_null=True, shown=_result_shown)
     place = serializers.CharField(
         allow_blank=True, help_text="Event, round and table; blank for a club match."
     )
@@ -591,40 +785,58 @@ class PlayerMatchOutputSerializer(serializers.Serializer):
 
 
 class MonthResultsOutputSerializer(serializers.Serializer):
-    month = serializers.RegexField(r"^\d{4}-\d{2}$", help_text="YYYY-MM")
+    month = MonthField()
     won = serializers.IntegerField()
     lost = serializers.IntegerField()
 
 
+# Reads a (deadwood, knocks) pair.
 class DeadwoodCountOutputSerializer(serializers.Serializer):
+    """Knocks made with one deadwood count."""
+
     deadwood = serializers.IntegerField()
     knocks = serializers.IntegerField()
 
+    def to_representation(self, instance):
+        deadwood, knocks = instance
+        return super().to_representation({"deadwood": deadwood, "knocks": knocks})
 
+
+# Reads scoring.models.Rating.
 class RatingOutputSerializer(serializers.Serializer):
-    rating = serializers.FloatField(help_text="mu − 3 sigma: what lists show and sort by.")
-    mu = serializers.FloatField(help_text="The estimate of the player's strength.")
-    sigma = serializers.FloatField(help_text="Its uncertainty.")
+    """A club rating."""
+
+    rating = RoundedFloatField(
+        source="ordinal", places=2, help_text="mu − 3 sigma: what lists show and sort by."
+    )
+    mu = RoundedFloatField(places=3, help_text="The estimate of the player's strength.")
+    sigma = RoundedFloatField(places=3, help_text="Its uncertainty.")
     matches = serializers.IntegerField(help_text="Rated matches played.")
-    computed_at = serializers.DateTimeField()
+    computed_at = IsoformatField()
 
 
+# Reads scoring.stats.RankedRating.
 class RatedPlayerOutputSerializer(RatingOutputSerializer):
+    """A line of the club's rated list."""
+
     rank = serializers.IntegerField()
     player = PlayerRefOutputSerializer()
 
 
 class RatingMonthOutputSerializer(serializers.Serializer):
-    month = serializers.RegexField(r"^\d{4}-\d{2}$", help_text="YYYY-MM")
+    month = MonthField()
     rating = serializers.FloatField(
         help_text="The club rating after the player's last rated match of the month."
     )
     matches = serializers.IntegerField(help_text="Rated matches the player started that month.")
 
 
+# Reads scoring.stats.PlayerRecord.
 class PlayerRecordOutputSerializer(serializers.Serializer):
+    """A player's record."""
+
     player = PlayerOfClubOutputSerializer()
-    minimums = MinimumsOutputSerializer()
+    minimums = MinimumsOutputSerializer(source="*")
     hands = serializers.IntegerField(help_text="Confirmed hands the figures come from.")
     games = serializers.IntegerField(help_text="Finished games.")
     figures = FigureOutputSerializer(many=True)
@@ -632,8 +844,10 @@ class PlayerRecordOutputSerializer(serializers.Serializer):
     head_to_head = HeadToHeadOutputSerializer(many=True)
     matches = PlayerMatchOutputSerializer(many=True)
     months = MonthResultsOutputSerializer(many=True)
-    knock_deadwood = DeadwoodCountOutputSerializer(many=True)
+    knock_deadwood = DeadwoodCountOutputSerializer(source="deadwood", many=True)
     rating = RatingOutputSerializer(allow_null=True, help_text="Null until rated.")
     rating_history = RatingMonthOutputSerializer(
-        many=True, help_text="The rating month by month, oldest first (the chart's figures)."
+        source="rating_months",
+        many=True,
+        help_text="The rating month by month, oldest first (the chart's figures).",
     )

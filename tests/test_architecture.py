@@ -334,6 +334,91 @@ def test_the_cycle_checker_accepts_a_package_hub_over_its_modules():
     assert cycles(graph) == []
 
 
+# ------------------------------------------------------------- one shape per answer
+#
+# Every API response is an Output serializer's `.data` (docs: STYLE.md, "A response's
+# shape is written once"): no view answers a dict it builds itself, nor one of the
+# `*_dict`/`as_dict` builders' dicts, whose keys would be a second copy of the shape.
+
+API_MODULES = (ROOT / "scoring" / "api.py", ROOT / "tournaments" / "api.py")
+
+
+def _called_name(node: ast.Call) -> str:
+    return getattr(node.func, "attr", getattr(node.func, "id", ""))
+
+
+def _hand_built(node: ast.AST | None) -> bool:
+    """A dict written on the spot: a literal, a comprehension, dict(...), a `*_dict` or
+    `as_dict` builder's result, or a list (or `|` merge, or either branch) of those."""
+    if isinstance(node, (ast.Dict, ast.DictComp)):
+        return True
+    if isinstance(node, ast.Call):
+        name = _called_name(node)
+        return name == "dict" or name.endswith("_dict")
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return any(_hand_built(item) for item in node.elts)
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+        return _hand_built(node.elt)
+    if isinstance(node, ast.BinOp):
+        return _hand_built(node.left) or _hand_built(node.right)
+    if isinstance(node, ast.IfExp):
+        return _hand_built(node.body) or _hand_built(node.orelse)
+    return False
+
+
+def hand_built_responses(source: str) -> list[int]:
+    """The lines of every `Response(...)` whose body (first argument or `data=`) is built
+    by hand rather than by an Output serializer."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and _called_name(node) == "Response":
+            body = node.args[0] if node.args else None
+            body = next((k.value for k in node.keywords if k.arg == "data"), body)
+            if _hand_built(body):
+                found.append(node.lineno)
+    return sorted(found)
+
+
+@pytest.mark.parametrize("path", API_MODULES, ids=lambda path: path.parent.name)
+def test_no_api_view_answers_a_hand_built_dict(path):
+    lines = hand_built_responses(path.read_text(encoding="utf-8"))
+    assert lines == [], f"{path.relative_to(ROOT)}: answer an Output serializer's .data"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Response({'ok': True})",
+        "Response({k: v for k, v in pairs})",
+        "Response(dict(ok=True))",
+        "Response(view.as_dict())",
+        "Response(selectors.round_dict(rnd), status=201)",
+        "Response(data=report.as_dict())",
+        "Response([{'id': r.pk} for r in rows])",
+        "Response([row.as_dict() for row in rows])",
+        "Response(registration_dict(r) | {'rating': 1.5})",
+        "Response({'a': 1} if public else s.X(x).data)",
+    ],
+)
+def test_the_response_checker_refuses_a_hand_built_dict(source):
+    assert hand_built_responses(f"def view(request):\n    return {source}\n") == [2]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Response(s.MatchOutputSerializer(view).data)",
+        "Response(s.RoundOutputSerializer(rnd, context={'public': True}).data, status=201)",
+        "Response(s.PlayerSerializer(players, many=True).data)",
+        "Response(status=204)",
+        "Response(body, status=202, headers={'Location': body['url']})",
+        "Response(_detail(found))",
+    ],
+)
+def test_the_response_checker_lets_serializer_data_through(source):
+    assert hand_built_responses(f"def view(request):\n    return {source}\n") == []
+
+
 # ------------------------------------------- who may read what, decided in one place
 
 # A lookup on the public flags or on club membership (organisers, a club's players'

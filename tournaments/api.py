@@ -35,6 +35,7 @@ from ginclub.api_errors import ERRORS, valid
 from ginclub.errors import Forbidden, NotFound, ServiceError
 from ginclub.permissions import actor_of
 from scoring.models import Club
+from scoring.serializers import With
 from tournaments import exports, ladders, selectors, services
 from tournaments import serializers as s
 from tournaments.models import Job, Pairing, Registration, Round, Season, Tournament
@@ -106,8 +107,18 @@ def _registration(request: Request, registration_id: int) -> Registration:
     return registration
 
 
+def _round_out(rnd: Round) -> dict:
+    return s.RoundOutputSerializer(selectors.round_view(rnd)).data
+
+
+def _viewer_round_out(request: Request, rnd: Round, tournament: Tournament) -> dict:
+    """The round as the requester may see it: the public sees fewer keys."""
+    context = {"public": not _manages(request, tournament)}
+    return s.ViewerRoundOutputSerializer(selectors.round_view(rnd), context=context).data
+
+
 def _detail(tournament: Tournament) -> dict:
-    return s.TournamentSerializer(selectors.tournament_dict(tournament)).data
+    return s.TournamentSerializer(tournament).data
 
 
 # ---------------------------------------------------------------------- tournaments
@@ -129,7 +140,7 @@ def _detail(tournament: Tournament) -> dict:
 def tournaments(request: Request) -> Response:
     if request.method == "GET":
         rows = selectors.tournaments_for(actor_of(request))[:200]
-        return Response([_detail(t) for t in rows])
+        return Response(s.TournamentSerializer(rows, many=True).data)
     if not actor_of(request).is_authenticated:
         raise Forbidden("not_allowed", _("Log in as an organiser to create a tournament."))
     data = valid(s.CreateTournamentSerializer, request)
@@ -181,14 +192,14 @@ def registrations(request: Request, slug: str) -> Response:
     found = _tournament(request, slug)
     if request.method == "GET":
         _managed(request, found)
-        rows = [selectors.registration_dict(r) for r in selectors.registrations_of(found)]
+        rows = selectors.registrations_of(found)
         return Response(s.RegistrationSerializer(rows, many=True).data)
     data = valid(s.AddRegistrationSerializer, request)
     registration = services.add_registration(
         tournament_id=found.pk, actor=actor_of(request), **data
     )
     return Response(
-        s.RegistrationSerializer(selectors.registration_dict(registration)).data,
+        s.RegistrationSerializer(registration).data,
         status=status.HTTP_201_CREATED,
     )
 
@@ -219,7 +230,7 @@ def import_registrations(request: Request, slug: str) -> Response:
     report = services.import_registrations(
         tournament_id=found.pk, actor=actor_of(request), content=content
     )
-    return Response(report.as_dict())
+    return Response(s.ImportReportOutputSerializer(report).data)
 
 
 def _registration_action(serializer_class, call, name: str):
@@ -236,7 +247,7 @@ def _registration_action(serializer_class, call, name: str):
         registration = _registration(request, registration_id)
         data = valid(serializer_class, request)
         updated = call(registration_id=registration.pk, actor=actor_of(request), **data)
-        return Response(s.RegistrationSerializer(selectors.registration_dict(updated)).data)
+        return Response(s.RegistrationSerializer(updated).data)
 
     endpoint.__name__ = name
     return endpoint
@@ -263,7 +274,7 @@ def seed_by_rating(request: Request, slug: str) -> Response:
     registrations in their new seed order, each with the rating it was seeded by."""
     found = _tournament(request, slug)
     seeded = services.seed_by_rating(tournament_id=found.pk, actor=actor_of(request))
-    rows = [selectors.registration_dict(r) | {"rating": rating} for r, rating in seeded]
+    rows = [With(registration, rating=rating) for registration, rating in seeded]
     return Response(s.SeededRegistrationOutputSerializer(rows, many=True).data)
 
 
@@ -290,7 +301,7 @@ def rules_preview(request: Request, slug: str) -> Response:
     found = _tournament(request, slug)
     data = valid(s.RulesChangeSerializer, request)
     change = services.preview_rules_change(tournament_id=found.pk, actor=actor_of(request), **data)
-    return Response(change.as_dict())
+    return Response(s.RulesChangeOutputSerializer(change).data)
 
 
 @extend_schema(request=s.ApplyRulesSerializer, responses={202: s.JobOutputSerializer, **ERRORS})
@@ -329,13 +340,11 @@ def rounds(request: Request, slug: str) -> Response:
     found = _tournament(request, slug)
     if request.method == "POST":  # the service asks ginclub.permissions
         rnd = services.draft_round(tournament_id=found.pk, actor=actor_of(request))
-        return Response(selectors.round_dict(rnd), status=status.HTTP_201_CREATED)
+        return Response(_round_out(rnd), status=status.HTTP_201_CREATED)
     listed = selectors.rounds_of(found)
     if not _manages(request, found):
         listed = listed.exclude(state=Round.State.DRAFT)
-    return Response(
-        [{"id": r.pk, "number": r.number, "stage": r.stage, "state": r.state} for r in listed]
-    )
+    return Response(s.RoundSummaryOutputSerializer(listed, many=True).data)
 
 
 @extend_schema(
@@ -354,8 +363,7 @@ def round_detail(request: Request, round_id: int) -> Response:
     if request.method == "DELETE":
         services.discard_round(round_id=rnd.pk, actor=actor_of(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
-    public = not _manages(request, rnd.tournament)
-    return Response(selectors.round_dict(rnd, public=public))
+    return Response(_viewer_round_out(request, rnd, rnd.tournament))
 
 
 def _round_action(
@@ -371,9 +379,9 @@ def _round_action(
         data = valid(serializer_class, request) if serializer_class else {}
         outcome = call(round_id=rnd.pk, actor=actor_of(request), **data)
         if result is not None:
-            return Response(result(outcome))
+            return Response(result(outcome).data)
         rnd.refresh_from_db()
-        return Response(selectors.round_dict(rnd))
+        return Response(_round_out(rnd))
 
     endpoint.__name__ = name
     return endpoint
@@ -388,7 +396,7 @@ time_policy = _round_action(
     s.TimePolicySerializer,
     services.apply_time_policy,
     "round_apply_time_policy",
-    result=lambda report: report.as_dict(),
+    result=s.TimePolicyOutputSerializer,
     response=s.TimePolicyOutputSerializer,
 )
 close_round = _round_action(None, services.close_round, "round_close")
@@ -404,7 +412,7 @@ def dashboard(request: Request, round_id: int) -> Response:
     """Every table of the round with its state; cheap to poll."""
     rnd = _round(request, round_id)
     _managed(request, rnd.tournament)
-    return Response(selectors.dashboard(rnd).as_dict())
+    return Response(s.DashboardOutputSerializer(selectors.dashboard(rnd)).data)
 
 
 @extend_schema(responses={200: s.TableLinkOutputSerializer(many=True), **ERRORS})
@@ -469,7 +477,7 @@ def record_result(request: Request, pairing_id: int) -> Response:
     pairing = _pairing(request, pairing_id)
     data = valid(s.ResultSerializer, request)
     services.record_result(pairing_id=pairing.pk, actor=actor_of(request), **data)
-    return Response(selectors.round_dict(pairing.round))
+    return Response(_round_out(pairing.round))
 
 
 @extend_schema(request=s.ExtendTableSerializer, responses={200: s.RoundOutputSerializer, **ERRORS})
@@ -480,7 +488,7 @@ def extend_table(request: Request, pairing_id: int) -> Response:
     pairing = _pairing(request, pairing_id)
     data = valid(s.ExtendTableSerializer, request)
     services.extend_table(pairing_id=pairing.pk, actor=actor_of(request), **data)
-    return Response(selectors.round_dict(pairing.round))
+    return Response(_round_out(pairing.round))
 
 
 @extend_schema(
@@ -492,7 +500,7 @@ def clear_result(request: Request, pairing_id: int) -> Response:
     pairing = _pairing(request, pairing_id)
     data = valid(s.RequiredReasonSerializer, request)
     services.clear_result(pairing_id=pairing.pk, actor=actor_of(request), **data)
-    return Response(selectors.round_dict(pairing.round))
+    return Response(_round_out(pairing.round))
 
 
 # --------------------------------------------------------------- standings, pairings
@@ -519,7 +527,8 @@ def _standings(request: Request, found: Tournament):
 @permission_classes([AllowAny])
 def standings(request: Request, slug: str) -> Response:
     """The standings with every tie-break value; the public sees what hiding allows."""
-    return Response(_standings(request, _tournament(request, slug)).as_dict())
+    view = _standings(request, _tournament(request, slug))
+    return Response(s.StandingsOutputSerializer(view).data)
 
 
 @extend_schema(parameters=[ROUND_PARAM], responses={200: s.ViewerRoundOutputSerializer, **ERRORS})
@@ -535,8 +544,7 @@ def pairings(request: Request, slug: str) -> Response:
         raise NotFound(
             "not_found", _("No published round yet.") if number is None else _("No such round.")
         )
-    public = not _manages(request, found)
-    return Response(selectors.round_dict(rnd, public=public))
+    return Response(_viewer_round_out(request, rnd, found))
 
 
 # -------------------------------------------------------------------------- exports
@@ -744,4 +752,5 @@ def season_ladder(request: Request, slug: str, season: str) -> Response:
     (`up_to_date` false) for the few seconds its background refresh takes."""
     found = _season(request, slug, season)
     exact = permissions.may_manage_season(actor_of(request), found)
-    return Response(season_ladders.ladder_of(found, exact=exact).as_dict())
+    ladder = season_ladders.ladder_of(found, exact=exact)
+    return Response(s.LadderOutputSerializer(ladder).data)

@@ -21,22 +21,10 @@ from scoring.models import Entry, Game, Hand, Match
 from scoring.services.rescoring import entered_values, stored_input
 from tournaments.ladders import LadderView
 from tournaments.models import Pairing, Round, Tournament
+from tournaments.pairing import FIGURE_NAMES, RATIO_PLACES, RATIOS, Standing
 from tournaments.selectors import StandingsView
 
-STANDINGS_COLUMNS = [
-    "rank",
-    "player",
-    "withdrawn",
-    "matches",
-    "match_wins",
-    "games_won",
-    "games_played",
-    "game_win_pct",
-    "opponents_match_win_pct",
-    "margin",
-    "points",
-    "head_to_head",
-]
+STANDINGS_COLUMNS = ["rank", "player", "withdrawn", *FIGURE_NAMES, "head_to_head"]
 HAND_COLUMNS = [
     "round",
     "table",
@@ -68,14 +56,7 @@ def standings_csv(view: StandingsView) -> str:
                 s.rank,
                 safe(row.name),
                 "yes" if row.withdrawn else "",
-                s.matches,
-                s.match_wins,
-                s.games_won,
-                s.games_played,
-                f"{s.game_win_pct:.4f}",
-                f"{s.opponents_match_win_pct:.4f}",
-                s.margin,
-                s.points,
+                *figure_cells(s),
                 safe(row.head_to_head),
             ]
         )
@@ -163,14 +144,7 @@ LADDER_COLUMNS = [
     "player",
     "ranked",
     "season_points",
-    "matches",
-    "match_wins",
-    "games_won",
-    "games_played",
-    "game_win_pct",
-    "opponents_match_win_pct",
-    "margin",
-    "points",
+    *FIGURE_NAMES,
     "head_to_head",
     "why",
 ]
@@ -189,19 +163,20 @@ def ladder_csv(view: LadderView) -> str:
                 safe(row.name),
                 "yes" if row.ranked else "no",
                 row.season_points,
-                s.matches,
-                s.match_wins,
-                s.games_won,
-                s.games_played,
-                f"{s.game_win_pct:.4f}",
-                f"{s.opponents_match_win_pct:.4f}",
-                s.margin,
-                s.points,
+                *figure_cells(s),
                 safe(row.head_to_head),
                 safe(row.why),
             ]
         )
     return out.getvalue()
+
+
+def figure_cells(standing: Standing) -> list:
+    """A line's figures (tournaments.pairing.FIGURES) as CSV cells, ratios to four places."""
+    return [
+        f"{getattr(standing, name):.{RATIO_PLACES}f}" if name in RATIOS else getattr(standing, name)
+        for name in FIGURE_NAMES
+    ]
 
 
 def safe(text: str) -> str:

@@ -77,14 +77,6 @@ class CountedEvent:
     public: bool
     waiting: bool  # hides its last rounds and is not finished: counts once finished
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "slug": self.slug,
-            "name": self.name,
-            "date": self.date,
-            "counted": not self.waiting,
-        }
-
 
 @dataclass(frozen=True)
 class LadderRow:
@@ -98,19 +90,6 @@ class LadderRow:
     @property
     def player_id(self) -> int:
         return self.standing.id
-
-    def as_dict(self) -> dict[str, Any]:
-        s = self.standing
-        return {
-            "rank": s.rank if self.ranked else None,
-            "ranked": self.ranked,
-            "player": s.id,
-            "name": self.name,
-            "season_points": self.season_points,
-            **s.figures(),
-            "head_to_head": self.head_to_head,
-            "why": self.why,
-        }
 
 
 @dataclass
@@ -134,26 +113,6 @@ class LadderView:
     @property
     def unranked(self) -> list[LadderRow]:
         return [row for row in self.rows if not row.ranked]
-
-    def as_dict(self) -> dict[str, Any]:
-        season = self.season
-        return {
-            "season": season.slug,
-            "club": season.club.slug,
-            "name": season.name,
-            "starts_on": season.starts_on,
-            "ends_on": season.ends_on,
-            "points_per_win": season.points_per_win,
-            "min_matches": season.min_matches,
-            "tiebreaks": list(self.tiebreaks),
-            "tournaments": [event.as_dict() for event in self.events],
-            "club_nights": season.club_nights,
-            "tournament_matches": self.tournament_matches,
-            "club_night_matches": self.club_night_matches,
-            "up_to_date": self.stale_since is None,
-            "computed_at": self.stale_since,
-            "rows": [row.as_dict() for row in self.rows],
-        }
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ from tournaments.formats import planned_rounds
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.pairing import (
     DEFAULT_TIEBREAKS,
+    FIGURE_NAMES,
     MatchRecord,
     Standing,
     compute_standings,
@@ -199,20 +200,6 @@ class StandingRow:
     def registration_id(self) -> int:
         return self.standing.id
 
-    def as_dict(self) -> dict[str, Any]:
-        s = self.standing
-        return {
-            "rank": s.rank,
-            "registration": s.id,
-            "player": self.player_id,
-            "name": self.name,
-            "withdrawn": self.withdrawn,
-            "late": self.late,
-            **s.figures(),
-            "head_to_head": in_reader_language(self.head_to_head),
-            "why": in_reader_language(self.why),
-        }
-
 
 @dataclass
 class StandingsView:
@@ -244,19 +231,6 @@ class StandingsView:
         if self.rounds_closed:
             return gettext("After round %(closed)s.") % {"closed": self.rounds_closed}
         return ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "tournament": self.tournament.slug,
-            "tiebreaks": list(self.tiebreaks),
-            "through_round": self.through_round,
-            "rounds_played": self.rounds_played,
-            "rounds_closed": self.rounds_closed,
-            "caption": self.caption,
-            "hidden": self.hidden,
-            "note": self.note,
-            "rows": [row.as_dict() for row in self.rows],
-        }
 
 
 def tiebreaks_of(tournament: Tournament) -> tuple[str, ...]:
@@ -601,14 +575,6 @@ class Clock:
             return 0
         return max(0, int((self.ends_at - self.now).total_seconds()))
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "started_at": self.started_at,
-            "ends_at": self.ends_at,
-            "time_called": self.time_called,
-            "seconds_left": self.seconds_left,
-        }
-
 
 def clock(round: Round) -> Clock:
     return Clock(round.started_at, round.ends_at, round.time_called, timezone.now())
@@ -699,48 +665,6 @@ class TableRow:
         if not seat:
             return None
         return (p.player_a if seat == "A" else p.player_b).player.name
-
-    def as_dict(self, *, public: bool = False) -> dict[str, Any]:
-        p, m = self.pairing, self.pairing.match
-        games = {"A": m.games_won_a, "B": m.games_won_b} if m else {"A": 0, "B": 0}
-        data = {
-            "pairing": p.pk,
-            "table": p.table,
-            "position": p.position,
-            "player_a": _seat(p.player_a),
-            "player_b": _seat(p.player_b),
-            "reason": translated.reason_text(p.reason),
-            "match": p.match_id,
-            "state": (
-                TableState.PLAYING
-                if public and self.state in (TableState.PENDING, TableState.DISPUTED)
-                else self.state
-            ),
-            "games_won": games,
-            "winner": self.winner_name,
-            "current_game": self.current_game,
-            "current_points": self.current_points,
-            "play": (self.play.state or None) if self.play_words else None,
-            "play_words": self.play_words,
-        }
-        if not public:  # an organiser's reasons may be private ("left ill")
-            data.update(
-                pending=self.pending,
-                disputed=self.disputed,
-                resolved=p.resolved,
-                result_reason=translated.reason_text(m.decision_reason if m else p.reason),
-            )
-        return data
-
-
-def _seat(registration: Registration | None) -> dict[str, Any] | None:
-    if registration is None:
-        return None
-    return {
-        "registration": registration.pk,
-        "player": registration.player_id,
-        "name": registration.player.name,
-    }
 
 
 def table_state(pairing: Pairing, pending: int, disputed: int) -> str:
@@ -940,18 +864,6 @@ class Dashboard:
     def disputes(self) -> list[TableRow]:
         return [row for row in self.tables if row.state == TableState.DISPUTED]
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "round": self.round.number,
-            "round_id": self.round.pk,
-            "state": self.round.state,
-            "clock": self.clock.as_dict(),
-            "counts": self.counts,
-            "play_counts": self.play_counts,
-            "can_close": self.can_close,
-            "tables": [row.as_dict() for row in self.tables],
-        }
-
 
 # What the dashboard never shows of a table: each match's rule profile (JSON, parsed for
 # every row) and the rows' creation times and PIN hashes. Leaving them out takes a
@@ -982,15 +894,17 @@ def dashboard_facts(round: Round) -> Dashboard:
     return Dashboard(round, clock(round), table_facts(round))
 
 
-def round_dict(round: Round, *, public: bool = False) -> dict[str, Any]:
-    return {
-        "id": round.pk,
-        "number": round.number,
-        "stage": round.stage,
-        "state": round.state,
-        "clock": clock(round).as_dict(),
-        "pairings": [row.as_dict(public=public) for row in tables(round)],
-    }
+@dataclass
+class RoundView:
+    """A round with its clock and its tables, as the API answers it."""
+
+    round: Round
+    clock: Clock
+    tables: list[TableRow]
+
+
+def round_view(round: Round) -> RoundView:
+    return RoundView(round, clock(round), tables(round))
 
 
 # ------------------------------------------------------------------------ table links
@@ -1004,52 +918,6 @@ def table_path(match: Match) -> str:
 def qr_svg(url: str, *, scale: int = 4) -> str:
     """An inline SVG QR code for `url` (table cards)."""
     return segno.make(url, error="m").svg_inline(scale=scale)
-
-
-def tournament_dict(tournament: Tournament) -> dict[str, Any]:
-    t = tournament
-    return {
-        "id": t.pk,
-        "slug": t.slug,
-        "club": t.club.slug,
-        "name": t.name,
-        "date": t.date,
-        "venue": t.venue,
-        "profile": t.profile,
-        "overrides": t.overrides,
-        "rules": t.rules,
-        "format": t.format,
-        "rounds": t.rounds,
-        "cut_size": t.cut_size,
-        "round_minutes": t.round_minutes,
-        "first_round": t.first_round,
-        "tiebreaks": list(tiebreaks_of(t)),
-        "bye_games": t.bye_games,
-        "bye_points": t.bye_points,
-        "agreement": t.agreement,
-        "hide_standings_during_round": t.hide_standings_during_round,
-        "hide_last_rounds": t.hide_last_rounds,
-        "public": t.public,
-        "language": t.language,
-        "check_in_required": t.check_in_required,
-        "state": t.state,
-        "rounds_planned": rounds_planned(t),
-    }
-
-
-def registration_dict(registration: Registration) -> dict[str, Any]:
-    r = registration
-    return {
-        "id": r.pk,
-        "player": r.player_id,
-        "name": r.player.name,
-        "email": r.player.email,
-        "member_id": r.player.member_id,
-        "seed": r.seed,
-        "checked_in": r.checked_in,
-        "late": r.late,
-        "withdrawn": r.withdrawn,
-    }
 
 
 def results_by_hand(tournament: Tournament) -> QuerySet[Pairing]:
@@ -1105,26 +973,15 @@ def places_of_matches(match_ids: list[int]) -> dict[int, str]:
     }
 
 
-# The standing values a change is judged by, in the order the previews show them.
-STANDING_VALUES = (
-    "rank",
-    "matches",
-    "match_wins",
-    "games_won",
-    "games_played",
-    "game_win_pct",
-    "opponents_match_win_pct",
-    "margin",
-    "points",
-)
+# The standing values a change is judged by, in the order the previews show them: the
+# rank, then the line's figures (tournaments.pairing.FIGURES).
+STANDING_VALUES = ("rank", *FIGURE_NAMES)
 
 
 def standing_values(standing: Standing) -> dict[str, Any]:
-    return {
-        key: float(round(value, 4)) if key.endswith("_pct") else value
-        for key in STANDING_VALUES
-        for value in [getattr(standing, key)]
-    }
+    """A line's rank and figures as plain values, to compare two standings (and to keep
+    in a rules change's job result)."""
+    return {"rank": standing.rank, **{name: standing.figure(name) for name in FIGURE_NAMES}}
 
 
 def standings_moves(before: StandingsView, after: StandingsView) -> list[dict[str, Any]]:

@@ -3,6 +3,8 @@ check everything else (and name the problem)."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from rest_framework import serializers
 
@@ -12,13 +14,17 @@ from scoring.serializers import (
     GAME_STATES,
     HAND_OUTCOMES,
     MATCH_STATES,
+    RoundedFloatField,
     SeatNamesSerializer,
     SeatNumbersSerializer,
     StandingMoveOutputSerializer,
     StrictSerializer,
+    With,
+    read_by,
 )
+from tournaments import selectors, translated
 from tournaments.models import Job, Round, Season, Tournament
-from tournaments.pairing import TIEBREAKS
+from tournaments.pairing import FIGURES, RATIO_PLACES, RATIOS, TIEBREAKS
 
 # The follow-on settings (tournaments.rule_guide.FOLLOW_ON), docs/rules.md §10.
 FITTED = (
@@ -87,10 +93,13 @@ class CreateTournamentSerializer(SettingsSerializer):
     date = serializers.DateField()
 
 
+# Reads the Tournament, with its club.
 class TournamentSerializer(serializers.Serializer):
+    """A tournament and its settings."""
+
     id = serializers.IntegerField()
     slug = serializers.SlugField()
-    club = serializers.SlugField()
+    club = serializers.SlugField(source="club.slug")
     name = serializers.CharField()
     date = serializers.DateField()
     venue = serializers.CharField()
@@ -106,7 +115,11 @@ class TournamentSerializer(serializers.Serializer):
     first_round = serializers.CharField(
         help_text="random, seed, rating or list (round 1 of a Swiss)."
     )
-    tiebreaks = serializers.ListField(child=serializers.CharField())
+    tiebreaks = read_by(
+        serializers.ListField,
+        lambda tournament, _context: list(selectors.tiebreaks_of(tournament)),
+        child=serializers.CharField(),
+    )
     bye_games = serializers.IntegerField()
     bye_points = serializers.IntegerField()
     agreement = serializers.CharField()
@@ -118,7 +131,9 @@ class TournamentSerializer(serializers.Serializer):
     )
     check_in_required = serializers.BooleanField()
     state = serializers.CharField()
-    rounds_planned = serializers.IntegerField()
+    rounds_planned = read_by(
+        serializers.IntegerField, lambda tournament, _context: selectors.rounds_planned(tournament)
+    )
 
 
 class AddRegistrationSerializer(StrictSerializer):
@@ -129,18 +144,22 @@ class AddRegistrationSerializer(StrictSerializer):
     seed = whole_field(required=False, allow_null=True)
 
 
+# Reads the Registration, with its player.
 class RegistrationSerializer(serializers.Serializer):
+    """A registration."""
+
     id = serializers.IntegerField()
-    player = serializers.IntegerField()
-    name = serializers.CharField()
-    email = serializers.CharField()
-    member_id = serializers.CharField()
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    email = serializers.CharField(source="player.email")
+    member_id = serializers.CharField(source="player.member_id")
     seed = serializers.IntegerField(allow_null=True)
     checked_in = serializers.BooleanField()
     late = serializers.BooleanField()
     withdrawn = serializers.BooleanField()
 
 
+# Reads a Registration `With` the `rating` it was seeded by.
 class SeededRegistrationOutputSerializer(RegistrationSerializer):
     rating = serializers.FloatField(
         allow_null=True, help_text="The club rating it was seeded by; null: unrated."
@@ -251,15 +270,31 @@ class ImportRowOutputSerializer(serializers.Serializer):
     name = serializers.CharField(allow_blank=True)
     accepted = serializers.BooleanField()
     reason = serializers.CharField(help_text="What happened to the row, in words.")
-    code = serializers.CharField(allow_null=True, help_text="Why it was refused (error code).")
+    code = read_by(
+        serializers.CharField,
+        lambda row, _context: row.code or None,
+        allow_null=True,
+        help_text="Why it was refused (error code).",
+    )
     registration = serializers.IntegerField(
-        allow_null=True, help_text="The registration made (accepted rows)."
+        source="registration_id",
+        allow_null=True,
+        help_text="The registration made (accepted rows).",
     )
 
 
+# Reads tournaments.services.ImportReport.
 class ImportReportOutputSerializer(serializers.Serializer):
-    accepted = serializers.IntegerField(help_text="How many rows were registered.")
-    refused = serializers.IntegerField(help_text="How many rows were refused.")
+    accepted = read_by(
+        serializers.IntegerField,
+        lambda report, _context: len(report.accepted),
+        help_text="How many rows were registered.",
+    )
+    refused = read_by(
+        serializers.IntegerField,
+        lambda report, _context: len(report.refused),
+        help_text="How many rows were refused.",
+    )
     ignored_columns = serializers.ListField(child=serializers.CharField())
     rows = ImportRowOutputSerializer(many=True)
 
@@ -310,6 +345,7 @@ class RescoredMatchOutputSerializer(serializers.Serializer):
     after = RescoredMatchSummarySerializer()
 
 
+# Reads tournaments.services.RulesChange.
 class RulesChangeOutputSerializer(serializers.Serializer):
     applied = serializers.BooleanField(help_text="False for a preview (nothing was saved).")
     from_round = serializers.IntegerField(help_text="The first round the rules apply to (1: all).")
@@ -321,14 +357,14 @@ class RulesChangeOutputSerializer(serializers.Serializer):
         child=serializers.IntegerField(),
         help_text="Published rounds before from_round: they keep the rules they were played under.",
     )
+    options = serializers.DictField(
+        child=serializers.ListField(child=serializers.JSONField(), min_length=2, max_length=2),
+        help_text="Each rule option that changes: [before, after].",
+    )
     settings = serializers.DictField(
         child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
         help_text="Tournament settings that follow the rules and change: [before, after] "
         "(bye_games, never more than games_to_win).",
-    )
-    options = serializers.DictField(
-        child=serializers.ListField(child=serializers.JSONField(), min_length=2, max_length=2),
-        help_text="Each rule option that changes: [before, after].",
     )
     # Free-form on purpose: whole rule profiles (scoring.rules.profiles), the engine's
     # options as documented in docs/rules.md, not an API shape.
@@ -348,37 +384,73 @@ class RoundSummaryOutputSerializer(serializers.Serializer):
     state = serializers.ChoiceField(choices=ROUND_STATES)
 
 
+# Reads tournaments.selectors.Clock.
 class ClockOutputSerializer(serializers.Serializer):
-    started_at = serializers.DateTimeField(allow_null=True)
-    ends_at = serializers.DateTimeField(allow_null=True)
+    """A round's clock, its times in UTC."""
+
+    started_at = serializers.DateTimeField(allow_null=True, default_timezone=dt.UTC)
+    ends_at = serializers.DateTimeField(allow_null=True, default_timezone=dt.UTC)
     time_called = serializers.BooleanField()
     seconds_left = serializers.IntegerField(
         allow_null=True, help_text="Null: no timer; 0 once time is called."
     )
 
 
+# Reads the Registration, with its player.
 class TableSeatOutputSerializer(serializers.Serializer):
-    registration = serializers.IntegerField()
-    player = serializers.IntegerField()
-    name = serializers.CharField()
+    """A player at a table."""
+
+    registration = serializers.IntegerField(source="pk")
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
 
 
+def _table_state(row, context) -> str:
+    """The public sees a table whose hands wait (pending, disputed) as playing."""
+    hidden = (selectors.TableState.PENDING, selectors.TableState.DISPUTED)
+    if context.get("public") and row.state in hidden:
+        return selectors.TableState.PLAYING
+    return row.state
+
+
+def _result_reason(row, _context) -> str:
+    match = row.pairing.match
+    return translated.reason_text(match.decision_reason if match else row.pairing.reason)
+
+
+# Reads tournaments.selectors.TableRow; context `public`: as the public sees it.
 class PublicTableOutputSerializer(serializers.Serializer):
-    """One pairing of a round as the public sees it (pending and disputed show as playing)."""
+    """One pairing of a round as the public sees it (pending and disputed show as
+    playing)."""
 
-    pairing = serializers.IntegerField()
-    table = serializers.IntegerField(allow_null=True, help_text="Null for a bye.")
-    position = serializers.IntegerField()
-    player_a = TableSeatOutputSerializer()
-    player_b = TableSeatOutputSerializer(allow_null=True, help_text="Null for a bye.")
-    reason = serializers.CharField(allow_blank=True, help_text="Why it was paired so, if fixed.")
-    match = serializers.IntegerField(allow_null=True)
-    state = serializers.ChoiceField(choices=TABLE_STATES)
-    games_won = SeatNumbersSerializer()
-    winner = serializers.CharField(allow_null=True, help_text="The winner's name.")
+    pairing = serializers.IntegerField(source="pairing.pk")
+    table = serializers.IntegerField(
+        source="pairing.table", allow_null=True, help_text="Null for a bye."
+    )
+    position = serializers.IntegerField(source="pairing.position")
+    player_a = TableSeatOutputSerializer(source="pairing.player_a")
+    player_b = TableSeatOutputSerializer(
+        source="pairing.player_b", allow_null=True, help_text="Null for a bye."
+    )
+    reason = read_by(
+        serializers.CharField,
+        lambda row, _context: translated.reason_text(row.pairing.reason),
+        allow_blank=True,
+        help_text="Why it was paired so, if fixed.",
+    )
+    match = serializers.IntegerField(source="pairing.match_id", allow_null=True)
+    state = read_by(serializers.ChoiceField, _table_state, choices=TABLE_STATES)
+    games_won = SeatNumbersSerializer(
+        seats=("pairing.match.games_won_a", "pairing.match.games_won_b")
+    )
+    winner = serializers.CharField(
+        source="winner_name", allow_null=True, help_text="The winner's name."
+    )
     current_game = serializers.IntegerField(allow_null=True)
     current_points = SeatNumbersSerializer(help_text="Hand points in the current game.")
-    play = serializers.ChoiceField(
+    play = read_by(
+        serializers.ChoiceField,
+        lambda row, _context: (row.play.state or None) if row.play_words else None,
         choices=["last_hand", "extended", "time_up"],
         allow_null=True,
         help_text="After time is called (docs/rules.md §13), an unfinished table: finishing "
@@ -395,50 +467,95 @@ class TableOutputSerializer(PublicTableOutputSerializer):
 
     pending = serializers.IntegerField(help_text="Hands waiting for confirmation.")
     disputed = serializers.IntegerField(help_text="Disputed hands.")
-    resolved = serializers.BooleanField(help_text="Decided by an organiser's result.")
-    result_reason = serializers.CharField(allow_blank=True)
+    resolved = serializers.BooleanField(
+        source="pairing.resolved", help_text="Decided by an organiser's result."
+    )
+    # An organiser's reasons may be private ("left ill").
+    result_reason = read_by(serializers.CharField, _result_reason, allow_blank=True)
 
 
 class ViewerTableOutputSerializer(PublicTableOutputSerializer):
-    """One pairing of a round: the organiser-only keys come to organisers only."""
+    """One pairing of a round: the organiser-only keys come to organisers only (not with
+    the context's `public`)."""
 
     pending = serializers.IntegerField(required=False, help_text="Organisers only.")
     disputed = serializers.IntegerField(required=False, help_text="Organisers only.")
-    resolved = serializers.BooleanField(required=False, help_text="Organisers only.")
-    result_reason = serializers.CharField(
-        required=False, allow_blank=True, help_text="Organisers only."
+    resolved = serializers.BooleanField(
+        source="pairing.resolved", required=False, help_text="Organisers only."
+    )
+    result_reason = read_by(
+        serializers.CharField,
+        _result_reason,
+        required=False,
+        allow_blank=True,
+        help_text="Organisers only.",
     )
 
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if self.context.get("public"):
+            for name in ORGANISERS_ONLY:
+                data.pop(name)
+        return data
 
-class RoundOutputSerializer(RoundSummaryOutputSerializer):
+
+ORGANISERS_ONLY = sorted(
+    TableOutputSerializer._declared_fields.keys() - PublicTableOutputSerializer._declared_fields
+)
+
+
+# Reads tournaments.selectors.RoundView.
+class _RoundViewSerializer(serializers.Serializer):
+    """A round with its clock."""
+
+    id = serializers.IntegerField(source="round.pk")
+    number = serializers.IntegerField(source="round.number")
+    stage = serializers.ChoiceField(source="round.stage", choices=Round.Stage.choices)
+    state = serializers.ChoiceField(source="round.state", choices=ROUND_STATES)
+    clock = ClockOutputSerializer()
+
+
+class RoundOutputSerializer(_RoundViewSerializer):
     """A round with its tables, as its organisers see it."""
 
-    clock = ClockOutputSerializer()
-    pairings = TableOutputSerializer(many=True)
+    pairings = TableOutputSerializer(source="tables", many=True)
 
 
-class ViewerRoundOutputSerializer(RoundSummaryOutputSerializer):
-    """A round with its tables, for anyone who may see it (organisers see more keys)."""
+class ViewerRoundOutputSerializer(_RoundViewSerializer):
+    """A round with its tables, for anyone who may see it (organisers see more keys;
+    context `public`: as the public sees it)."""
 
-    clock = ClockOutputSerializer()
-    pairings = ViewerTableOutputSerializer(many=True)
+    pairings = ViewerTableOutputSerializer(source="tables", many=True)
 
 
+# Reads the Pairing, with its match.
 class TimePolicySettledOutputSerializer(serializers.Serializer):
-    pairing = serializers.IntegerField()
+    """A table the time policy decided."""
+
+    pairing = serializers.IntegerField(source="pk")
     table = serializers.IntegerField(allow_null=True)
     winner = serializers.ChoiceField(
-        choices=Seat.choices, allow_blank=True, help_text="Blank: a draw."
+        source="match.winner", choices=Seat.choices, allow_blank=True, help_text="Blank: a draw."
     )
-    reason = serializers.CharField()
+    reason = serializers.CharField(source="match.decision_reason")
 
 
+# Reads a (Pairing, why) pair.
 class TimePolicyWaitingOutputSerializer(serializers.Serializer):
-    pairing = serializers.IntegerField()
+    """A table the time policy left."""
+
+    pairing = serializers.IntegerField(source="pk")
     table = serializers.IntegerField(allow_null=True)
-    reason = serializers.CharField(help_text="Why the table was left to play on or decide.")
+    reason = serializers.CharField(
+        source="why", help_text="Why the table was left to play on or decide."
+    )
+
+    def to_representation(self, instance):
+        pairing, why = instance
+        return super().to_representation(With(pairing, why=why))
 
 
+# Reads tournaments.services.results.TimeReport.
 class TimePolicyOutputSerializer(serializers.Serializer):
     settled = TimePolicySettledOutputSerializer(many=True)
     waiting = TimePolicyWaitingOutputSerializer(many=True)
@@ -458,10 +575,11 @@ class PlayCountsOutputSerializer(serializers.Serializer):
     time_up = serializers.IntegerField(help_text="Tables whose time is up: the policy decides.")
 
 
+# Reads tournaments.selectors.Dashboard.
 class DashboardOutputSerializer(serializers.Serializer):
-    round = serializers.IntegerField(help_text="The round's number.")
-    round_id = serializers.IntegerField()
-    state = serializers.ChoiceField(choices=ROUND_STATES)
+    round = serializers.IntegerField(source="round.number", help_text="The round's number.")
+    round_id = serializers.IntegerField(source="round.pk")
+    state = serializers.ChoiceField(source="round.state", choices=ROUND_STATES)
     clock = ClockOutputSerializer()
     counts = TableCountsOutputSerializer(help_text="How many tables are in each state.")
     play_counts = PlayCountsOutputSerializer(help_text="After time is called.")
@@ -479,32 +597,47 @@ class TableLinkOutputSerializer(serializers.Serializer):
     qr = serializers.URLField(help_text="The link's QR code (SVG).")
 
 
-# A standings line's figures (tournaments.pairing.Standing.figures), in a tournament's
-# standings and a season's ladder alike. (A comment, not a docstring: subclasses would
-# carry it into the schema as their description.)
-class StandingFiguresSerializer(serializers.Serializer):
-    matches = serializers.IntegerField()
-    match_wins = serializers.IntegerField()
-    games_won = serializers.IntegerField()
-    games_played = serializers.IntegerField()
-    game_win_pct = serializers.FloatField()
-    opponents_match_win_pct = serializers.FloatField()
-    margin = serializers.IntegerField()
-    points = serializers.IntegerField(help_text="Points scored in the matches counted.")
-    head_to_head = serializers.CharField(allow_blank=True, help_text='e.g. "beat Alice".')
-    tiebreaks = serializers.DictField(
-        child=serializers.FloatField(), help_text="Each configured tie-break's value by name."
-    )
+def _figure(name: str, label: str) -> serializers.Field:
+    if name in RATIOS:
+        return RoundedFloatField(source=f"standing.{name}", places=RATIO_PLACES, help_text=label)
+    return serializers.IntegerField(source=f"standing.{name}", help_text=label)
+
+
+# A standings line's figures (tournaments.pairing.FIGURES, declared there once), in a
+# tournament's standings and a season's ladder alike: the instance is a line with its
+# `standing` (selectors.StandingRow, ladders.LadderRow). (A comment, not a docstring:
+# subclasses would carry it into the schema as their description.)
+StandingFiguresSerializer = type(
+    "StandingFiguresSerializer",
+    (serializers.Serializer,),
+    {
+        **{name: _figure(name, label) for name, label in FIGURES},
+        "head_to_head": serializers.CharField(allow_blank=True, help_text='e.g. "beat Alice".'),
+        "tiebreaks": serializers.DictField(
+            source="standing.tiebreaks",
+            child=RoundedFloatField(places=RATIO_PLACES),
+            help_text="Each configured tie-break's value by name.",
+        ),
+    },
+)
 
 
 class StandingOutputSerializer(StandingFiguresSerializer):
-    rank = serializers.IntegerField()
-    registration = serializers.IntegerField()
-    player = serializers.IntegerField()
+    rank = serializers.IntegerField(source="standing.rank")
+    registration = serializers.IntegerField(source="standing.id")
+    player = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
     withdrawn = serializers.BooleanField()
     late = serializers.BooleanField()
-    why = serializers.CharField(
+    head_to_head = read_by(
+        serializers.CharField,
+        lambda row, _context: selectors.in_reader_language(row.head_to_head),
+        allow_blank=True,
+        help_text='e.g. "beat Alice".',
+    )
+    why = read_by(
+        serializers.CharField,
+        lambda row, _context: selectors.in_reader_language(row.why),
         allow_blank=True,
         help_text="Why this line is where it is, against the lines above and below, in "
         'words: "Behind Ada on match wins: 2 against 3; ahead of Ben on game-win %: 7 of 11 '
@@ -512,8 +645,9 @@ class StandingOutputSerializer(StandingFiguresSerializer):
     )
 
 
+# Reads tournaments.selectors.StandingsView.
 class StandingsOutputSerializer(serializers.Serializer):
-    tournament = serializers.SlugField()
+    tournament = serializers.SlugField(source="tournament.slug")
     tiebreaks = serializers.ListField(child=serializers.ChoiceField(choices=TIEBREAKS))
     through_round = serializers.IntegerField(
         allow_null=True, help_text="Standings after this round (null: all rounds)."
@@ -630,19 +764,27 @@ class SeasonOutputSerializer(serializers.Serializer):
     public = serializers.BooleanField()
 
 
+# Reads tournaments.ladders.CountedEvent.
 class LadderEventOutputSerializer(serializers.Serializer):
     slug = serializers.SlugField()
     name = serializers.CharField()
     date = serializers.DateField()
-    counted = serializers.BooleanField(
-        help_text="False: it hides its last rounds from the public; it counts once finished."
+    counted = read_by(
+        serializers.BooleanField,
+        lambda event, _context: not event.waiting,
+        help_text="False: it hides its last rounds from the public; it counts once finished.",
     )
 
 
 class LadderRowOutputSerializer(StandingFiguresSerializer):
-    rank = serializers.IntegerField(allow_null=True, help_text="Null when not ranked.")
+    rank = read_by(
+        serializers.IntegerField,
+        lambda row, _context: row.standing.rank if row.ranked else None,
+        allow_null=True,
+        help_text="Null when not ranked.",
+    )
     ranked = serializers.BooleanField(help_text="At least the season's minimum of matches.")
-    player = serializers.IntegerField()
+    player = serializers.IntegerField(source="standing.id")
     name = serializers.CharField()
     season_points = serializers.IntegerField(help_text="points_per_win for each match won.")
     why = serializers.CharField(
@@ -650,23 +792,29 @@ class LadderRowOutputSerializer(StandingFiguresSerializer):
     )
 
 
+# Reads tournaments.ladders.LadderView.
 class LadderOutputSerializer(serializers.Serializer):
-    season = serializers.SlugField()
-    club = serializers.SlugField()
-    name = serializers.CharField()
-    starts_on = serializers.DateField()
-    ends_on = serializers.DateField()
-    points_per_win = serializers.IntegerField()
-    min_matches = serializers.IntegerField()
+    season = serializers.SlugField(source="season.slug")
+    club = serializers.SlugField(source="season.club.slug")
+    name = serializers.CharField(source="season.name")
+    starts_on = serializers.DateField(source="season.starts_on")
+    ends_on = serializers.DateField(source="season.ends_on")
+    points_per_win = serializers.IntegerField(source="season.points_per_win")
+    min_matches = serializers.IntegerField(source="season.min_matches")
     tiebreaks = serializers.ListField(child=serializers.ChoiceField(choices=TIEBREAKS))
-    tournaments = LadderEventOutputSerializer(many=True)
-    club_nights = serializers.BooleanField()
+    tournaments = LadderEventOutputSerializer(source="events", many=True)
+    club_nights = serializers.BooleanField(source="season.club_nights")
     tournament_matches = serializers.IntegerField(help_text="Counted tournament matches.")
     club_night_matches = serializers.IntegerField(help_text="Counted club-night matches.")
-    up_to_date = serializers.BooleanField(
-        help_text="False: the last stored ladder, shown while a refresh brings it up to date."
+    up_to_date = read_by(
+        serializers.BooleanField,
+        lambda ladder, _context: ladder.stale_since is None,
+        help_text="False: the last stored ladder, shown while a refresh brings it up to date.",
     )
     computed_at = serializers.DateTimeField(
-        allow_null=True, help_text="When a ladder not up to date was computed (else null)."
+        source="stale_since",
+        allow_null=True,
+        default_timezone=dt.UTC,
+        help_text="When a ladder not up to date was computed (else null).",
     )
     rows = LadderRowOutputSerializer(many=True)

@@ -18,6 +18,7 @@ from ginclub.errors import Conflict, ServiceError
 from ginclub.permissions import Actor
 from scoring import ledger
 from scoring.models import Entry, Hand, Match
+from scoring.serializers import HandActionOutputSerializer
 
 
 @dataclass
@@ -159,10 +160,9 @@ def link_entry(entry: Entry, hand: Hand) -> None:
 
 
 def finish(entry: Entry, hand: Hand) -> Outcome:
-    response = {"hand": hand.as_dict()}
-    extra = getattr(entry, "response_extra", None)
-    if extra:
-        response.update(extra)
+    # The API's answer, kept with the entry: a replayed idempotency key answers it again.
+    extra = getattr(entry, "response_extra", None) or {}
+    response = dict(HandActionOutputSerializer({"hand": hand, **extra}).data)
     entry.response = response
     entry.save(update_fields=["response"])
     return Outcome(hand=hand, response=response, entry=entry)

@@ -27,7 +27,8 @@ PREVIEW_REASON = "(preview)"
 
 @dataclass
 class CorrectionPreview:
-    """What a correction or void would do; `as_dict` is the API's shape."""
+    """What a correction or void would do (the API's shape:
+    scoring.serializers.CorrectionPreviewOutputSerializer)."""
 
     action: str
     hand_before: dict[str, Any]
@@ -43,18 +44,6 @@ class CorrectionPreview:
     @property
     def tournament(self) -> dict[str, Any] | None:
         return next((c for c in self.consequences if c.get("kind") == "tournament"), None)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "action": self.action,
-            "hand": {"before": self.hand_before, "after": self.hand_after},
-            "result": {
-                "before": self.result_before,
-                "after": self.result_after,
-                "changed": self.result_changed,
-            },
-            "tournament": self.tournament,
-        }
 
 
 class _Rollback(Exception):

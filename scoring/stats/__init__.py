@@ -32,9 +32,9 @@ A player's page takes a fixed number of queries whatever their history.
 """
 
 from scoring.stats.club_ratings import (
+    RankedRating,
     RatingMonth,
     club_ratings,
-    rating_dict,
     rating_history,
     rating_months,
     ratings_of,
@@ -58,7 +58,6 @@ from scoring.stats.record import (
     history,
     history_version,
     player_record,
-    record_dict,
     visible_club,
     visible_player,
     withheld,
@@ -67,8 +66,8 @@ from scoring.stats.summaries import meld_shape
 
 __all__ = [
     "MIN_GAMES", "MIN_HANDS", "Figure", "HeadToHead", "History", "MatchLine", "MonthResults",
-    "PlayerRecord", "RatingMonth", "Version", "club_ratings", "games_of", "hands_of",
-    "head_to_head", "history", "history_version", "match_lines", "matches_of", "meld_shape",
-    "player_record", "rating_dict", "rating_history", "rating_months", "ratings_of",
-    "record_dict", "results_by_month", "visible_club", "visible_player", "withheld",
+    "PlayerRecord", "RankedRating", "RatingMonth", "Version", "club_ratings", "games_of",
+    "hands_of", "head_to_head", "history", "history_version", "match_lines", "matches_of",
+    "meld_shape", "player_record", "rating_history", "rating_months", "ratings_of",
+    "results_by_month", "visible_club", "visible_player", "withheld",
 ]  # fmt: skip

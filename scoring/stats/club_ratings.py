@@ -48,17 +48,18 @@ def rating_history(player: Player, hidden: frozenset[int] = frozenset()) -> list
     return rating_months(rating_rows(player, hidden))
 
 
-def rating_dict(rating: Rating) -> dict[str, Any]:
-    return {
-        "rating": round(rating.ordinal, 2),
-        "mu": round(rating.mu, 3),
-        "sigma": round(rating.sigma, 3),
-        "matches": rating.matches,
-        "computed_at": rating.computed_at.isoformat(),
-    }
+@dataclass(frozen=True)
+class RankedRating:
+    """A line of the club's rated list: its rank, and the Rating's own attributes."""
+
+    rank: int
+    rating: Rating
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.rating, name)
 
 
-def club_ratings(club: Club) -> list[tuple[int, Rating]]:
+def club_ratings(club: Club) -> list[RankedRating]:
     """The club's rated list, best first, with ranks (one query): ordinals equal to two
     decimals share a rank."""
     ratings = list(
@@ -70,7 +71,7 @@ def club_ratings(club: Club) -> list[tuple[int, Rating]]:
         shown = round(rating.ordinal, 2)
         if shown != last:
             rank, last = position, shown
-        ranked.append((rank, rating))
+        ranked.append(RankedRating(rank, rating))
     return ranked
 
 

@@ -8,7 +8,6 @@ basis).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
@@ -67,21 +66,6 @@ class Figure:
         """`unit` (a code: "hands", "card-entry knocks") in the reader's language, for
         "from 40 hands"."""
         return _unit_words(self.unit, self.basis)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "label": str(self.label),
-            "value": self.value,
-            "count": self.count,
-            "basis": self.basis,
-            "unit": self.unit,
-            "kind": self.kind,
-            "minimum": self.minimum,
-            "enough": self.enough,
-            "whole": self.whole,
-            "text": self.text,
-        }
 
 
 def _unit_words(unit: str, count: int) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from django.core.cache import cache
 from django.db.models import Case, Count, Exists, Max, OuterRef, Q, When
@@ -17,7 +17,7 @@ from ginclub import permissions
 from ginclub.errors import NotFound
 from scoring import hooks
 from scoring.models import Club, Match, Player, Rating
-from scoring.stats.club_ratings import RatingMonth, rating_dict, rating_months, rating_rows
+from scoring.stats.club_ratings import RatingMonth, rating_months, rating_rows
 from scoring.stats.figures import (
     MIN_GAMES,
     MIN_HANDS,
@@ -58,6 +58,9 @@ class PlayerRecord:
     matches_played: int = 0  # all of them, when `matches` shows only the latest
     # The History's version key: the page caches what it draws from the History under it.
     version: str = ""
+    # Figures resting on fewer hands (games) are marked too few.
+    min_hands: ClassVar[int] = MIN_HANDS
+    min_games: ClassVar[int] = MIN_GAMES
 
 
 def visible_player(actor, player_id: int) -> Player:
@@ -213,66 +216,3 @@ def withheld(player: Player, actor) -> tuple[frozenset[int], frozenset[int]]:
         elif held:
             hidden.add(pk)
     return frozenset(unseen), frozenset(hidden)
-
-
-def record_dict(record: PlayerRecord) -> dict[str, Any]:
-    """The record as the API shows it (scoring.serializers.PlayerRecordOutputSerializer)."""
-    player = record.player
-    return {
-        "player": {"id": player.pk, "name": player.name, "club": player.club.slug},
-        "minimums": {"hands": MIN_HANDS, "games": MIN_GAMES},
-        "hands": record.hands,
-        "games": record.games,
-        "figures": [f.as_dict() for f in record.figures],
-        "events": [
-            {
-                "name": e.name,
-                "date": e.date.isoformat(),
-                "state": e.state,
-                "path": e.path,
-                "record_shown": e.record_shown,
-                **{
-                    k: getattr(e, k) if e.record_shown else None
-                    for k in ("won", "lost", "drawn", "byes", "undecided")
-                },
-            }
-            for e in record.events
-        ],
-        "head_to_head": [
-            {
-                "opponent": {"id": h.opponent_id, "name": h.opponent},
-                "played": h.played,
-                "won": h.won,
-                "lost": h.lost,
-                "games": {"for": h.games_for, "against": h.games_against},
-                "points": {"for": h.points_for, "against": h.points_against},
-            }
-            for h in record.head_to_head
-        ],
-        "matches": [_match_dict(line) for line in record.matches],
-        "months": [
-            {"month": m.month.strftime("%Y-%m"), "won": m.won, "lost": m.lost}
-            for m in record.months
-        ],
-        "knock_deadwood": [{"deadwood": d, "knocks": n} for d, n in record.deadwood],
-        "rating": rating_dict(record.rating) if record.rating else None,
-        "rating_history": [
-            {"month": m.month.strftime("%Y-%m"), "rating": m.rating, "matches": m.matches}
-            for m in record.rating_months
-        ],
-    }
-
-
-def _match_dict(line: MatchLine) -> dict[str, Any]:
-    shown = line.result != "hidden"
-    return {
-        "id": line.match.pk,
-        "started": line.match.created_at.isoformat(),
-        "opponent": {"id": line.opponent.pk, "name": line.opponent.name},
-        "state": line.match.state,
-        "result": line.result,
-        "games": {"for": line.games[0], "against": line.games[1]} if shown else None,
-        "points": {"for": line.points[0], "against": line.points[1]} if shown else None,
-        "place": line.place,
-        "rating_change": line.rating_change,
-    }

@@ -15,6 +15,7 @@ from tests.threads import run_together
 from tests.tournaments.helpers import actor, new_event, play_round, win
 from tournaments import selectors, services
 from tournaments.models import Round
+from tournaments.serializers import ViewerTableOutputSerializer
 
 
 def submit(pairing, seat="A", key="k"):
@@ -58,7 +59,7 @@ def test_every_table_shows_its_state(club, organiser):
     assert [row.pairing.table for row in board.disputes] == [3] and not board.can_close
     assert board.tables[1].current_points == {"A": 0, "B": 0}
     assert board.tables[3].winner_name == finished.player_b.player.name
-    public = board.tables[2].as_dict(public=True)
+    public = ViewerTableOutputSerializer(board.tables[2], context={"public": True}).data
     assert public["state"] == "playing" and "disputed" not in public
     # The poll reads the same tables as plain values (selectors.PairingFacts), before and
     # after time is called.

@@ -16,6 +16,7 @@ from tests.tournaments.test_seasons import club_night, lines, new_season
 from tests.tournaments.test_seasons import worked as worked  # noqa: F401 (a fixture)
 from tournaments import ladders
 from tournaments.models import SeasonLadder
+from tournaments.serializers import LadderOutputSerializer
 from tournaments.services import season_ladders
 from tournaments.services.season_ladders import store_ladder
 
@@ -140,7 +141,7 @@ def test_a_reader_who_changed_nothing_sees_the_last_stored_ladder_while_it_is_re
         again = season_ladders.ladder_of(season, exact=False)
     assert [row.name for row in stale.rows] == before and stale.stale_since is not None
     assert again.stale_since is not None and len(queued) == 1  # one refresh, not two
-    assert stale.as_dict()["up_to_date"] is False
+    assert LadderOutputSerializer(stale).data["up_to_date"] is False
     page = Client().get(f"/clubs/gin-club/seasons/{season.slug}/")
     assert 'data-testid="ladder-updating"' in page.content.decode()
     api = Client().get(f"/api/clubs/gin-club/seasons/{season.slug}/ladder/").json()

@@ -14,6 +14,11 @@ from django.urls import reverse
 
 from tests.tournaments.helpers import actor, new_event, pairs_of, play_round, win
 from tournaments import selectors, services
+from tournaments.serializers import (
+    DashboardOutputSerializer,
+    StandingOutputSerializer,
+    ViewerRoundOutputSerializer,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +66,7 @@ def test_hand_worked_swiss_standings(worked):
     assert by_name["P01"].standing.opponents_match_win_pct == pytest.approx(5 / 12)
     assert by_name["P04"].standing.opponents_match_win_pct == pytest.approx(3 / 4)
     assert by_name["P02"].standing.game_win_pct == pytest.approx(1 / 3)
-    assert view.rows[0].as_dict()["tiebreaks"] == {
+    assert StandingOutputSerializer(view.rows[0]).data["tiebreaks"] == {
         "head_to_head": 0.0,
         "game_win_pct": 0.8,
         "opponents_match_win_pct": 0.4167,
@@ -175,13 +180,16 @@ def test_standings_and_dashboard_queries_do_not_grow_with_players_or_hands(club,
         ]
         assert counts == [3, 3], (public, counts)
     counts = [
-        count_queries(lambda r=r: selectors.dashboard(r).as_dict())
+        count_queries(lambda r=r: DashboardOutputSerializer(selectors.dashboard(r)).data)
         for r in (small_round, large_round)
     ]
     assert counts[0] == counts[1] == 3
     counts = [
         count_queries(
-            lambda e=e: [selectors.round_dict(r, public=True) for r in selectors.rounds_of(e)[:1]]
+            lambda e=e: [
+                ViewerRoundOutputSerializer(selectors.round_view(r), context={"public": True}).data
+                for r in selectors.rounds_of(e)[:1]
+            ]
         )
         for e in (small, large)
     ]

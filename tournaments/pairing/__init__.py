@@ -23,6 +23,10 @@ from tournaments.pairing.first_round import drawn_order, first_round
 from tournaments.pairing.round_robin import round_robin
 from tournaments.pairing.standings import (
     DEFAULT_TIEBREAKS,
+    FIGURE_NAMES,
+    FIGURES,
+    RATIO_PLACES,
+    RATIOS,
     TIEBREAKS,
     MatchRecord,
     Standing,
@@ -45,6 +49,10 @@ PAIR_REASON_PARTS = _first_round.PLACES
 
 __all__ = [
     "DEFAULT_TIEBREAKS",
+    "FIGURES",
+    "FIGURE_NAMES",
+    "RATIOS",
+    "RATIO_PLACES",
     "TIEBREAKS",
     "Worded",
     "Entrant",

@@ -43,6 +43,27 @@ TIEBREAKS = ("head_to_head", "game_win_pct", "opponents_match_win_pct", "margin"
 DEFAULT_TIEBREAKS = TIEBREAKS
 OMW_FLOOR = Fraction(1, 3)
 
+# A standings line's figures, in the order every output shows them (the API's standings
+# and ladder lines, the CSV exports, the previews' moves): the Standing's attribute and
+# what it is, in words (the API schema's description of it). The ratios are shown to
+# RATIO_PLACES decimal places.
+FIGURES = (
+    ("matches", "Matches played, byes included."),
+    ("match_wins", "Matches won, byes included."),
+    ("games_won", "Games won."),
+    ("games_played", "Games played."),
+    ("game_win_pct", "Games won / games played (0 when none)."),
+    (
+        "opponents_match_win_pct",
+        "The mean of the opponents' match-win %, each floored at 1/3.",
+    ),
+    ("margin", "Points for minus points against."),
+    ("points", "Points scored in the matches counted."),
+)
+FIGURE_NAMES = tuple(name for name, _label in FIGURES)
+RATIOS = frozenset({"game_win_pct", "opponents_match_win_pct"})
+RATIO_PLACES = 4
+
 
 class MatchRecord(NamedTuple):
     """One finished match, or a bye (``b`` None, ``winner`` == ``a``).
@@ -83,19 +104,10 @@ class Standing:
     head_to_head: str
     tiebreaks: dict[str, float] = field(default_factory=dict)
 
-    def figures(self) -> dict:
-        """The line's figures as plain values, ratios to four places (for outputs)."""
-        return {
-            "matches": self.matches,
-            "match_wins": self.match_wins,
-            "games_won": self.games_won,
-            "games_played": self.games_played,
-            "game_win_pct": round(self.game_win_pct, 4),
-            "opponents_match_win_pct": round(self.opponents_match_win_pct, 4),
-            "margin": self.margin,
-            "points": self.points,
-            "tiebreaks": {k: round(v, 4) for k, v in self.tiebreaks.items()},
-        }
+    def figure(self, name: str) -> int | float:
+        """One of FIGURES as outputs show it (a ratio to RATIO_PLACES places)."""
+        value = getattr(self, name)
+        return round(value, RATIO_PLACES) if name in RATIOS else value
 
 
 @dataclass

@@ -292,7 +292,7 @@ def _rules_work(job: Job, actor: Actor, report: Report) -> tuple[Tournament, dic
     change = apply_rules_change(
         tournament_id=job.tournament_id, actor=actor, progress=report, **job.payload
     )
-    summary = change.as_dict()
+    summary = change.job_result()
     # Every hand that changed is in the ledger; the job keeps the figures.
     summary.pop("matches", None)
     summary["standings_moved"] = len(summary.pop("standings", []))

@@ -213,16 +213,6 @@ class ImportRow:
     code: str = ""
     registration_id: int | None = None
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "line": self.line,
-            "name": self.name,
-            "accepted": self.accepted,
-            "reason": self.reason,
-            "code": self.code or None,
-            "registration": self.registration_id,
-        }
-
 
 @dataclass
 class ImportReport:
@@ -236,14 +226,6 @@ class ImportReport:
     @property
     def refused(self) -> list[ImportRow]:
         return [row for row in self.rows if not row.accepted]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "accepted": len(self.accepted),
-            "refused": len(self.refused),
-            "ignored_columns": self.ignored_columns,
-            "rows": [row.as_dict() for row in self.rows],
-        }
 
 
 # Rows registered per transaction. Each transaction holds the tournament's lock (and on

@@ -97,7 +97,9 @@ class RulesChange:
     def results_changed(self) -> int:
         return sum(1 for m in self.matches if m["before"] != m["after"])
 
-    def as_dict(self) -> dict[str, Any]:
+    def job_result(self) -> dict[str, Any]:
+        """The figures a rules change's job keeps as its result (JSON); the API's shape of
+        a preview is tournaments.serializers.RulesChangeOutputSerializer."""
         return {
             "applied": self.applied,
             "from_round": self.from_round,

@@ -263,7 +263,9 @@ class TimeReport:
     settled: list[Pairing] = field(default_factory=list)
     waiting: list[tuple[Pairing, str]] = field(default_factory=list)
 
-    def as_dict(self) -> dict:
+    def ledger_values(self) -> dict:
+        """What the ledger row keeps of it (the API's shape is
+        tournaments.serializers.TimePolicyOutputSerializer)."""
         return {
             "settled": [
                 {
@@ -319,7 +321,7 @@ def apply_time_policy(
             tournament,
             "time_policy_applied",
             actor,
-            after={"round": rnd.number, **report.as_dict()},
+            after={"round": rnd.number, **report.ledger_values()},
         )
     return report
 
