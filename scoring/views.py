@@ -51,7 +51,7 @@ from scoring.hand_input import (
     show_value,
 )
 from scoring.models import Hand, Match, Player
-from scoring.services.hands import hand_values
+from scoring.services.hand_entry import hand_values
 
 DEADWOOD_FIELDS = [
     ("knocker_deadwood", gettext_lazy("Knocker's deadwood")),

@@ -326,7 +326,7 @@ def test_the_cycle_checker_finds_loops_also_through_imports_inside_functions():
 
 def test_the_cycle_checker_accepts_a_package_hub_over_its_modules():
     graph = graph_of(
-        scoring__services="from scoring.services.hands import submit_hand",
+        scoring__services="from scoring.services.hand_entry import submit_hand",
         scoring__services__hands="from scoring.services.base import lock_match",
         scoring__services__base="from ginclub.errors import ServiceError",
         ginclub__errors="",

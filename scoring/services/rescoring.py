@@ -32,7 +32,7 @@ from scoring.services.base import (
     request_hash,
     user_of,
 )
-from scoring.services.hands import hand_fields, hand_values
+from scoring.services.hand_entry import hand_fields, hand_values
 from scoring.services.matches import check_players
 from scoring.services.ratings import counts, queue_ratings
 from scoring.services.recompute import recompute_match
