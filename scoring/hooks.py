@@ -29,9 +29,6 @@ imports none of them (dependencies run one way: tournaments → scoring → ginc
     player events   the events a player played in, with their record in each, and the
                     matches whose results a viewer may not see yet, for the player's page
                     (scoring.stats). The tournaments app answers in a few queries.
-    ledger text     a value an app above wrote on the ledger in its own terms (a pairing's
-                    stored reason), in the reader's language. The tournaments app answers
-                    for the fields it writes (None: shown as written).
     match places    where a match is played, in words ("Demo Open · round 2, table 3"),
                     for lists of matches (the home page). The tournaments app answers for
                     many match ids in one query.
@@ -209,20 +206,3 @@ def player_events(player_id: int, actor: Any) -> PlayerEvents:
     for find in _player_events:
         events.extend(find(player_id, actor).events)
     return PlayerEvents(tuple(events))
-
-
-# ---------------------------------------------------------------------------- ledger text
-
-LedgerText = Callable[[Any], str]
-_ledger_text: dict[str, LedgerText] = {}
-
-
-def register_ledger_text(field: str, word: LedgerText) -> None:
-    """`word(value)` says a string value of `field` on the ledger in the reader's
-    language (as written when it is not the app's)."""
-    _ledger_text[field] = word
-
-
-def ledger_text(field: str, value: Any) -> str | None:
-    word = _ledger_text.get(field)
-    return word(value) if word is not None and isinstance(value, str) else None

@@ -5,9 +5,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ginclub import permissions
+from ginclub import ledger, permissions
 from ginclub.permissions import Actor
-from scoring import ledger
 from scoring.models import Club
 
 

@@ -20,8 +20,8 @@ from dataclasses import replace
 
 from django.utils.translation import gettext as _
 
+from ginclub import ledger
 from ginclub.errors import Conflict
-from scoring import ledger
 from scoring.match_rules import game_result, is_hollywood, next_dealer_for, profile_of
 from scoring.models import Game, Hand, Match
 from scoring.rules import RuleProfile, score_hollywood, score_match

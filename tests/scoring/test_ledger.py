@@ -6,7 +6,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring import ledger, services
+from ginclub import ledger
+from scoring import services
 from scoring.models import Entry, Hand, LedgerRow
 from scoring.services import results as service_results
 from tests.scoring.helpers import as_player, confirm, key, play_hand, quick, start, submit
