@@ -52,6 +52,7 @@ class TournamentsConfig(AppConfig):
             register_match_places,
             register_play_gate,
             register_result_guard,
+            register_result_listener,
             register_result_lock,
         )
         from tournaments.pairing import PairingError
@@ -81,11 +82,11 @@ class TournamentsConfig(AppConfig):
         # organiser's correction takes the tournament's lock first.
         register_result_guard(judge_result_change)
         register_result_lock(lock_tournament_of)
-        # A result that moves may move a season's ladder: the club's stored ladders are
-        # refreshed in the background once it commits.
+        # A result that moves may move a season's ladder: once it commits, the club's
+        # stored ladders are refreshed in the background (a listener: it never refuses).
         from tournaments.services.season_ladders import refresh_after_result
 
-        register_result_guard(refresh_after_result)
+        register_result_listener(refresh_after_result)
         # A player's page (scoring) lists the events they played and their record in
         # each, asked through scoring's hook (player events).
         from scoring.hooks import register_player_events

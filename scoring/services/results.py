@@ -84,7 +84,7 @@ def recompute(match: Match, actor: Actor, *, action: str, hand: Hand, reason: st
 
 def _moved(match, actor, before, *, action, what, hand=None, reason="") -> ResultReport:
     """After `match`'s result may have moved from `before`: queue the ratings, ask the
-    result guards and log what they say."""
+    result guards and log what they say, and tell the result listeners (on commit)."""
     report = ResultReport(before, result_of(match))
     if not report.changed:
         return report
@@ -100,6 +100,7 @@ def _moved(match, actor, before, *, action, what, hand=None, reason="") -> Resul
         after=report.after,
     )
     report.consequences = hooks.guard_result_change(change)
+    hooks.result_changed(change)  # the listeners hear of it once it commits
     for consequence in report.consequences:
         log(
             match,
