@@ -418,6 +418,10 @@ def may_verify_ledgers(actor: Actor) -> bool:
     return actor.is_admin()
 
 
+def may_create_club(actor: Actor) -> bool:
+    return actor.is_admin()
+
+
 # ---------------------------------------------------------------- the same, raising
 
 

@@ -21,6 +21,7 @@ LEDGER_ACTIONS = {
     "player_pages_public": gettext_noop("Player pages public"),
     "player_pages_private": gettext_noop("Player pages private"),
     "table_links_revoked": gettext_noop("Table links revoked"),
+    "club_created": gettext_noop("Club created"),
 }
 
 

@@ -5,7 +5,7 @@ row's lock, checks who may act, writes, and appends exactly one ledger row per s
 change in the same transaction. Each submission carries an idempotency key: a retry gets
 the stored response and writes nothing; the same key with another payload is refused.
 
-    clubs       a club's settings (who reads its player pages)
+    clubs       create a club; its settings (who reads its player pages)
     base        Outcome and the plumbing the services share (Actor is ginclub.permissions')
     matches     start, close, reopen, stop, resume; revoke a match's table links
     hand_entry  a hand at the table and its corrections: preview, submit, confirm,
@@ -22,7 +22,7 @@ the stored response and writes nothing; the same key with another payload is ref
 
 from ginclub.permissions import Actor
 from scoring.services.base import Outcome, chain_of, snapshot
-from scoring.services.clubs import set_player_pages_public
+from scoring.services.clubs import create_club, set_player_pages_public
 from scoring.services.corrections import CorrectionPreview, preview_correction, preview_void
 from scoring.services.hand_entry import (
     confirm_hand,
@@ -84,6 +84,7 @@ __all__ = [
     "decide_match",
     "confirm_hand",
     "correct_hand",
+    "create_club",
     "dispute_hand",
     "import_match",
     "pin_locks",
