@@ -126,7 +126,7 @@ def build_hall(tables: int, plan_path: Path) -> None:
 def check_database(counts: dict) -> list[str]:
     from django.db import connection
 
-    from scoring import ledger
+    from ginclub import ledger
     from scoring.models import Entry, Hand
 
     hands = Hand.objects.count()

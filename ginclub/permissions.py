@@ -110,15 +110,50 @@ class Actor:
 # ------------------------------------------------------------------ from a request
 
 
+# Where a request keeps its actor, built once: (user, session key, actor).
+ACTOR_CACHE = "_ginclub_actor"
+
+
 def actor_of(request: HttpRequest, match=None) -> Actor:
-    """The actor a request stands for; at `match`, with the seat this browser holds."""
+    """The actor a request stands for; at `match`, with the seat this browser holds.
+
+    Built once a request (a hand submission asks from the view, the permission checks
+    and the services): kept on the request, rebuilt when the user or the session
+    changes (a login), and forgotten when this module changes the session's grants or
+    seats (grant_table, claim_seat, release_seat)."""
+    actor = _cached_actor(request)
+    if match is None:
+        return actor
+    return actor.acting_as(seated_player(actor, match))
+
+
+def _cached_actor(request: HttpRequest) -> Actor:
+    base = getattr(request, "_request", request)  # DRF's Request wraps Django's
+    user = getattr(request, "user", None)
+    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    cached = getattr(base, ACTOR_CACHE, None)
+    if cached is not None and cached[0] is user and cached[1] == session_key:
+        return cached[2]
+    actor = build_actor(request)
+    setattr(base, ACTOR_CACHE, (user, session_key, actor))
+    return actor
+
+
+def forget_actor(request: HttpRequest) -> None:
+    """The session's grants or seats changed: the next actor_of builds a new actor."""
+    base = getattr(request, "_request", request)
+    base.__dict__.pop(ACTOR_CACHE, None)
+
+
+def build_actor(request: HttpRequest) -> Actor:
+    """The actor from the request's user and session (actor_of keeps it)."""
     session = getattr(request, "session", None) or {}
     grants = live_grants(session)
     # A seat stands only at a table whose grant is still live (a logged-in player's own
     # seat needs no grant: `seated_player`).
     seats = {int(m): int(p) for m, p in dict(session.get("seats", {})).items() if int(m) in grants}
     session_key = getattr(session, "session_key", None)
-    actor = Actor(
+    return Actor(
         user=getattr(request, "user", None),
         device=request.headers.get("User-Agent", "")[:200],
         ip=client_ip(request),
@@ -127,9 +162,6 @@ def actor_of(request: HttpRequest, match=None) -> Actor:
         generations=grants,
         browser=hashlib.sha256(session_key.encode()).hexdigest()[:32] if session_key else "",
     )
-    if match is None:
-        return actor
-    return actor.acting_as(seated_player(actor, match))
 
 
 def actor_at_club(request: HttpRequest, club) -> Actor:
@@ -233,6 +265,7 @@ def grant_table(request: HttpRequest, match, link: TableLink | None = None) -> N
     grants[str(match.pk)] = [expires_at, match.link_generation]
     request.session["table_grants"] = grants
     request.session.pop("tables", None)  # the old form, without expiry
+    forget_actor(request)
 
 
 def claim_seat(request: HttpRequest, match, player) -> None:
@@ -241,13 +274,14 @@ def claim_seat(request: HttpRequest, match, player) -> None:
     seats = dict(request.session.get("seats", {}))
     seats[str(match.pk)] = player.pk
     request.session["seats"] = seats
-    grant_table(request, match)
+    grant_table(request, match)  # forgets the actor built before
 
 
 def release_seat(request: HttpRequest, match) -> None:
     seats = dict(request.session.get("seats", {}))
     seats.pop(str(match.pk), None)
     request.session["seats"] = seats
+    forget_actor(request)
 
 
 # --------------------------------------------------------------------- questions
@@ -381,6 +415,10 @@ def may_see_job(actor: Actor, job) -> bool:
 
 
 def may_verify_ledgers(actor: Actor) -> bool:
+    return actor.is_admin()
+
+
+def may_create_club(actor: Actor) -> bool:
     return actor.is_admin()
 
 

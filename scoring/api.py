@@ -17,10 +17,10 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ginclub import permissions
+from ginclub import ledger, permissions
 from ginclub.api_errors import ERRORS, valid
 from ginclub.errors import Forbidden, ServiceError
-from scoring import ledger, selectors, services, stats
+from scoring import selectors, services, stats
 from scoring import serializers as s
 from scoring.hand_input import hand_input_from
 from scoring.models import Club, Hand, Match, Player

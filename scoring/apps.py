@@ -1,4 +1,28 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_noop
+
+# What a row of scoring's on the ledger did, by its action (ginclub.ledger).
+LEDGER_ACTIONS = {
+    "hand_entered": gettext_noop("Hand entered"),
+    "hand_confirmed": gettext_noop("Hand confirmed"),
+    "hand_disputed": gettext_noop("Hand disputed"),
+    "hand_corrected": gettext_noop("Hand corrected"),
+    "hand_voided": gettext_noop("Hand voided"),
+    "hand_withdrawn": gettext_noop("Hand withdrawn"),
+    "game_removed": gettext_noop("Game removed"),
+    "match_started": gettext_noop("Match started"),
+    "match_closed": gettext_noop("Match closed"),
+    "match_reopened": gettext_noop("Match reopened"),
+    "match_stopped": gettext_noop("Match stopped"),
+    "match_resumed": gettext_noop("Match resumed"),
+    "match_rescored": gettext_noop("Match rescored"),
+    "match_imported": gettext_noop("Match imported"),
+    "pin_unlocked": gettext_noop("Pin unlocked"),
+    "player_pages_public": gettext_noop("Player pages public"),
+    "player_pages_private": gettext_noop("Player pages private"),
+    "table_links_revoked": gettext_noop("Table links revoked"),
+    "club_created": gettext_noop("Club created"),
+}
 
 
 class ScoringConfig(AppConfig):
@@ -12,3 +36,7 @@ class ScoringConfig(AppConfig):
         # The engine is pure and cannot know the web layer: say here that its errors
         # are refusals (code, message, fields, status), like the services'.
         register_user_error(RulesError)
+        # The ledger (the shared core's) says scoring's actions in the reader's language.
+        from ginclub import ledger
+
+        ledger.register_actions(LEDGER_ACTIONS)

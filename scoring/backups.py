@@ -23,7 +23,7 @@ from urllib.parse import quote
 from django.conf import settings
 from django.db import connection
 
-from scoring import ledger
+from ginclub import ledger
 from scoring.models import Hand, LedgerRow
 
 

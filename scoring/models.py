@@ -418,7 +418,8 @@ class SeatSummary(models.Model):
     """What one seat's confirmed hands and finished games of one match add to its
     player's statistics (scoring.stats.summaries: the terms, and `Tally`, whose fields
     these columns are). Derived data: rewritten with the match's games on every change
-    to its hands (scoring.progress), rebuilt by `manage.py rebuild_seat_summaries`."""
+    to its hands (scoring.services.recompute), rebuilt by
+    `manage.py rebuild_seat_summaries`."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seat_summaries")
     seat = models.CharField(max_length=1, choices=Seat.choices)

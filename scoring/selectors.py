@@ -11,8 +11,14 @@ from django.utils.translation import gettext as _
 from ginclub import permissions
 from scoring import hooks, words
 from scoring.hand_input import describe_differences, outcome_text
+from scoring.match_rules import (
+    dealer_after,
+    entry_game,
+    hollywood_columns,
+    is_hollywood,
+    profile_of,
+)
 from scoring.models import Club, Entry, Game, Hand, LedgerRow, Match, Player
-from scoring.progress import dealer_after, entry_game, hollywood_columns, is_hollywood, profile_of
 from scoring.rules import game_standing
 
 

@@ -27,10 +27,10 @@ from django.views import i18n
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from ginclub import permissions
+from ginclub import ledger, permissions
 from ginclub.errors import NotFound, ServiceError
 from ginclub.http import answer_poll
-from scoring import hooks, ledger, selectors, services
+from scoring import hooks, selectors, services
 from scoring.forms import (
     CARD_CHOICES,
     OUTCOME_CHOICES,
@@ -51,7 +51,7 @@ from scoring.hand_input import (
     show_value,
 )
 from scoring.models import Hand, Match, Player
-from scoring.services.hands import hand_values
+from scoring.services.hand_entry import hand_values
 
 DEADWOOD_FIELDS = [
     ("knocker_deadwood", gettext_lazy("Knocker's deadwood")),

@@ -19,7 +19,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring import hooks
+from ginclub import ledger
 from scoring.models import Game, Match
 
 SEATS = ("A", "B")
@@ -165,11 +165,11 @@ def decision_why(match: Match) -> str:
     """Why a result set over the hands stands, for the players ("time was called and Ada
     led on games", "result set by the organiser (no phone at the table)"); blank when
     the hands decide. The stored reason is worded in the reader's language by the app
-    that wrote it (scoring.hooks' ledger text), where it registered one."""
+    that wrote it (ginclub.ledger's field text), where it registered one."""
     if not match.overruled or not match.winner:
         return ""
     stored = match.decision_reason.strip()
-    reason = hooks.ledger_text("decision_reason", stored) or stored
+    reason = ledger.field_text("decision_reason", stored) or stored
     if match.decided_by == Match.DecidedBy.TIME:
         return reason
     if reason:

@@ -326,7 +326,7 @@ def test_the_cycle_checker_finds_loops_also_through_imports_inside_functions():
 
 def test_the_cycle_checker_accepts_a_package_hub_over_its_modules():
     graph = graph_of(
-        scoring__services="from scoring.services.hands import submit_hand",
+        scoring__services="from scoring.services.hand_entry import submit_hand",
         scoring__services__hands="from scoring.services.base import lock_match",
         scoring__services__base="from ginclub.errors import ServiceError",
         ginclub__errors="",
@@ -480,3 +480,143 @@ def test_the_visibility_checker_finds_a_filter_on_a_public_flag_or_membership(so
 )
 def test_the_visibility_checker_lets_other_lookups_pass(source):
     assert visibility_filters(source) == []
+
+
+# ---------------------------------------------- writes in one place: the services
+#
+# Only the services write (scoring/services, tournaments/services): pages, the API,
+# selectors, stats, commands and hooks call them. A write is a call that saves, creates,
+# updates or deletes rows: `.save(`, `.bulk_create(`, `.bulk_update(`, `.get_or_create(`,
+# `.update_or_create(` on anything; `.create(`, `.update(` and `.delete(` on what looks
+# like a queryset or a manager (a chain through `.objects` or a queryset method), and
+# `.create(**fields)` (a related manager's) or a bare `.delete()` (a row's) on anything.
+# dict.update, set.add, hashlib's .update and cache.set/.delete(key) are not writes.
+
+ALWAYS_WRITES = {"save", "bulk_create", "bulk_update", "get_or_create", "update_or_create"}
+QUERY_WRITES = {"create", "update", "delete"}
+QUERYSET_METHODS = {
+    "objects", "filter", "exclude", "all", "select_for_update", "select_related",
+    "prefetch_related", "order_by", "annotate", "using", "only", "defer", "distinct",
+}  # fmt: skip
+# Modules outside services/ that may write, and why.
+WRITERS = {
+    # The audit ledger's append is itself the write layer under every service: they call
+    # it inside their transaction, and it saves the one row it hash-chains.
+    "ginclub.ledger": "appends the ledger row of the service that calls it",
+}
+
+
+def receiver_chain(node: ast.expr) -> list[str]:
+    """The names a call's receiver is made of, innermost last: `Game.objects.filter(x)`
+    gives ["filter", "objects", "Game"]."""
+    names = []
+    while True:
+        if isinstance(node, ast.Attribute):
+            names.append(node.attr)
+            node = node.value
+        elif isinstance(node, ast.Call):
+            node = node.func
+        else:
+            if isinstance(node, ast.Name):
+                names.append(node.id)
+            return names
+
+
+def database_writes(source: str) -> list[str]:
+    """The calls in `source` that write to the database (see above), as "line n: call"."""
+    found = []
+    for node in sorted(_attribute_calls(source), key=lambda call: call.lineno):
+        method = node.func.attr
+        looks_like_a_query = bool(QUERYSET_METHODS & set(receiver_chain(node.func.value)))
+        if (
+            method in ALWAYS_WRITES
+            or (method in QUERY_WRITES and looks_like_a_query)
+            or (method == "create" and node.keywords and not node.args)
+            or (method == "delete" and not node.args and not node.keywords)
+        ):
+            found.append(f"line {node.lineno}: {ast.unparse(node.func)}(")
+    return found
+
+
+def _attribute_calls(source: str) -> list[ast.Call]:
+    return [
+        node
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+    ]
+
+
+def writes_outside_services(modules: dict[str, Path]) -> list[str]:
+    problems = []
+    for module, path in sorted(modules.items()):
+        parts = module.split(".")
+        if "services" in parts or "migrations" in parts or module in WRITERS:
+            continue
+        problems += [f"{module} {found}" for found in database_writes(path.read_text())]
+    return problems
+
+
+def test_no_module_outside_the_services_writes_to_the_database():
+    assert writes_outside_services(project_modules()) == []
+
+
+def test_every_module_allowed_to_write_exists():
+    assert set(WRITERS) <= set(project_modules())
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "match.save()",
+        "game.save(update_fields=['state'])",
+        "Game.objects.create(match=match, number=2)",
+        "SeatSummary.objects.filter(match_id__in=ids).delete()",
+        "Match.objects.filter(pk=1).update(state='closed')",
+        "Match.objects.select_for_update().get(pk=1).delete()",
+        "SeatSummary.objects.bulk_create(rows)",
+        "Hand.objects.bulk_update(hands, ['state'])",
+        "Player.objects.get_or_create(club=club, name='Ada')",
+        "Rating.objects.update_or_create(player=p, defaults={})",
+        "match.games.create(number=2, first_dealer='A')",
+        "moot.delete()",
+        "LedgerRow(chain='x').save(force_insert=True)",
+    ],
+)
+def test_the_write_checker_finds_saves_creates_updates_and_deletes(source):
+    assert database_writes(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "values.update(first='Ada', second='Ben')",
+        "context.update({'match': match})",
+        "digest.update(path.read_bytes())",
+        "seen.add(card)",
+        "cache.set(key, rows, 60)",
+        "cache.delete(key)",
+        "caches['shared'].delete(board_key)",
+        "Match.objects.filter(pk=1).exists()",
+        "services.start_match(club=club, actor=actor)",
+        "serializer.create(validated_data)",
+        "tournament.refresh_from_db()",
+    ],
+)
+def test_the_write_checker_lets_reads_and_other_updates_pass(source):
+    assert database_writes(source) == []
+
+
+def test_the_write_checker_skips_services_and_migrations_but_not_commands(tmp_path):
+    modules = {}
+    for name in (
+        "scoring.services.recompute",
+        "scoring.migrations.0006_seat_summaries",
+        "scoring.progress",
+        "tournaments.management.commands.load_demo",
+    ):
+        modules[name] = tmp_path / f"{name}.py"
+        modules[name].write_text("Game.objects.create(match=match, number=1)\n")
+    assert writes_outside_services(modules) == [
+        "scoring.progress line 1: Game.objects.create(",
+        "tournaments.management.commands.load_demo line 1: Game.objects.create(",
+    ]

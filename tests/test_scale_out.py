@@ -23,7 +23,8 @@ import pytest
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
-from scoring import ledger, services
+from ginclub import ledger
+from scoring import services
 from scoring.models import Entry, Hand
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 

@@ -1,4 +1,40 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_noop
+
+# What a row of the tournaments app on the ledger did, by its action (ginclub.ledger).
+LEDGER_ACTIONS = {
+    "table_extended": gettext_noop("Table extended"),
+    "time_called": gettext_noop("Time called"),
+    "time_call_undone": gettext_noop("Time call undone"),
+    "time_policy_applied": gettext_noop("Time policy applied"),
+    "round_timer_started": gettext_noop("Round timer started"),
+    "result_recorded": gettext_noop("Result recorded"),
+    "result_cleared": gettext_noop("Result cleared"),
+    "rules_changed": gettext_noop("Rules changed"),
+    "rules_frozen": gettext_noop("Rules frozen"),
+    "tournament_created": gettext_noop("Tournament created"),
+    "tournament_updated": gettext_noop("Tournament updated"),
+    "tournament_finished": gettext_noop("Tournament finished"),
+    "tournament_imported": gettext_noop("Tournament imported"),
+    "player_registered": gettext_noop("Player registered"),
+    "player_withdrawn": gettext_noop("Player withdrawn"),
+    "player_reinstated": gettext_noop("Player reinstated"),
+    "registration_removed": gettext_noop("Registration removed"),
+    "registrations_imported": gettext_noop("Registrations imported"),
+    "seed_set": gettext_noop("Seed set"),
+    "seeded_by_rating": gettext_noop("Seeded by rating"),
+    "checked_in": gettext_noop("Checked in"),
+    "checked_in_all": gettext_noop("Checked in all"),
+    "check_in_undone": gettext_noop("Check in undone"),
+    "round_drafted": gettext_noop("Round drafted"),
+    "round_published": gettext_noop("Round published"),
+    "round_discarded": gettext_noop("Round discarded"),
+    "round_closed": gettext_noop("Round closed"),
+    "pairing_fixed": gettext_noop("Pairing fixed"),
+    "pairings_swapped": gettext_noop("Pairings swapped"),
+    "season_created": gettext_noop("Season created"),
+    "season_updated": gettext_noop("Season updated"),
+}
 
 
 class TournamentsConfig(AppConfig):
@@ -16,6 +52,7 @@ class TournamentsConfig(AppConfig):
             register_match_places,
             register_play_gate,
             register_result_guard,
+            register_result_listener,
             register_result_lock,
         )
         from tournaments.pairing import PairingError
@@ -45,23 +82,25 @@ class TournamentsConfig(AppConfig):
         # organiser's correction takes the tournament's lock first.
         register_result_guard(judge_result_change)
         register_result_lock(lock_tournament_of)
-        # A result that moves may move a season's ladder: the club's stored ladders are
-        # refreshed in the background once it commits.
+        # A result that moves may move a season's ladder: once it commits, the club's
+        # stored ladders are refreshed in the background (a listener: it never refuses).
         from tournaments.services.season_ladders import refresh_after_result
 
-        register_result_guard(refresh_after_result)
+        register_result_listener(refresh_after_result)
         # A player's page (scoring) lists the events they played and their record in
         # each, asked through scoring's hook (player events).
         from scoring.hooks import register_player_events
         from tournaments.records import player_events
 
         register_player_events(player_events)
-        # The ledger shows a round's pairs with their stored reasons in the reader's
-        # language (they stay English on the ledger).
-        from scoring.hooks import register_ledger_text
+        # The ledger (the shared core's) says the tournaments app's actions, and a
+        # round's pairs with their stored reasons, in the reader's language (they stay
+        # English on the ledger).
+        from ginclub import ledger
         from tournaments.translated import reason_text
 
-        register_ledger_text("pairs", reason_text)
+        ledger.register_actions(LEDGER_ACTIONS)
+        ledger.register_field_text("pairs", reason_text)
         # A result the time policy set over the hands says why in stored English words
         # (scoring.words.decision_why shows them in the reader's language).
-        register_ledger_text("decision_reason", reason_text)
+        ledger.register_field_text("decision_reason", reason_text)

@@ -9,7 +9,7 @@ CHUNK = 500  # matches a pass (SQLite's limit on query parameters is far above)
 def fill_summaries(apps, schema_editor):
     """The seat summaries of every match played before they existed (scoring.stats.
     summaries counts; the models given are this migration's)."""
-    from scoring.stats.summaries import write_summaries
+    from scoring.services.summaries import write_summaries
 
     names = ("Match", "Game", "Hand", "SeatSummary")
     models_ = tuple(apps.get_model("scoring", name) for name in names)

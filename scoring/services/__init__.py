@@ -5,24 +5,26 @@ row's lock, checks who may act, writes, and appends exactly one ledger row per s
 change in the same transaction. Each submission carries an idempotency key: a retry gets
 the stored response and writes nothing; the same key with another payload is refused.
 
-    clubs       a club's settings (who reads its player pages)
+    clubs       create a club; its settings (who reads its player pages)
     base        Outcome and the plumbing the services share (Actor is ginclub.permissions')
     matches     start, close, reopen, stop, resume; revoke a match's table links
-    hands       preview, submit, confirm, dispute, withdraw, correct, void
+    hand_entry  a hand at the table and its corrections: preview, submit, confirm,
+                dispute, withdraw, correct, void (scoring.rules.hands scores one hand)
+    recompute   the games and the match re-derived from the hand rows after each change
     results     a match's result; recompute it and ask the result guards (scoring.hooks);
                 set a result over the hands (an organiser's, the time policy's) or take it back
     corrections preview an organiser's correction or void (run, then rolled back)
     players     add players, set and check table PINs (rate-limited), act for a player by
                 their PIN, see and lift wrong-PIN locks, remember a player's language
     rescoring   re-score a match under new rules; re-create one from an archive
-    summaries   rebuild the seat summaries behind the players' statistics
+    summaries   write and rebuild the seat summaries behind the players' statistics
 """
 
 from ginclub.permissions import Actor
 from scoring.services.base import Outcome, chain_of, snapshot
-from scoring.services.clubs import set_player_pages_public
+from scoring.services.clubs import create_club, set_player_pages_public
 from scoring.services.corrections import CorrectionPreview, preview_correction, preview_void
-from scoring.services.hands import (
+from scoring.services.hand_entry import (
     confirm_hand,
     correct_hand,
     dispute_hand,
@@ -82,6 +84,7 @@ __all__ = [
     "decide_match",
     "confirm_hand",
     "correct_hand",
+    "create_club",
     "dispute_hand",
     "import_match",
     "pin_locks",

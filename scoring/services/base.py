@@ -14,9 +14,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from ginclub import ledger
 from ginclub.errors import Conflict, ServiceError
 from ginclub.permissions import Actor
-from scoring import ledger
 from scoring.models import Entry, Hand, Match
 from scoring.serializers import HandActionOutputSerializer
 

@@ -1,14 +1,35 @@
-"""A club's own settings."""
+"""A club: creating one, and its own settings."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ginclub import permissions
+from ginclub import ledger, permissions
+from ginclub.errors import Forbidden
 from ginclub.permissions import Actor
-from scoring import ledger
 from scoring.models import Club
+
+
+def create_club(*, name: str, slug: str, actor: Actor, organisers: Iterable[Any] = ()) -> Club:
+    """A new club run by `organisers` (users); a ledger row opens the club's chain. Only
+    an admin creates clubs. Raises Forbidden (`admins_only`)."""
+    if not permissions.may_create_club(actor):
+        raise Forbidden("admins_only", _("Only admins create clubs."))
+    with transaction.atomic():
+        club = Club.objects.create(name=name, slug=slug)
+        club.organisers.add(*organisers)
+        ledger.append(
+            chain=f"club:{club.pk}",
+            action="club_created",
+            actor=actor.label,
+            user=actor.user,
+            after={"name": name, "slug": slug},
+        )
+    return club
 
 
 def set_player_pages_public(*, club: Club, actor: Actor, public: bool) -> Club:

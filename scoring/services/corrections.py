@@ -19,7 +19,7 @@ from ginclub.permissions import Actor
 from scoring.hand_input import HandInput
 from scoring.models import Hand
 from scoring.services.base import Outcome, snapshot
-from scoring.services.hands import correct_hand, void_hand
+from scoring.services.hand_entry import correct_hand, void_hand
 
 # A preview may be asked before the reason is typed; the service wants one.
 PREVIEW_REASON = "(preview)"

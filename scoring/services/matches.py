@@ -11,7 +11,6 @@ from django.utils.translation import gettext as _
 from ginclub import permissions
 from ginclub.errors import Conflict, Forbidden, ServiceError, require_reason
 from scoring.models import Club, Match, Player
-from scoring.progress import start_games
 from scoring.rules import make_profile
 from scoring.services.base import (
     Actor,
@@ -19,6 +18,7 @@ from scoring.services.base import (
     log,
     user_of,
 )
+from scoring.services.recompute import start_games
 
 
 def start_match(

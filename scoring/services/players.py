@@ -33,9 +33,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ginclub import permissions
+from ginclub import ledger, permissions
 from ginclub.errors import Forbidden, ServiceError, Throttled
-from scoring import ledger
 from scoring.models import Club, Match, PinFailure, Player
 from scoring.services.base import Actor
 

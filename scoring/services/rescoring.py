@@ -23,7 +23,6 @@ from ginclub import permissions
 from ginclub.errors import Conflict, ServiceError, message_of
 from scoring.hand_input import HandInput, evaluate, hand_input_from
 from scoring.models import Club, Entry, Game, Hand, Match, Player
-from scoring.progress import recompute_match
 from scoring.rules import RuleProfile, RulesError
 from scoring.services.base import (
     Actor,
@@ -33,11 +32,12 @@ from scoring.services.base import (
     request_hash,
     user_of,
 )
-from scoring.services.hands import hand_fields, hand_values
+from scoring.services.hand_entry import hand_fields, hand_values
 from scoring.services.matches import check_players
 from scoring.services.ratings import counts, queue_ratings
+from scoring.services.recompute import recompute_match
 from scoring.services.results import result_of
-from scoring.stats.summaries import write_summaries
+from scoring.services.summaries import write_summaries
 
 # ------------------------------------------------------- what a stored hand said
 

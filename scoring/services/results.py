@@ -1,8 +1,8 @@
 """A match's result, and what changing it means beyond the match.
 
 Every hand action that can move a match's result recomputes it through `recompute`:
-the games and the match are re-derived from the hand rows (scoring.progress), and when
-the result (state, winner, games won, points) is not what it was, the apps above
+the games and the match are re-derived from the hand rows (scoring.services.recompute),
+and when the result (state, winner, games won, points) is not what it was, the apps above
 scoring are asked through scoring.hooks' result guards. A guard may refuse (a match of a
 closed tournament round must stay decided: the refusal rolls the whole change back), or
 describe what the change does there (standings rows that move, later rounds paired from
@@ -25,10 +25,10 @@ from ginclub.errors import Conflict, ServiceError, require_reason
 from ginclub.permissions import Actor
 from scoring import hooks
 from scoring.models import Hand, Match
-from scoring.progress import recompute_match
 from scoring.services import ratings
 from scoring.services.base import lock_match, log
-from scoring.stats.summaries import write_summaries
+from scoring.services.recompute import recompute_match
+from scoring.services.summaries import write_summaries
 
 RESULT_CHANGED = "result_changed_after_close"
 
@@ -84,7 +84,7 @@ def recompute(match: Match, actor: Actor, *, action: str, hand: Hand, reason: st
 
 def _moved(match, actor, before, *, action, what, hand=None, reason="") -> ResultReport:
     """After `match`'s result may have moved from `before`: queue the ratings, ask the
-    result guards and log what they say."""
+    result guards and log what they say, and tell the result listeners (on commit)."""
     report = ResultReport(before, result_of(match))
     if not report.changed:
         return report
@@ -100,6 +100,7 @@ def _moved(match, actor, before, *, action, what, hand=None, reason="") -> Resul
         after=report.after,
     )
     report.consequences = hooks.guard_result_change(change)
+    hooks.result_changed(change)  # the listeners hear of it once it commits
     for consequence in report.consequences:
         log(
             match,

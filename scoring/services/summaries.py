@@ -1,18 +1,56 @@
-"""Rebuilding seat summaries (scoring.stats.summaries) from the stored hands and games.
+"""Writing seat summaries (counted by scoring.stats.summaries) from the stored hands and
+games.
 
-Every hand action keeps its match's summaries current (scoring.progress rewrites them
-after each recompute); this rebuilds them all, or a club's, for data written behind the
-services' back (a bulk load, a restored dump from before the summaries) or to check them.
+Every hand action keeps its match's summaries current (scoring.services.recompute calls
+`write_summaries` after each recompute); `rebuild_summaries` rebuilds them all, or a
+club's, for data written behind the services' back (a bulk load, a restored dump from
+before the summaries) or to check them.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
 
-from scoring.models import Match
-from scoring.stats.summaries import write_summaries
+from scoring.models import Game, Hand, Match, SeatSummary
+from scoring.stats.summaries import HAND_ROW, SEATS, seat_tallies
 
 CHUNK = 500  # matches a pass: a few reads and one insert each
+
+
+def write_summaries(match_ids: list[int], models=None) -> int:
+    """Rewrite both seat summaries of these matches from their stored hands and games
+    (three reads, a delete and an insert per call; call it with a few hundred matches at
+    a time). `models` is (Match, Game, Hand, SeatSummary), the historical ones in a
+    migration. Called inside the caller's transaction: by scoring.services.recompute
+    after every recompute, by `rebuild_summaries` and by migration 0006. Returns how many
+    summaries it wrote."""
+    match_model, game_model, hand_model, summary_model = models or (Match, Game, Hand, SeatSummary)
+    hands: dict[int, list[tuple]] = {pk: [] for pk in match_ids}
+    rows = hand_model.objects.filter(state="confirmed", game__match_id__in=match_ids).values_list(
+        "game__match_id", *HAND_ROW
+    )
+    for match_id, *row in rows.order_by():
+        hands[match_id].append(row)
+    games: dict[int, list[tuple]] = {pk: [] for pk in match_ids}
+    finished = game_model.objects.filter(state="finished", match_id__in=match_ids)
+    for match_id, *row in finished.order_by().values_list("match_id", "winner", "breakdown"):
+        games[match_id].append(row)
+    summaries = []
+    players = match_model.objects.filter(pk__in=match_ids).values_list(
+        "pk", "player_a_id", "player_b_id"
+    )
+    for match_id, *seated in players:
+        tallies = seat_tallies(hands[match_id], games[match_id])
+        for seat, player_id in zip(SEATS, seated, strict=True):
+            summaries.append(
+                summary_model(
+                    match_id=match_id, seat=seat, player_id=player_id,
+                    **tallies[seat].as_fields(),
+                )
+            )  # fmt: skip
+    summary_model.objects.filter(match_id__in=match_ids).delete()
+    summary_model.objects.bulk_create(summaries)
+    return len(summaries)
 
 
 def rebuild_summaries(*, club_id: int | None = None) -> int:

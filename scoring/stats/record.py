@@ -97,10 +97,11 @@ class History:
 @dataclass(frozen=True)
 class Version:
     """A version of everything `History` is made from, read in one small query: every
-    change to a hand recomputes its match and saves the match row (scoring.progress),
-    so the latest `Match.updated_at` of the player's matches moves with any change to
-    their hands, games or results; the count and the newest id catch a match added or
-    removed. `hidden` is the viewer's part: results held back from them."""
+    change to a hand recomputes its match and saves the match row
+    (scoring.services.recompute), so the latest `Match.updated_at` of the player's
+    matches moves with any change to their hands, games or results; the count and the
+    newest id catch a match added or removed. `hidden` is the viewer's part: results held
+    back from them."""
 
     player_id: int
     matches: int

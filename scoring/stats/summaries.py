@@ -10,10 +10,11 @@ Terms (the seat is "you"; see scoring.stats for the figures made from these coun
     game row       (winner, breakdown) of one finished game, as stored: boxes are the
                    engine's Game.breakdown.hands_won.
 
-The services recompute a match on every change to its hands (scoring.progress), and its
-two summaries are rewritten there, in the same transaction; `seat_tallies` is the one
-place that counts, for that hook, for services.summaries.rebuild_summaries and for the
-migration that filled the summaries of the matches played before them.
+The services recompute a match on every change to its hands (scoring.services.recompute),
+and its two summaries are rewritten there, in the same transaction, by
+scoring.services.summaries.write_summaries; `seat_tallies` is the one place that counts,
+for that writer, for rebuild_summaries and for the migration that filled the summaries of
+the matches played before them. This module only counts: it reads and writes nothing.
 """
 
 from __future__ import annotations
@@ -137,44 +138,5 @@ def _int(value) -> int | None:
     return None if value is None else int(value)
 
 
-# ------------------------------------------------------------------------ writing
-
-
-def write_summaries(match_ids: list[int], models=None) -> int:
-    """Rewrite both seat summaries of these matches from their stored hands and games
-    (three reads, a delete and an insert per call; call it with a few hundred matches at
-    a time). `models` is (Match, Game, Hand, SeatSummary), the historical ones in a
-    migration. Called inside the caller's transaction: by scoring.progress after every
-    recompute, by services.summaries.rebuild_summaries and by migration 0006. Returns
-    how many summaries it wrote."""
-    if models is None:
-        from scoring.models import Game, Hand, Match, SeatSummary
-    else:
-        Match, Game, Hand, SeatSummary = models
-    hands: dict[int, list[tuple]] = {pk: [] for pk in match_ids}
-    rows = Hand.objects.filter(state="confirmed", game__match_id__in=match_ids).values_list(
-        "game__match_id", *HAND_ROW
-    )
-    for match_id, *row in rows.order_by():
-        hands[match_id].append(row)
-    games: dict[int, list[tuple]] = {pk: [] for pk in match_ids}
-    finished = Game.objects.filter(state="finished", match_id__in=match_ids)
-    for match_id, *row in finished.order_by().values_list("match_id", "winner", "breakdown"):
-        games[match_id].append(row)
-    summaries = []
-    players = Match.objects.filter(pk__in=match_ids).values_list("pk", "player_a_id", "player_b_id")
-    for match_id, *seated in players:
-        tallies = seat_tallies(hands[match_id], games[match_id])
-        for seat, player_id in zip(SEATS, seated, strict=True):
-            summaries.append(
-                SeatSummary(
-                    match_id=match_id, seat=seat, player_id=player_id,
-                    **tallies[seat].as_fields(),
-                )
-            )  # fmt: skip
-    SeatSummary.objects.filter(match_id__in=match_ids).delete()
-    SeatSummary.objects.bulk_create(summaries)
-    return len(summaries)
-
-
+# A confirmed hand row as the summaries read it (the "hand row" of the terms above).
 HAND_ROW = ("outcome", "knocker", "winner", "knocker_deadwood", "defender_deadwood", "cards")

@@ -12,7 +12,7 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
 
-from scoring import hooks
+from ginclub import ledger
 from scoring.rules.profiles import PROFILE_TITLES
 
 register = template.Library()
@@ -161,58 +161,6 @@ CODES = {
     },
 }
 CODES["stage"] = CODES["format"]
-# What a row did, by its action (others: the action with spaces, capitalised).
-ACTIONS = {
-    "hand_entered": gettext_noop("Hand entered"),
-    "hand_confirmed": gettext_noop("Hand confirmed"),
-    "hand_disputed": gettext_noop("Hand disputed"),
-    "hand_corrected": gettext_noop("Hand corrected"),
-    "hand_voided": gettext_noop("Hand voided"),
-    "hand_withdrawn": gettext_noop("Hand withdrawn"),
-    "game_removed": gettext_noop("Game removed"),
-    "match_started": gettext_noop("Match started"),
-    "match_closed": gettext_noop("Match closed"),
-    "match_reopened": gettext_noop("Match reopened"),
-    "match_stopped": gettext_noop("Match stopped"),
-    "match_resumed": gettext_noop("Match resumed"),
-    "match_rescored": gettext_noop("Match rescored"),
-    "match_imported": gettext_noop("Match imported"),
-    "pin_unlocked": gettext_noop("Pin unlocked"),
-    "player_pages_public": gettext_noop("Player pages public"),
-    "player_pages_private": gettext_noop("Player pages private"),
-    "table_links_revoked": gettext_noop("Table links revoked"),
-    "table_extended": gettext_noop("Table extended"),
-    "time_called": gettext_noop("Time called"),
-    "time_call_undone": gettext_noop("Time call undone"),
-    "time_policy_applied": gettext_noop("Time policy applied"),
-    "round_timer_started": gettext_noop("Round timer started"),
-    "result_recorded": gettext_noop("Result recorded"),
-    "result_cleared": gettext_noop("Result cleared"),
-    "rules_changed": gettext_noop("Rules changed"),
-    "rules_frozen": gettext_noop("Rules frozen"),
-    "tournament_created": gettext_noop("Tournament created"),
-    "tournament_updated": gettext_noop("Tournament updated"),
-    "tournament_finished": gettext_noop("Tournament finished"),
-    "tournament_imported": gettext_noop("Tournament imported"),
-    "player_registered": gettext_noop("Player registered"),
-    "player_withdrawn": gettext_noop("Player withdrawn"),
-    "player_reinstated": gettext_noop("Player reinstated"),
-    "registration_removed": gettext_noop("Registration removed"),
-    "registrations_imported": gettext_noop("Registrations imported"),
-    "seed_set": gettext_noop("Seed set"),
-    "seeded_by_rating": gettext_noop("Seeded by rating"),
-    "checked_in": gettext_noop("Checked in"),
-    "checked_in_all": gettext_noop("Checked in all"),
-    "check_in_undone": gettext_noop("Check in undone"),
-    "round_drafted": gettext_noop("Round drafted"),
-    "round_published": gettext_noop("Round published"),
-    "round_discarded": gettext_noop("Round discarded"),
-    "round_closed": gettext_noop("Round closed"),
-    "pairing_fixed": gettext_noop("Pairing fixed"),
-    "pairings_swapped": gettext_noop("Pairings swapped"),
-    "season_created": gettext_noop("Season created"),
-    "season_updated": gettext_noop("Season updated"),
-}
 SEAT_FIELDS = {"knocker", "winner", "dealer", "first_dealer"}
 # Fields that identify the row rather than change (shown in the row's heading instead).
 QUIET = {"number", "game", "version", "players", "table"}
@@ -260,7 +208,7 @@ def _text(value: Any, field: str, names: dict[str, str]) -> str:
         return str(said)
     if field == "profile" and str(value) in PROFILE_TITLES:
         return gettext(PROFILE_TITLES[str(value)])
-    worded = hooks.ledger_text(field, value)
+    worded = ledger.field_text(field, value)
     if worded is not None:
         return worded
     if field == "outcome":
@@ -292,9 +240,8 @@ def actor_label(actor: str) -> str:
 
 @register.filter
 def action_label(action: str) -> str:
-    """`hand_corrected` → `Hand corrected`."""
-    said = ACTIONS.get(str(action))
-    return gettext(said) if said else str(action).replace("_", " ").capitalize()
+    """`hand_corrected` → `Hand corrected` (each app labels its own actions: ginclub.ledger)."""
+    return ledger.action_label(action)
 
 
 @register.filter

@@ -85,3 +85,20 @@ def test_login_locks_a_username_after_five_wrong_passwords_but_not_the_venue(db)
         "/accounts/login/", {"username": neighbour.username, "password": PASSWORD}
     )
     assert other.status_code == 302
+
+
+def test_an_admin_creates_a_club_with_its_organisers_and_a_ledger_row(admin_user, organiser):
+    from ginclub import ledger
+    from ginclub.errors import Forbidden
+    from scoring import services
+    from scoring.models import LedgerRow
+
+    with pytest.raises(Forbidden):
+        services.create_club(name="Elsewhere", slug="elsewhere", actor=services.Actor(organiser))
+    club = services.create_club(
+        name="Second Club", slug="second", actor=services.Actor(admin_user), organisers=[organiser]
+    )
+    assert list(club.organisers.all()) == [organiser]
+    row = LedgerRow.objects.get(chain=f"club:{club.pk}")
+    assert (row.action, row.after) == ("club_created", {"name": "Second Club", "slug": "second"})
+    assert ledger.verify(f"club:{club.pk}") == []

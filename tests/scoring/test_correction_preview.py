@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 from ginclub.errors import Conflict
 from scoring import hooks, services
 from scoring import serializers as ss
+from scoring.hooks import guards
 from scoring.models import Entry, Hand, LedgerRow, Match
 from scoring.rules import RulesError
 from tests.scoring.helpers import confirm, key, play_hand, quick, submit
@@ -95,7 +96,7 @@ def guard():
 
     hooks.register_result_guard(judge)
     yield seen
-    hooks._result_guards.remove(judge)
+    guards._result_guards.remove(judge)
 
 
 def test_a_guard_refusal_rolls_the_whole_correction_back(match, ended, organiser, guard):

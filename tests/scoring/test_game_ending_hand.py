@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from ginclub import ledger
 from ginclub.errors import Conflict
-from scoring import ledger, services
+from scoring import services
 from scoring.models import Game, Hand, LedgerRow, Match
 from tests.scoring.helpers import key, play_hand, quick, start, submit
 

@@ -6,7 +6,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring import ledger, services
+from ginclub import ledger
+from scoring import services
 from scoring.models import Entry, Hand, LedgerRow
 from scoring.services import results as service_results
 from tests.scoring.helpers import as_player, confirm, key, play_hand, quick, start, submit
@@ -142,3 +143,14 @@ def test_ledger_rows_cannot_be_edited_in_the_admin(admin_client, match):
     assert row.reason == "" and response.status_code in (403, 200)
     page = admin_client.get(f"/admin/scoring/ledgerrow/{row.pk}/change/")
     assert page.status_code == 200 and b"Save" not in page.content
+
+
+def test_each_app_labels_its_own_ledger_actions_with_the_shared_ledger():
+    from scoring.apps import LEDGER_ACTIONS as SCORING
+    from tournaments.apps import LEDGER_ACTIONS as TOURNAMENTS
+
+    assert "hand_corrected" in SCORING and "round_closed" in TOURNAMENTS
+    assert not set(SCORING) & set(TOURNAMENTS)
+    assert ledger.action_label("hand_corrected") == "Hand corrected"
+    assert ledger.action_label("round_closed") == "Round closed"
+    assert ledger.action_label("something_new") == "Something new"

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+from ginclub import ledger
 from ginclub.errors import Conflict
-from scoring import ledger
 from scoring import services as scoring
 from scoring.hand_input import HandInput
 from scoring.models import Hand, LedgerRow, Match

@@ -9,8 +9,8 @@ import json
 
 import pytest
 
+from ginclub import ledger
 from ginclub.errors import Forbidden, ServiceError
-from scoring import ledger
 from scoring import services as scoring
 from scoring.hand_input import HandInput
 from scoring.models import Club, Hand, Match, Player

@@ -21,8 +21,8 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from ginclub import ledger
 from ginclub.errors import ServiceError
-from scoring import ledger
 from scoring.models import Club, LedgerRow, Match, Player
 from tests.tournaments.helpers import actor, new_event, play_round
 from tournaments import services

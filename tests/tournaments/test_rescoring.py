@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from ginclub import ledger
 from ginclub.errors import Conflict, ServiceError
-from scoring import ledger
 from scoring import services as scoring
 from scoring.hand_input import HandInput
 from scoring.models import Game, Hand, LedgerRow, Match

@@ -16,8 +16,8 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
+from ginclub import ledger
 from ginclub.errors import ServiceError
-from scoring import ledger
 from scoring import services as scoring
 from scoring.hand_input import HandInput
 from scoring.models import Game, Hand, LedgerRow, Match

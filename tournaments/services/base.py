@@ -11,10 +11,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from ginclub import permissions
+from ginclub import ledger, permissions
 from ginclub.errors import Conflict, NotFound
 from ginclub.permissions import Actor
-from scoring import ledger
 from tournaments.formats import planned_rounds, stage_of
 from tournaments.models import Pairing, Registration, Round, Tournament
 

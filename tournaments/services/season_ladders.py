@@ -91,16 +91,15 @@ def queue_ladder_refresh(*, season_id: int | None = None, club_id: int | None = 
 
 
 def refresh_after_result(change: ResultChange) -> None:
-    """A result guard (scoring.hooks) that refuses nothing and says nothing: when a
-    match's result moves, its club's ladders are refreshed once the change commits.
+    """A result listener (scoring.hooks.listeners), called once a change that moved a
+    match's result has committed: its club's ladders are refreshed in the background.
     Ladders count decided matches only, so a hand that leaves the match undecided before
     and after (nearly every hand of a club night) queues nothing."""
     if not (_decided(change.before) or _decided(change.after)):
-        return None
+        return
     club_id = Match.objects.filter(pk=change.match_id).values_list("club_id", flat=True).first()
     if club_id is not None:
         queue_ladder_refresh(club_id=club_id)
-    return None
 
 
 def _decided(result: dict) -> bool:

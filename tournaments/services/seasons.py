@@ -17,10 +17,9 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from ginclub import permissions
+from ginclub import ledger, permissions
 from ginclub.errors import NotFound, ServiceError
 from ginclub.permissions import Actor
-from scoring import ledger
 from scoring.models import Club
 from tournaments.models import Season, Tournament
 from tournaments.services.season_ladders import queue_ladder_refresh

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring import ledger
+from ginclub import ledger
 from scoring.models import Hand, LedgerRow
 
 

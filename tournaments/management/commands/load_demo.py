@@ -163,9 +163,10 @@ class Command(BaseCommand):
         organiser = users.objects.create_user(
             "organiser", "organiser@example.org", "organiser-demo"
         )
-        club = Club.objects.create(name=str(DEMO_CLUB), slug="demo")
-        club.organisers.add(organiser)
         actor = services.Actor(user=admin)
+        club = services.create_club(
+            name=str(DEMO_CLUB), slug="demo", actor=actor, organisers=[organiser]
+        )
         players = [
             services.add_player(club=club, name=name, pin=pin, actor=actor)
             for name, pin in DEMO_PLAYERS

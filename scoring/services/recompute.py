@@ -10,38 +10,23 @@ Called only by scoring.services, inside their transaction. A result set over the
 Hollywood (docs/rules.md §8a): the three games are scored at once from one sequence of
 hands. Every hand of the match is stored under game 1 (the sequence; hand numbers run
 through the whole match); the rows of games 1, 2 and 3 hold each game's result. They
-are created together when the match starts (`start_games`), hands are always entered
-into game 1 (`entry_game`), and the dealer follows the one sequence.
+are created together when the match starts (`start_games`); which game takes the next
+hand and who deals it are read in scoring.match_rules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 
 from django.utils.translation import gettext as _
 
+from ginclub import ledger
 from ginclub.errors import Conflict
-from scoring import ledger
+from scoring.match_rules import game_result, is_hollywood, next_dealer_for, profile_of
 from scoring.models import Game, Hand, Match
-from scoring.rules import (
-    RuleProfile,
-    RulesError,
-    next_dealer,
-    score_game,
-    score_hollywood,
-    score_match,
-)
+from scoring.rules import RuleProfile, score_hollywood, score_match
 from scoring.rules.games import HOLLYWOOD_GAMES, hollywood_match
-from scoring.stats.summaries import write_summaries
-
-
-def profile_of(match: Match) -> RuleProfile:
-    return RuleProfile.from_dict(match.rules)
-
-
-def is_hollywood(match: Match) -> bool:
-    return bool((match.rules or {}).get("hollywood"))
+from scoring.services.summaries import write_summaries
 
 
 def start_games(match: Match) -> list[Game]:
@@ -53,45 +38,9 @@ def start_games(match: Match) -> list[Game]:
     ]
 
 
-def entry_game(match: Match, games: Sequence[Game] | None = None) -> Game | None:
-    """The game the next hand is entered in, while the match is in progress: the first
-    game in progress; under Hollywood, game 1, which holds the whole hand sequence."""
-    if match.state != Match.State.IN_PROGRESS:
-        return None
-    games = list(games) if games is not None else list(match.games.order_by("number"))
-    if is_hollywood(match):
-        return next((g for g in games if g.number == 1), None)
-    return next((g for g in games if g.state == Game.State.IN_PROGRESS), None)
-
-
-def game_result(match: Match, hands: Sequence[Hand], profile: RuleProfile | None = None):
-    """The engine's result for these hands (voided ones must already be left out). Under
-    Hollywood, the `HollywoodResult` of the whole sequence: finished when all three games
-    are."""
-    profile = profile or profile_of(match)
-    scores = [(hand.winner or None, hand.points) for hand in hands]
-    if profile.hollywood:
-        return score_hollywood(scores, profile)
-    return score_game(scores, profile)
-
-
-def next_dealer_for(match: Match, game: Game) -> str:
-    """Who deals the next hand of `game`."""
-    last = game.hands.exclude(state=Hand.State.VOIDED).order_by("-number").first()
-    return dealer_after(game.first_dealer, last, profile_of(match))
-
-
-def dealer_after(first_dealer: str, last: Hand | None, profile: RuleProfile) -> str:
-    """The dealer after hand `last` (voided hands don't count); a dead hand is redealt
-    by the same dealer. The first hand of a game is dealt by the game's first dealer."""
-    if last is None:
-        return first_dealer
-    return next_dealer(dealer=last.dealer, hand_winner=last.winner or None, profile=profile)
-
-
 def recompute_match(match: Match, actor=None) -> None:
     """Re-score every game of `match` from its confirmed hands, and rewrite its seat
-    summaries (the players' statistics, scoring.stats.summaries) from the result. `actor`
+    summaries (the players' statistics, scoring.services.summaries) from the result. `actor`
     (who made the change) signs the ledger row of a game this removes."""
     profile = profile_of(match)
     if profile.hollywood:
@@ -348,19 +297,3 @@ def _refuse_hands_after_the_hollywood_end(match, live, confirmed, profile) -> No
                     )
                 raise Conflict("hands_after_game_end", message % {"end": end, **_numbers(later)})
             return
-
-
-def hollywood_columns(match: Match, games: Sequence[Game]) -> None:
-    """For the scoreboard: mark each confirmed hand of a Hollywood match with the games
-    it scored in (`hand.scored_in`, e.g. (1, 2); empty for a dead hand)."""
-    first = next((g for g in games if g.number == 1), None)
-    if first is None:
-        return
-    confirmed = [h for h in first.hands.all() if h.state == Hand.State.CONFIRMED]
-    confirmed.sort(key=lambda h: h.number)
-    try:
-        result = game_result(match, confirmed)
-    except RulesError:  # hands past the end: the services never store such a sequence
-        return
-    for hand, scored in zip(confirmed, result.scored_in, strict=True):
-        hand.scored_in = scored

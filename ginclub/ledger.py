@@ -6,25 +6,43 @@ or reordering a row behind the service's back breaks the chain from that row on.
 append inside the transaction that makes the change, holding the lock on the subject
 (the match row), so positions are taken one at a time; the unique (chain, position)
 constraint refuses a fork if two writers ever raced anyway.
+
+This is the shared core's write layer for the audit trail: both apps' services append
+through it, and it imports neither app. The rows live in scoring's LedgerRow model,
+reached by its label (`scoring.LedgerRow`). What a row's action and its stored values
+say to a reader is each app's own: an app registers, from its AppConfig.ready(),
+
+    action labels   {action: label}, the label a gettext_noop msgid ("Hand corrected");
+                    an action nobody labelled reads as itself with spaces, capitalised.
+    field text      a function saying a stored string value of one field in the
+                    reader's language (a pairing's stored reason), where the app that
+                    wrote it knows how; otherwise the value is shown as written.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.apps import apps
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from scoring.models import LedgerRow
-
 GENESIS = "0" * 64
+ROW_MODEL = "scoring.LedgerRow"
 
 
-def _digest(row: LedgerRow) -> str:
+def _rows():
+    """The ledger's rows (scoring's LedgerRow model, named by its label)."""
+    return apps.get_model(ROW_MODEL)
+
+
+def _digest(row: Any) -> str:
     content = {
         "chain": row.chain,
         "position": row.position,
@@ -56,9 +74,11 @@ def append(
     reason: str = "",
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
-) -> LedgerRow:
-    """Append one row to `chain`. Must run inside the caller's transaction."""
+) -> Any:
+    """Append one row to `chain` and return it (a LedgerRow). Must run inside the
+    caller's transaction."""
     assert transaction.get_connection().in_atomic_block, "ledger rows are written with the change"
+    LedgerRow = _rows()
     last = LedgerRow.objects.filter(chain=chain).order_by("-position").first()
     row = LedgerRow(
         chain=chain,
@@ -93,7 +113,7 @@ class Break:
 
 def verify(chain: str | None = None) -> list[Break]:
     """Walk every chain (or one) and return the first row of each that does not fit."""
-    rows = LedgerRow.objects.order_by("chain", "position")
+    rows = _rows().objects.order_by("chain", "position")
     if chain is not None:
         rows = rows.filter(chain=chain)
     breaks: list[Break] = []
@@ -110,7 +130,7 @@ def verify(chain: str | None = None) -> list[Break]:
     return breaks
 
 
-def _problem(row: LedgerRow, expected_prev: str, expected_pos: int) -> str:
+def _problem(row: Any, expected_prev: str, expected_pos: int) -> str:
     if row.position != expected_pos:
         return _("position %(position)s where %(expected)s was expected (a row is missing)") % {
             "position": row.position,
@@ -121,3 +141,33 @@ def _problem(row: LedgerRow, expected_prev: str, expected_pos: int) -> str:
     if _digest(row) != row.hash:
         return _("its content does not match its hash (the row was edited)")
     return ""
+
+
+# ------------------------------------------------------------------- what rows say
+
+_action_labels: dict[str, str] = {}
+FieldText = Callable[[str], str]
+_field_text: dict[str, FieldText] = {}
+
+
+def register_actions(labels: Mapping[str, str]) -> None:
+    """Label the actions an app writes: {action: gettext_noop msgid}."""
+    _action_labels.update(labels)
+
+
+def action_label(action: str) -> str:
+    """`hand_corrected` → `Hand corrected`, in the reader's language where labelled."""
+    said = _action_labels.get(str(action))
+    return gettext(said) if said else str(action).replace("_", " ").capitalize()
+
+
+def register_field_text(field: str, word: FieldText) -> None:
+    """`word(value)` says a string value of `field` on the ledger in the reader's
+    language (as written when it is not the app's)."""
+    _field_text[field] = word
+
+
+def field_text(field: str, value: Any) -> str | None:
+    """The registered words for a stored value of `field` (None: none registered)."""
+    word = _field_text.get(field)
+    return word(value) if word is not None and isinstance(value, str) else None

@@ -22,8 +22,8 @@ from scoring.hand_input import (
     state_text,
     winner_seat,
 )
+from scoring.match_rules import dealer_after, entry_game, game_result
 from scoring.models import Entry, Game, Hand, Match
-from scoring.progress import dealer_after, entry_game, game_result
 from scoring.rules import RuleProfile, parse_cards
 from scoring.services.base import (
     Actor,

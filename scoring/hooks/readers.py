@@ -1,0 +1,116 @@
+"""Readers: what the apps above scoring tell it for its pages (scoring.hooks has the
+terms). They answer questions and change nothing.
+
+    match clock     a match played in a tournament round shows the round's clock on the
+                    table's scoreboard. The tournaments app registers a function that
+                    answers, for a match, the clock of its round (or None), and the
+                    relations that let the match's own query read it (one query a poll).
+    match places    where a match is played, in words ("Demo Open · round 2, table 3"),
+                    for lists of matches (the home page). The tournaments app answers for
+                    many match ids in one query.
+    player events   the events a player played in, with their record in each, for the
+                    player's page (scoring.stats). The tournaments app answers in a few
+                    queries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+MatchClock = Callable[[Any], Any]
+_match_clocks: list[MatchClock] = []
+_clock_relations: list[str] = []
+
+
+def register_match_clock(find: MatchClock, related: tuple[str, ...] = ()) -> None:
+    """`find(match)` returns an object with `ends_at`, `time_called` and `seconds_left`
+    (and, optionally, `table`: a plain value that changes when the table's own time
+    does), or None when the match is not played against a clock. It is given a match id,
+    or a Match.
+
+    `related`: the relations of Match (select_related paths) `find` reads the clock
+    from; a Match read with them (`match_clock_related`) lets `find` answer without a
+    query of its own (the scoreboard poll's saving)."""
+    if find not in _match_clocks:
+        _match_clocks.append(find)
+    _clock_relations.extend(path for path in related if path not in _clock_relations)
+
+
+def match_clock_related() -> tuple[str, ...]:
+    """What to select_related on a Match query so `match_clock` needs no query."""
+    return tuple(_clock_relations)
+
+
+def match_clock(match: Any) -> Any:
+    """The clock a match is played against (None: none); `match` is a Match or its id."""
+    for find in _match_clocks:
+        found = find(match)
+        if found is not None:
+            return found
+    return None
+
+
+MatchPlaces = Callable[[list[int]], dict[int, str]]
+_match_places: list[MatchPlaces] = []
+
+
+def register_match_places(find: MatchPlaces) -> None:
+    """`find(match_ids)` returns {match id: where it is played} for those it knows."""
+    if find not in _match_places:
+        _match_places.append(find)
+
+
+def match_places(match_ids: list[int]) -> dict[int, str]:
+    places: dict[int, str] = {}
+    for find in _match_places:
+        places.update(find(list(match_ids)))
+    return places
+
+
+@dataclass(frozen=True)
+class PlayerEvent:
+    """An event a player played in, for their page (player events hook): its name, date
+    and state in words, where to read it (a path), the player's record there (byes
+    apart), and the player's matches in it."""
+
+    name: str
+    date: Any
+    state: str
+    path: str
+    won: int
+    lost: int
+    drawn: int
+    byes: int
+    undecided: int
+    match_ids: tuple[int, ...]
+    # False while the event hides its latest results from this viewer (the organiser's
+    # hiding options): the record is then not shown.
+    record_shown: bool = True
+
+
+@dataclass(frozen=True)
+class PlayerEvents:
+    """What the apps above scoring say of a player's history, for one viewer: the events
+    it may open. (Which matches and results the viewer may see is ginclub.permissions'.)"""
+
+    events: tuple[PlayerEvent, ...] = ()
+
+
+PlayerEventsFinder = Callable[[int, Any], PlayerEvents]
+_player_events: list[PlayerEventsFinder] = []
+
+
+def register_player_events(find: PlayerEventsFinder) -> None:
+    """`find(player_id, actor)` returns the PlayerEvents `actor` may see, in a fixed
+    number of queries whatever the player's history."""
+    if find not in _player_events:
+        _player_events.append(find)
+
+
+def player_events(player_id: int, actor: Any) -> PlayerEvents:
+    events: list[PlayerEvent] = []
+    for find in _player_events:
+        events.extend(find(player_id, actor).events)
+    return PlayerEvents(tuple(events))
