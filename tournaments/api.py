@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 
 from django.http import HttpResponse
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -422,20 +421,12 @@ def table_links(request: Request, round_id: int) -> Response:
     """Each table's signed, expiring link (it opens the match's entry page) and QR code."""
     rnd = _round(request, round_id)
     _managed(request, rnd.tournament)
-    rows = []
-    for pairing in rnd.pairings.select_related(
-        "match", "player_a__player", "player_b__player"
-    ).exclude(match=None):
-        rows.append(
-            {
-                "pairing": pairing.pk,
-                "table": pairing.table,
-                "players": [pairing.player_a.player.name, pairing.player_b.player.name],
-                "link": request.build_absolute_uri(selectors.table_path(pairing.match)),
-                "qr": request.build_absolute_uri(f"/api/pairings/{pairing.pk}/qr.svg"),
-            }
-        )
-    return Response(rows)
+    tables = rnd.pairings.select_related("match", "player_a__player", "player_b__player").exclude(
+        match=None
+    )
+    return Response(
+        s.TableLinkOutputSerializer(tables, many=True, context={"request": request}).data
+    )
 
 
 @extend_schema(
@@ -620,31 +611,7 @@ def import_archive(request: Request, slug: str) -> Response:
 
 
 def _job_out(request: Request, view: JobView) -> dict:
-    job = view.job
-    return s.JobOutputSerializer(
-        {
-            "id": job.pk,
-            "kind": job.kind,
-            "state": job.state,
-            "label": view.label,
-            "club": job.club.slug,
-            "tournament": job.tournament.slug if job.tournament else None,
-            "done": view.done,
-            "total": view.total,
-            "percent": view.percent,
-            "error": {"code": job.error_code, "message": view.message}
-            if job.state == Job.State.FAILED
-            else None,
-            "result": {**job.result, "summary": view.summary}
-            if isinstance(job.result, dict) and "summary" in job.result
-            else job.result,
-            "url": request.build_absolute_uri(reverse("api-job", args=[job.pk])),
-            "page": request.build_absolute_uri(reverse("tournaments:job", args=[job.pk])),
-            "created_at": job.created_at,
-            "started_at": job.started_at,
-            "finished_at": job.finished_at,
-        }
-    ).data
+    return s.JobOutputSerializer(view, context={"request": request}).data
 
 
 def _accepted(request: Request, job: Job) -> Response:
@@ -686,8 +653,7 @@ def _season(request: Request, slug: str, season: str) -> Season:
 
 
 def _season_detail(season: Season) -> dict:
-    values = {"id": season.pk, "slug": season.slug, "club": season.club.slug}
-    return s.SeasonOutputSerializer({**values, **season_services.settings_of(season)}).data
+    return s.SeasonOutputSerializer(season).data
 
 
 @extend_schema(

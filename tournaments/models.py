@@ -367,6 +367,11 @@ class Season(models.Model):
         """This season's ledger chain."""
         return f"season:{self.pk}"
 
+    @property
+    def chosen_tournaments(self):
+        """The tournaments chosen to count (with events 'chosen'), by date."""
+        return self.tournaments.order_by("date", "name")
+
 
 class SeasonLadder(models.Model):
     """A season's ladder as last computed (tournaments.ladders), stored by the background

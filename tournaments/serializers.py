@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.conf import settings
+from django.urls import reverse
 from rest_framework import serializers
 
 from ginclub.inputs import id_field, whole_field
@@ -587,14 +588,30 @@ class DashboardOutputSerializer(serializers.Serializer):
     tables = TableOutputSerializer(many=True)
 
 
+# Reads a Pairing with its match and players; `request` in the context.
 class TableLinkOutputSerializer(serializers.Serializer):
-    pairing = serializers.IntegerField()
+    pairing = serializers.IntegerField(source="pk")
     table = serializers.IntegerField(allow_null=True)
-    players = serializers.ListField(
-        child=serializers.CharField(), min_length=2, max_length=2, help_text="[A, B] names."
+    players = read_by(
+        serializers.ListField,
+        lambda p, _context: [p.player_a.player.name, p.player_b.player.name],
+        child=serializers.CharField(),
+        min_length=2,
+        max_length=2,
+        help_text="[A, B] names.",
     )
-    link = serializers.URLField(help_text="Signed, expiring: opens the match's entry page.")
-    qr = serializers.URLField(help_text="The link's QR code (SVG).")
+    link = read_by(
+        serializers.URLField,
+        lambda p, context: context["request"].build_absolute_uri(selectors.table_path(p.match)),
+        help_text="Signed, expiring: opens the match's entry page.",
+    )
+    qr = read_by(
+        serializers.URLField,
+        lambda p, context: context["request"].build_absolute_uri(
+            reverse("api-table-qr", args=[p.pk])
+        ),
+        help_text="The link's QR code (SVG).",
+    )
 
 
 def _figure(name: str, label: str) -> serializers.Field:
@@ -671,16 +688,24 @@ class JobErrorOutputSerializer(serializers.Serializer):
     message = serializers.CharField(help_text="Why the job failed; it changed nothing.")
 
 
+def _absolute(route: str):
+    return lambda view, context: context["request"].build_absolute_uri(
+        reverse(route, args=[view.job.pk])
+    )
+
+
+# Reads tournaments.services.jobs.JobView; `request` in the context.
 class JobOutputSerializer(serializers.Serializer):
     """A background job (an archive import, a rules change): poll `url` until `state` is
     done or failed."""
 
-    id = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=JOB_KINDS)
-    state = serializers.ChoiceField(choices=JOB_STATES)
+    id = serializers.IntegerField(source="job.pk")
+    kind = serializers.ChoiceField(choices=JOB_KINDS, source="job.kind")
+    state = serializers.ChoiceField(choices=JOB_STATES, source="job.state")
     label = serializers.CharField()
-    club = serializers.SlugField()
+    club = serializers.SlugField(source="job.club.slug")
     tournament = serializers.SlugField(
+        source="job.tournament.slug",
         allow_null=True,
         help_text="The tournament changed, or created by an import once it is done.",
     )
@@ -691,11 +716,15 @@ class JobOutputSerializer(serializers.Serializer):
     # Free-form on purpose: what the work did, by kind (an import: tournament, name,
     # registrations, rounds, matches; a rules change: the preview's figures and options).
     result = serializers.DictField()
-    url = serializers.CharField(help_text="This job in the API.")
-    page = serializers.CharField(help_text="This job's page, with its progress bar.")
-    created_at = serializers.DateTimeField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
+    url = read_by(serializers.CharField, _absolute("api-job"), help_text="This job in the API.")
+    page = read_by(
+        serializers.CharField,
+        _absolute("tournaments:job"),
+        help_text="This job's page, with its progress bar.",
+    )
+    created_at = serializers.DateTimeField(source="job.created_at")
+    started_at = serializers.DateTimeField(source="job.started_at", allow_null=True)
+    finished_at = serializers.DateTimeField(source="job.finished_at", allow_null=True)
 
 
 # ------------------------------------------------------------------------- seasons
@@ -743,16 +772,19 @@ class SeasonTournamentOutputSerializer(serializers.Serializer):
     name = serializers.CharField()
 
 
+# Reads a Season.
 class SeasonOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = serializers.IntegerField(source="pk")
     slug = serializers.SlugField(help_text="Unique in the club; kept when renamed.")
-    club = serializers.SlugField()
+    club = serializers.SlugField(source="club.slug")
     name = serializers.CharField()
     starts_on = serializers.DateField()
     ends_on = serializers.DateField()
     events = serializers.ChoiceField(choices=Season.Events.choices)
     tournaments = SeasonTournamentOutputSerializer(
-        many=True, help_text="The chosen tournaments (empty with events 'all')."
+        source="chosen_tournaments",
+        many=True,
+        help_text="The chosen tournaments (empty with events 'all').",
     )
     club_nights = serializers.BooleanField()
     points_per_win = serializers.IntegerField()

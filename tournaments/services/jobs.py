@@ -422,6 +422,21 @@ class JobView:
         return self._worded("message", self.job.message)
 
     @property
+    def error(self) -> dict[str, str] | None:
+        """A failed job's code and message (in the reader's language); None otherwise."""
+        if self.job.state != Job.State.FAILED:
+            return None
+        return {"code": self.job.error_code, "message": self.message}
+
+    @property
+    def result(self) -> Any:
+        """What the work did, its summary in the reader's language."""
+        result = self.job.result
+        if isinstance(result, dict) and "summary" in result:
+            return {**result, "summary": self.summary}
+        return result
+
+    @property
     def summary(self) -> str:
         """What the work did (a rules change's sentence), in the reader's language."""
         return self._worded("summary", (self.job.result or {}).get("summary", ""))
