@@ -319,9 +319,19 @@ class TournamentForm(RuleOptionsMixin, forms.Form):
 
     LOCKED = ("profile", "overrides", "format", "cut_size", "bye_games", "bye_points", "agreement")
 
-    def __init__(self, *args: Any, frozen: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        frozen: bool = False,
+        fitted: dict[str, int] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """`fitted`: the follow-on settings the tournament's rules suggest, shown in
+        their fields while they are blank (so the organiser sees what blank means)."""
         super().__init__(*args, **kwargs)
         self.add_rule_fields()
+        for key, value in (fitted or {}).items():
+            self.fields[key].widget.attrs["placeholder"] = str(value)
         for slot in range(1, TIEBREAK_SLOTS + 1):
             self.fields[f"tiebreak_{slot}"] = _tiebreak_field(slot)
         if frozen:
@@ -372,12 +382,17 @@ class TournamentForm(RuleOptionsMixin, forms.Form):
         return key if key in self.fields else self.rule_error_field(key)
 
 
-def _blank_if_fitted(settings: dict[str, Any]) -> dict[str, Any]:
+def fitted_of(settings: dict[str, Any]) -> dict[str, int]:
+    """The follow-on settings the rules of `settings` suggest ({} for rules that fail)."""
     try:
-        fitted = fitted_settings(make_profile(settings["profile"], settings.get("overrides")))
+        return fitted_settings(make_profile(settings["profile"], settings.get("overrides")))
     except (KeyError, RulesError):
         return {}
-    return {key: None for key in FOLLOW_ON if settings.get(key) == fitted[key]}
+
+
+def _blank_if_fitted(settings: dict[str, Any]) -> dict[str, Any]:
+    fitted = fitted_of(settings)
+    return {key: None for key in FOLLOW_ON if fitted and settings.get(key) == fitted[key]}
 
 
 class CreateTournamentForm(TournamentForm):

@@ -159,6 +159,11 @@ CODES = {
         "margin": pgettext_lazy("ledger value", "margin"),
         "points": pgettext_lazy("ledger value", "points"),
     },
+    "game_bonus_to": {
+        # Translators: who gets a fixed-length game's bonus, as the ledger shows it (codes).
+        "winner": pgettext_lazy("ledger value", "winner"),
+        "each_reaching_min": pgettext_lazy("ledger value", "each_reaching_min"),
+    },
 }
 CODES["stage"] = CODES["format"]
 SEAT_FIELDS = {"knocker", "winner", "dealer", "first_dealer"}

@@ -24,6 +24,7 @@ from tournaments.forms import (
     RegistrationForm,
     RulesChangeForm,
     TournamentForm,
+    fitted_of,
     split_overrides,
 )
 from tournaments.models import Job, Registration, Tournament
@@ -121,10 +122,11 @@ def _settings_page(request, tournament, form, rules_form=None, status=200) -> Ht
 
 @organiser_page
 def settings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    initial = TournamentForm.initial_from(
-        services.settings_of(tournament), frozen=tournament.frozen
+    current = services.settings_of(tournament)
+    initial = TournamentForm.initial_from(current, frozen=tournament.frozen)
+    form = TournamentForm(
+        request.POST or None, initial=initial, frozen=tournament.frozen, fitted=fitted_of(current)
     )
-    form = TournamentForm(request.POST or None, initial=initial, frozen=tournament.frozen)
     if request.method == "POST" and form.is_valid():
         services.update_tournament(
             tournament_id=tournament.pk, actor=actor_of(request), **form.settings()
@@ -141,11 +143,11 @@ def rules_change(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     round on; step 2 (`apply` in the post, with a reason) applies them. Nothing changes
     until step 2."""
     rules_form = RulesChangeForm(request.POST, rounds=change_rounds(tournament))
+    current = services.settings_of(tournament)
     settings_form = TournamentForm(
-        initial=TournamentForm.initial_from(
-            services.settings_of(tournament), frozen=tournament.frozen
-        ),
+        initial=TournamentForm.initial_from(current, frozen=tournament.frozen),
         frozen=tournament.frozen,
+        fitted=fitted_of(current),
     )
     if not rules_form.is_valid():
         return _settings_page(request, tournament, settings_form, rules_form, status=400)
