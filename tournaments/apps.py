@@ -56,12 +56,12 @@ class TournamentsConfig(AppConfig):
             register_result_lock,
         )
         from tournaments.pairing import PairingError
-        from tournaments.play import play_gate
         from tournaments.selectors import (
             CLOCK_RELATED,
             clock_for_match,
             held_rounds,
             places_of_matches,
+            play_gate,
         )
         from tournaments.services.corrections import judge_result_change, lock_tournament_of
 

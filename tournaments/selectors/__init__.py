@@ -12,6 +12,8 @@ The modules of this package:
                  organiser chose) and what moves between two standings
     corrections  results changed after a round closed (the standings pages' notice)
     clock        the round clock, a match's clock, and what the polls ask
+    play         play after time is called: the hand in play, a table's extra time, and
+                 scoring's play gate
     tables       a round's tables and their states, the projector's rows, the seats A
                  to Z, the table links
     dashboard    the organiser's view of a round
@@ -49,6 +51,7 @@ from tournaments.selectors.events import (
     rounds_planned,
     tournaments_for,
 )
+from tournaments.selectors.play import Play, play_gate
 from tournaments.selectors.standings import (
     PAIRING_FIELDS,
     RESULT_FIELDS,
@@ -121,6 +124,9 @@ __all__ = [
     "poll_version",
     "CLOCK_RELATED",
     "clock_for_match",
+    # play
+    "Play",
+    "play_gate",
     # tables
     "TableState",
     "TableRow",

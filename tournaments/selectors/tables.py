@@ -4,7 +4,7 @@ Terms:
     table state  bye, playing, pending (a hand awaits its second entry), disputed or
                  finished (TableState; table_state decides it).
     table row    a pairing with its state, its hands pending and disputed, the game in
-                 progress and its play once time is called (tournaments.play).
+                 progress and its play once time is called (tournaments.selectors.play).
     facts        a pairing's attributes as plain values (PairingFacts), for the
                  dashboard's poll.
     seat         a player's table and opponent, listed A to Z.
@@ -25,9 +25,9 @@ from django.urls import reverse
 from ginclub.permissions import table_token
 from scoring.models import Game, Hand, Match
 from tournaments.models import Pairing, Round
-from tournaments.play import NOT_CALLED, Play, plays_of
-from tournaments.play import words as play_words
 from tournaments.selectors.clock import Clock, clock
+from tournaments.selectors.play import NOT_CALLED, Play, plays_of
+from tournaments.selectors.play import words as play_words
 
 
 class TableState:
@@ -46,7 +46,7 @@ class TableRow:
     disputed: int = 0
     current_game: int | None = None
     current_points: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
-    play: Play = NOT_CALLED  # after time is called (tournaments.play)
+    play: Play = NOT_CALLED  # after time is called (tournaments.selectors.play)
 
     @property
     def plays_after_the_call(self) -> bool:
