@@ -36,7 +36,7 @@ from ginclub.errors import Forbidden, NotFound, ServiceError
 from ginclub.permissions import actor_of
 from scoring.models import Club
 from scoring.serializers import With
-from tournaments import exports, ladders, selectors, services
+from tournaments import exports, selectors, services
 from tournaments import serializers as s
 from tournaments.models import Job, Pairing, Registration, Round, Season, Tournament
 from tournaments.services import season_ladders
@@ -709,7 +709,7 @@ def club_seasons(request: Request, slug: str) -> Response:
     club = _club_by_slug(slug)
     actor = actor_of(request)
     if request.method == "GET":
-        rows = ladders.seasons_of(club, actor)
+        rows = selectors.seasons_of(club, actor)
         return Response([_season_detail(season) for season in rows[:200]])
     # Translators: completes "Only the organisers of <club> may ...".
     permissions.require_organiser(actor, club, _("create seasons"))

@@ -12,6 +12,7 @@ The modules of this package:
                  organiser chose) and what moves between two standings
     corrections  results changed after a round closed (the standings pages' notice)
     clock        the round clock, a match's clock, and what the polls ask
+    seasons      which seasons an actor sees, and a season's ladder (kept under its version)
     play         play after time is called: the hand in play, a table's extra time, and
                  scoring's play gate
     tables       a round's tables and their states, the projector's rows, the seats A
@@ -52,6 +53,16 @@ from tournaments.selectors.events import (
     tournaments_for,
 )
 from tournaments.selectors.play import Play, play_gate
+from tournaments.selectors.seasons import (
+    CountedEvent,
+    LadderRow,
+    LadderView,
+    compute_ladder,
+    counted_events,
+    ladder,
+    ladder_inputs,
+    seasons_of,
+)
 from tournaments.selectors.standings import (
     PAIRING_FIELDS,
     RESULT_FIELDS,
@@ -127,6 +138,15 @@ __all__ = [
     # play
     "Play",
     "play_gate",
+    # seasons (their tiebreaks_of is theirs: tournaments.selectors.seasons)
+    "seasons_of",
+    "CountedEvent",
+    "LadderRow",
+    "LadderView",
+    "ladder",
+    "ladder_inputs",
+    "compute_ladder",
+    "counted_events",
     # tables
     "TableState",
     "TableRow",
