@@ -13,6 +13,8 @@ The modules of this package:
     corrections  results changed after a round closed (the standings pages' notice)
     clock        the round clock, a match's clock, and what the polls ask
     seasons      which seasons an actor sees, and a season's ladder (kept under its version)
+    bracket      a tournament's bracket as the public page, the projector and the print
+                 show it
     play         play after time is called: the hand in play, a table's extra time, and
                  scoring's play gate
     tables       a round's tables and their states, the projector's rows, the seats A
@@ -24,6 +26,7 @@ Modules inside the package import their siblings, never this hub.
 
 from __future__ import annotations
 
+from tournaments.selectors.bracket import BracketView, bracket, has_bracket
 from tournaments.selectors.clock import (
     CLOCK_RELATED,
     Clock,
@@ -135,6 +138,10 @@ __all__ = [
     "poll_version",
     "CLOCK_RELATED",
     "clock_for_match",
+    # bracket
+    "BracketView",
+    "bracket",
+    "has_bracket",
     # play
     "Play",
     "play_gate",
