@@ -15,6 +15,7 @@ The modules of this package:
     seasons      which seasons an actor sees, and a season's ladder (kept under its version)
     bracket      a tournament's bracket as the public page, the projector and the print
                  show it
+    player_event one player's event as their own phone shows it ("My event")
     play         play after time is called: the hand in play, a table's extra time, and
                  scoring's play gate
     tables       a round's tables and their states, the projector's rows, the seats A
@@ -56,6 +57,7 @@ from tournaments.selectors.events import (
     tournaments_for,
 )
 from tournaments.selectors.play import Play, play_gate
+from tournaments.selectors.player_event import MyEvent, MyRound, my_event
 from tournaments.selectors.seasons import (
     CountedEvent,
     LadderRow,
@@ -145,6 +147,10 @@ __all__ = [
     # play
     "Play",
     "play_gate",
+    # player_event
+    "MyEvent",
+    "MyRound",
+    "my_event",
     # seasons (their tiebreaks_of is theirs: tournaments.selectors.seasons)
     "seasons_of",
     "CountedEvent",
