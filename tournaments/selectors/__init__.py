@@ -7,7 +7,8 @@ rounds or hands: standings in 3, the dashboard in 3, a round's tables in 3.
 The modules of this package:
     events       which events an actor sees; an event's registrations, rounds, field,
                  the rounds its hiding options hold back, its results set by hand, its
-                 ledger and where its matches are played
+                 ledger, where its matches are played, and a player's events (for
+                 their page in scoring)
     standings    the standings lines (computed, cached, hidden from the public as the
                  organiser chose) and what moves between two standings
     corrections  results changed after a round closed (the standings pages' notice)
@@ -50,6 +51,7 @@ from tournaments.selectors.events import (
     held_rounds,
     hidden_after,
     places_of_matches,
+    player_events,
     registrations_of,
     results_by_hand,
     rounds_of,
@@ -115,6 +117,7 @@ __all__ = [
     "results_by_hand",
     "event_ledger",
     "places_of_matches",
+    "player_events",
     # standings
     "in_reader_language",
     "RESULT_FIELDS",

@@ -1,6 +1,7 @@
 """An event's facts, as its pages and the API read them: which events an actor may open,
 an event's registrations and rounds, its field and planned rounds, what its hiding
-options hold back, the results set by hand, its ledger, and where its matches are played.
+options hold back, the results set by hand, its ledger, and where its matches are played;
+and a player's events, for their page in scoring (through scoring.hooks.player_events).
 
 Terms:
     field         the players who would be paired now (not withdrawn; checked in when the
@@ -10,18 +11,30 @@ Terms:
     held rounds   the rounds whose results the hiding options keep from the public while
                   their events run, as a condition any list of results can apply.
     by hand       a result an organiser (or the time policy) set over the hands.
+    record        won, lost and drawn among a player's decided pairings of an event's
+                  published and closed rounds (byes counted apart); a pairing is decided
+                  as the standings decide it (tournaments.selectors.standings.decided_winner).
+    held back     results the organiser's hiding options keep from this viewer while the
+                  event runs (ginclub.permissions.held_back): the viewer sees no record of
+                  such an event until it ends.
+A player's events read in two queries, whatever the number of events or rounds.
 """
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from collections import defaultdict
+
+from django.db.models import Case, Q, QuerySet, When
+from django.urls import reverse
 from django.utils.translation import gettext
 
 from ginclub import permissions
-from ginclub.permissions import Actor
+from ginclub.permissions import Actor, held_back
+from scoring.hooks import PlayerEvent, PlayerEvents
 from scoring.models import LedgerRow
 from tournaments.formats import planned_rounds
 from tournaments.models import Pairing, Registration, Round, Tournament
+from tournaments.selectors.standings import PAIRING_FIELDS, decided_winner
 
 
 def tournaments_for(actor: Actor) -> QuerySet[Tournament]:
@@ -114,3 +127,54 @@ def places_of_matches(match_ids: list[int]) -> dict[int, str]:
         % {"name": name, "number": number, "table": table}
         for match_id, name, number, table in rows
     }
+
+
+# ------------------------------------------------------------------ a player's events
+
+
+def player_events(player_id: int, actor: Actor) -> PlayerEvents:
+    """The events of `player_id` that `actor` may open, newest first, with the player's
+    record in each (not shown while the event holds results back from `actor`)."""
+    events = list(
+        tournaments_for(actor).filter(registrations__player_id=player_id).order_by("-date", "-pk")
+    )
+    rows = (
+        Pairing.objects.filter(
+            round__tournament__in=[e.pk for e in events],
+            round__state__in=[Round.State.PUBLISHED, Round.State.CLOSED],
+        )
+        .filter(Q(player_a__player_id=player_id) | Q(player_b__player_id=player_id))
+        .annotate(held=Case(When(held_back(actor, "round"), then=True), default=False))
+        .values(*PAIRING_FIELDS, "round__tournament_id", "held", "player_a__player_id")
+    )
+    by_event: dict[int, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_event[row["round__tournament_id"]].append(row)
+    return PlayerEvents(
+        tuple(_event_line(event, by_event[event.pk], player_id) for event in events)
+    )
+
+
+def _event_line(event: Tournament, rows: list[dict], player_id: int) -> PlayerEvent:
+    counts = {"won": 0, "lost": 0, "drawn": 0, "byes": 0, "undecided": 0}
+    for row in rows:
+        counts[_outcome(row, player_id)] += 1
+    return PlayerEvent(
+        name=event.name,
+        date=event.date,
+        state=event.get_state_display(),
+        path=reverse("tournaments:public", args=[event.slug]),
+        match_ids=tuple(row["match_id"] for row in rows if row["match_id"]),
+        record_shown=not any(row["held"] for row in rows),
+        **counts,
+    )
+
+
+def _outcome(row: dict, player_id: int) -> str:
+    if row["player_b_id"] is None:
+        return "byes"
+    seat = "A" if row["player_a__player_id"] == player_id else "B"
+    winner = decided_winner(row)
+    if winner is None:
+        return "undecided"
+    return "won" if winner == seat else "lost"
