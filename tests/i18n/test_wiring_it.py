@@ -22,8 +22,8 @@ from tests.factories import PlayerFactory, UserFactory
 from tests.scoring.helpers import play_hand, quick, start
 from tests.tournaments.helpers import actor, new_event, play_round, reg
 from tournaments import services
-from tournaments.exports import tournament_archive
 from tournaments.models import Job
+from tournaments.selectors.exports import tournament_archive
 from tournaments.selectors.standings import _named
 
 pytestmark = pytest.mark.django_db

@@ -17,6 +17,8 @@ The modules of this package:
     bracket      a tournament's bracket as the public page, the projector and the print
                  show it
     player_event one player's event as their own phone shows it ("My event")
+    exports      the standings, every hand and a season's ladder as CSV, and the
+                 tournament as its JSON archive
     play         play after time is called: the hand in play, a table's extra time, and
                  scoring's play gate
     tables       a round's tables and their states, the projector's rows, the seats A
@@ -57,6 +59,12 @@ from tournaments.selectors.events import (
     rounds_of,
     rounds_planned,
     tournaments_for,
+)
+from tournaments.selectors.exports import (
+    hands_csv,
+    ladder_csv,
+    standings_csv,
+    tournament_archive,
 )
 from tournaments.selectors.play import Play, play_gate
 from tournaments.selectors.player_event import MyEvent, MyRound, my_event
@@ -147,6 +155,11 @@ __all__ = [
     "BracketView",
     "bracket",
     "has_bracket",
+    # exports
+    "standings_csv",
+    "hands_csv",
+    "ladder_csv",
+    "tournament_archive",
     # play
     "Play",
     "play_gate",

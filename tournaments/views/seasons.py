@@ -18,7 +18,7 @@ from ginclub import permissions
 from ginclub.errors import NotFound
 from ginclub.permissions import actor_of
 from scoring.models import Club
-from tournaments import exports, selectors
+from tournaments import selectors
 from tournaments.models import Season, Tournament
 from tournaments.season_forms import SeasonForm
 from tournaments.services import season_ladders
@@ -124,7 +124,8 @@ def season_ladder(request: HttpRequest, slug: str, season: str) -> HttpResponse:
 def season_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     found = _season(request, slug, season)
     response = HttpResponse(
-        exports.ladder_csv(season_ladders.ladder_of(found)), content_type="text/csv; charset=utf-8"
+        selectors.ladder_csv(season_ladders.ladder_of(found)),
+        content_type="text/csv; charset=utf-8",
     )
     filename = f"{found.club.slug}-{found.slug}-ladder.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
