@@ -5,27 +5,30 @@ Every selector reads in a fixed number of queries, whatever the number of player
 rounds or hands: standings in 3, the dashboard in 3, a round's tables in 3.
 
 The modules of this package:
-    events       which events an actor sees; an event's registrations, rounds, field,
-                 the rounds its hiding options hold back, its results set by hand, its
-                 ledger, where its matches are played, and a player's events (for
-                 their page in scoring)
-    standings    the standings lines (computed, cached, hidden from the public as the
-                 organiser chose) and what moves between two standings
-    corrections  results changed after a round closed (the standings pages' notice)
-    clock        the round clock, a match's clock, and what the polls ask
-    seasons      which seasons an actor sees, and a season's ladder (kept under its version)
-    bracket      a tournament's bracket as the public page, the projector and the print
-                 show it
-    player_event one player's event as their own phone shows it ("My event")
-    exports      the standings, every hand and a season's ladder as CSV, and the
-                 tournament as its JSON archive
-    play         play after time is called: the hand in play, a table's extra time, and
-                 scoring's play gate
-    tables       a round's tables and their states, the projector's rows, the seats A
-                 to Z, the table links
-    dashboard    the organiser's view of a round
-All are re-exported here: `from tournaments import selectors; selectors.standings(...)`.
-Modules inside the package import their siblings, never this hub.
+    events        which events an actor sees; an event's registrations, rounds, field,
+                  the rounds its hiding options hold back, its results set by hand, its
+                  ledger, where its matches are played, and a player's events (for
+                  their page in scoring)
+    standings     the standings lines (computed, cached, hidden from the public as the
+                  organiser chose) and what moves between two standings
+    corrections   results changed after a round closed (the standings pages' notice)
+    clock         the round clock, a match's clock, and what the polls ask
+    play          play after time is called: the hand in play, a table's extra time,
+                  and scoring's play gate
+    tables        a round's tables and their states, the projector's rows, the seats A
+                  to Z, the table links
+    dashboard     the organiser's view of a round
+    bracket       a tournament's bracket as the public page, the projector and the
+                  print show it
+    player_event  one player's event as their own phone shows it ("My event")
+    seasons       which seasons an actor sees, and a season's ladder
+    exports       the standings, every hand and a season's ladder as CSV, and the
+                  tournament as its JSON archive
+Their reads are re-exported here: `from tournaments import selectors;
+selectors.standings(...)`. Where a module and its main read share a name (standings,
+clock, tables, dashboard, bracket), the name here is the read: import anything else from
+the module itself (`from tournaments.selectors.standings import record_of`). Modules
+inside the package import their siblings, never this hub.
 """
 
 from __future__ import annotations
