@@ -164,7 +164,7 @@ def main() -> None:
         from django.test import Client
 
         from ginclub.permissions import Actor
-        from tournaments import ladders
+        from tournaments import selectors
         from tournaments.models import Season
         from tournaments.services.seasons import create_season
 
@@ -186,7 +186,7 @@ def main() -> None:
                 public=True,
             )
         organiser = organiser_of(username="organiser")
-        view = ladders.ladder(season)
+        view = selectors.ladder(season)
         ranked = len(view.ranked)
         print(
             f"season: {view.tournament_matches} tournament matches, "
@@ -194,10 +194,10 @@ def main() -> None:
             f"({ranked} ranked from {season.min_matches} matches)"
         )
         print("medians, goal 100 ms:")
-        report("ladder selector", lambda: ladders.ladder(season), args.repeat)
+        report("ladder selector", lambda: selectors.ladder(season), args.repeat)
         report(
             "ladder selector, stale_ok",
-            lambda: ladders.ladder(season, stale_ok=True),
+            lambda: selectors.ladder(season, stale_ok=True),
             args.repeat,
             stale_ok=True,
         )

@@ -35,7 +35,7 @@ from ginclub.errors import Forbidden, NotFound, ServiceError
 from ginclub.permissions import actor_of
 from scoring.models import Club
 from scoring.serializers import With
-from tournaments import exports, ladders, selectors, services
+from tournaments import selectors, services
 from tournaments import serializers as s
 from tournaments.models import Job, Pairing, Registration, Round, Season, Tournament
 from tournaments.services import season_ladders
@@ -553,7 +553,7 @@ def _csv(text: str, filename: str) -> HttpResponse:
 @renderer_classes([JSONRenderer, CsvRenderer])
 def standings_csv(request: Request, slug: str) -> HttpResponse:
     found = _tournament(request, slug)
-    return _csv(exports.standings_csv(_standings(request, found)), f"{found.slug}-standings.csv")
+    return _csv(selectors.standings_csv(_standings(request, found)), f"{found.slug}-standings.csv")
 
 
 @extend_schema(responses=CSV, operation_id="hands_csv")
@@ -563,11 +563,11 @@ def standings_csv(request: Request, slug: str) -> HttpResponse:
 def hands_csv(request: Request, slug: str) -> HttpResponse:
     found = _tournament(request, slug)
     _managed(request, found)
-    return _csv(exports.hands_csv(found), f"{found.slug}-hands.csv")
+    return _csv(selectors.hands_csv(found), f"{found.slug}-hands.csv")
 
 
 # Free-form on purpose: the archive is a whole tournament as a document (format and
-# version inside it, see tournaments.exports), read back only by import_archive.
+# version inside it, see tournaments.selectors.exports), read back only by import_archive.
 @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS})
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
@@ -575,7 +575,7 @@ def archive(request: Request, slug: str) -> Response:
     """The whole tournament as a JSON archive (import it with the club import endpoint)."""
     found = _tournament(request, slug)
     _managed(request, found)
-    response = Response(exports.tournament_archive(found))
+    response = Response(selectors.tournament_archive(found))
     response["Content-Disposition"] = f'attachment; filename="{found.slug}.json"'
     return response
 
@@ -675,7 +675,7 @@ def club_seasons(request: Request, slug: str) -> Response:
     club = _club_by_slug(slug)
     actor = actor_of(request)
     if request.method == "GET":
-        rows = ladders.seasons_of(club, actor)
+        rows = selectors.seasons_of(club, actor)
         return Response([_season_detail(season) for season in rows[:200]])
     # Translators: completes "Only the organisers of <club> may ...".
     permissions.require_organiser(actor, club, _("create seasons"))

@@ -56,12 +56,12 @@ class TournamentsConfig(AppConfig):
             register_result_lock,
         )
         from tournaments.pairing import PairingError
-        from tournaments.play import play_gate
         from tournaments.selectors import (
             CLOCK_RELATED,
             clock_for_match,
             held_rounds,
             places_of_matches,
+            play_gate,
         )
         from tournaments.services.corrections import judge_result_change, lock_tournament_of
 
@@ -90,7 +90,7 @@ class TournamentsConfig(AppConfig):
         # A player's page (scoring) lists the events they played and their record in
         # each, asked through scoring's hook (player events).
         from scoring.hooks import register_player_events
-        from tournaments.records import player_events
+        from tournaments.selectors import player_events
 
         register_player_events(player_events)
         # The ledger (the shared core's) says the tournaments app's actions, and a

@@ -374,10 +374,10 @@ class Season(models.Model):
 
 
 class SeasonLadder(models.Model):
-    """A season's ladder as last computed (tournaments.ladders), stored by the background
-    refresh (tournaments.services.season_ladders) so that a worker which has not computed
-    it serves it, while its version (a digest of its inputs) is still the current one.
-    Derived data: never the only copy of anything."""
+    """A season's ladder as last computed (tournaments.selectors.seasons), stored by the
+    background refresh (tournaments.services.season_ladders) so that a worker which has
+    not computed it serves it, while its version (a digest of its inputs) is still the
+    current one. Derived data: never the only copy of anything."""
 
     season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="stored_ladder")
     version = models.CharField(max_length=64)

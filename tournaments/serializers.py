@@ -622,7 +622,7 @@ def _figure(name: str, label: str) -> serializers.Field:
 
 # A standings line's figures (tournaments.pairing.FIGURES, declared there once), in a
 # tournament's standings and a season's ladder alike: the instance is a line with its
-# `standing` (selectors.StandingRow, ladders.LadderRow). (A comment, not a docstring:
+# `standing` (selectors.StandingRow, selectors.LadderRow). (A comment, not a docstring:
 # subclasses would carry it into the schema as their description.)
 StandingFiguresSerializer = type(
     "StandingFiguresSerializer",
@@ -796,7 +796,7 @@ class SeasonOutputSerializer(serializers.Serializer):
     public = serializers.BooleanField()
 
 
-# Reads tournaments.ladders.CountedEvent.
+# Reads tournaments.selectors.seasons.CountedEvent.
 class LadderEventOutputSerializer(serializers.Serializer):
     slug = serializers.SlugField()
     name = serializers.CharField()
@@ -824,7 +824,7 @@ class LadderRowOutputSerializer(StandingFiguresSerializer):
     )
 
 
-# Reads tournaments.ladders.LadderView.
+# Reads tournaments.selectors.seasons.LadderView.
 class LadderOutputSerializer(serializers.Serializer):
     season = serializers.SlugField(source="season.slug")
     club = serializers.SlugField(source="season.club.slug")

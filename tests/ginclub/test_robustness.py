@@ -430,8 +430,8 @@ def test_a_bad_archive_sent_to_the_api_is_a_400_naming_the_path(
 ):
     """Each was an IntegrityError, OverflowError or DataError (a 500), or stored as is on
     SQLite."""
-    from tournaments.exports import tournament_archive
     from tournaments.models import Tournament
+    from tournaments.selectors.exports import tournament_archive
 
     archive = json.loads(json.dumps(tournament_archive(event)))
     if where == "seed":

@@ -12,7 +12,6 @@ from django.utils import translation
 from ginclub.errors import ServiceError
 from tests.tournaments.helpers import actor, new_event, play_round
 from tournaments import services
-from tournaments.exports import tournament_archive
 from tournaments.models import Job
 from tournaments.pairing import (
     MatchRecord,
@@ -21,6 +20,7 @@ from tournaments.pairing import (
     explain_standings,
     round_robin,
 )
+from tournaments.selectors.exports import tournament_archive
 from tournaments.translated import error_text, reason_text, worded
 
 NAMES = {1: "Ada", 2: "Ben", 3: "Cleo", 4: "Dev"}

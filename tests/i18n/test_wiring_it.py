@@ -21,9 +21,10 @@ from ginclub.errors import ServiceError
 from tests.factories import PlayerFactory, UserFactory
 from tests.scoring.helpers import play_hand, quick, start
 from tests.tournaments.helpers import actor, new_event, play_round, reg
-from tournaments import selectors, services
-from tournaments.exports import tournament_archive
+from tournaments import services
 from tournaments.models import Job
+from tournaments.selectors.exports import tournament_archive
+from tournaments.selectors.standings import _named
 
 pytestmark = pytest.mark.django_db
 
@@ -73,12 +74,12 @@ def test_my_event_says_why_a_player_stands_there_in_italian(client, club, organi
 
 
 def test_a_head_to_head_note_is_worded_for_the_reader():
-    note = selectors._named("beat #7", {7: {"player__name": "Ada"}})
+    note = _named("beat #7", {7: {"player__name": "Ada"}})
     assert note == "beat Ada"  # stored and compared as English
     shown = Template("{% load tournament_extras %}{{ note|worded }}")
     with translation.override("it"):
         assert shown.render(Context({"note": note})) == "ha battuto Ada"
-        lost = selectors._named("lost to #7", {7: {"player__name": "Ada"}})
+        lost = _named("lost to #7", {7: {"player__name": "Ada"}})
         assert shown.render(Context({"note": lost})) == "ha perso contro Ada"
     with translation.override("en"):
         assert shown.render(Context({"note": note})) == "beat Ada"

@@ -24,9 +24,10 @@ from tests.tournaments.helpers import (
     play_round,
     reg,
 )
-from tournaments import exports, selectors, services
-from tournaments.exports import tournament_archive
+from tournaments import selectors, services
 from tournaments.models import Tournament
+from tournaments.selectors import exports
+from tournaments.selectors.exports import tournament_archive
 
 pytestmark = pytest.mark.django_db
 

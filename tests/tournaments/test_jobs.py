@@ -26,8 +26,8 @@ from ginclub.errors import ServiceError
 from scoring.models import Club, LedgerRow, Match, Player
 from tests.tournaments.helpers import actor, new_event, play_round
 from tournaments import services
-from tournaments.exports import tournament_archive
 from tournaments.models import Job, Tournament
+from tournaments.selectors.exports import tournament_archive
 from tournaments.services import jobs
 
 pytestmark = pytest.mark.django_db

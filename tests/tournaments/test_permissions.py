@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.tournaments.helpers import actor, new_event, play_round, reg
 from tournaments import services
-from tournaments.exports import tournament_archive
+from tournaments.selectors.exports import tournament_archive
 
 pytestmark = pytest.mark.django_db
 

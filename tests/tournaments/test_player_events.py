@@ -1,4 +1,4 @@
-"""A player's events on their page (tournaments.records through scoring.hooks): the record
+"""A player's events on their page (tournaments.selectors.events through scoring.hooks): the record
 in each, results the organisers hide kept from other viewers, and standings names linked
 to the players' pages for those who may read them."""
 

@@ -24,8 +24,8 @@ from scoring.models import Game, Hand, LedgerRow, Match
 from tests.factories import ClubFactory
 from tests.tournaments.helpers import QUICK, actor, new_event, play_hand, play_round
 from tournaments import selectors, services
-from tournaments.exports import tournament_archive
 from tournaments.models import Round
+from tournaments.selectors.exports import tournament_archive
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,8 @@
 """Season ladders reused: this process's cache and the stored snapshot serve a ladder
-only while its version (tournaments.ladders.ladder_inputs) is current, and serve exactly
-what computing it gives. The worked club of tests.tournaments.test_seasons (ladder: Ada,
-Dev, Ben, Cleo; one tournament table each for Ada-Ben and Cleo-Dev, two club nights)."""
+only while its version (tournaments.selectors.seasons.ladder_inputs) is current, and
+serve exactly what computing it gives. The worked club of tests.tournaments.test_seasons
+(ladder: Ada, Dev, Ben, Cleo; one tournament table each for Ada-Ben and Cleo-Dev, two club
+nights)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from django.test import Client
 from tests.tournaments.helpers import play_hand
 from tests.tournaments.test_seasons import club_night, lines, new_season
 from tests.tournaments.test_seasons import worked as worked  # noqa: F401 (a fixture)
-from tournaments import ladders
+from tournaments import selectors
 from tournaments.models import SeasonLadder
 from tournaments.serializers import LadderOutputSerializer
 from tournaments.services import season_ladders
@@ -27,16 +28,16 @@ def test_the_stored_ladder_is_what_computing_gives_and_reads_in_three_queries(
     club, organiser, worked, django_assert_num_queries
 ):
     season = new_season(club, organiser)
-    computed = ladders.ladder(season)
+    computed = selectors.ladder(season)
     assert store_ladder(season_id=season.pk) is True
     cache.clear()  # another worker, or this one restarted
     with django_assert_num_queries(3):  # names and versions, events, the snapshot
-        stored = ladders.ladder(season)
+        stored = selectors.ladder(season)
     assert stored.rows == computed.rows
     assert [row.name for row in stored.rows] == ["Ada", "Dev", "Ben", "Cleo"]
     assert (stored.tournament_matches, stored.club_night_matches) == (2, 2)
     with django_assert_num_queries(2):  # cached in this process now
-        assert ladders.ladder(season).rows == computed.rows
+        assert selectors.ladder(season).rows == computed.rows
 
 
 def test_a_refresh_of_a_current_ladder_stores_nothing(club, organiser, worked):
@@ -48,27 +49,27 @@ def test_a_refresh_of_a_current_ladder_stores_nothing(club, organiser, worked):
 
 def test_a_new_club_night_is_counted_though_a_ladder_was_stored_and_cached(club, organiser, worked):
     season = new_season(club, organiser)
-    ladders.ladder(season)
+    selectors.ladder(season)
     store_ladder(season_id=season.pk)
     # Cleo beats Ada 2-0 on 25 Oct: Cleo 2/3 wins, ahead of Ada, Dev and Ben (1 win).
     club_night(club, organiser, "Cleo", "Ada", "AA", dt.date(2026, 10, 25))
-    fresh = ladders.ladder(season)
+    fresh = selectors.ladder(season)
     assert fresh.club_night_matches == 3
     assert [name for name, *_ in lines(season)][0] == "Cleo"
     cache.clear()
-    assert ladders.ladder(season).rows == fresh.rows  # the old snapshot is not served
+    assert selectors.ladder(season).rows == fresh.rows  # the old snapshot is not served
 
 
 def test_a_renamed_player_or_changed_setting_is_a_new_version(club, organiser, worked):
     season = new_season(club, organiser)
-    before = ladders.ladder(season).version
+    before = selectors.ladder(season).version
     club.players.filter(name="Dev").update(name="Devi")
-    renamed = ladders.ladder(season)
+    renamed = selectors.ladder(season)
     assert renamed.version != before
     assert [row.name for row in renamed.rows] == ["Ada", "Devi", "Ben", "Cleo"]
     season.points_per_win = 3
     season.save()
-    assert [row.season_points for row in ladders.ladder(season).rows] == [3, 3, 3, 3]
+    assert [row.season_points for row in selectors.ladder(season).rows] == [3, 3, 3, 3]
 
 
 def test_a_ladder_computed_for_a_reader_is_stored_by_the_refresh_it_queues(
@@ -125,7 +126,7 @@ def test_a_reader_who_changed_nothing_sees_the_last_stored_ladder_while_it_is_re
     stored, the current ladder. An organiser (exact) always sees the current one."""
     season = new_season(club, organiser, public=True)
     store_ladder(season_id=season.pk)
-    before = [row.name for row in ladders.ladder(season).rows]
+    before = [row.name for row in selectors.ladder(season).rows]
     queued = []
     monkeypatch.setattr(
         season_ladders,

@@ -38,7 +38,7 @@ from scoring import services as scoring
 from scoring.models import LedgerRow, Match, Player
 from tests.factories import PlayerFactory, UserFactory
 from tests.tournaments.helpers import QUICK, actor, new_event, play_hand, play_round
-from tournaments import ladders
+from tournaments import selectors
 from tournaments.models import Season
 from tournaments.serializers import LadderRowOutputSerializer
 from tournaments.services import seasons as services
@@ -90,7 +90,7 @@ def new_season(club, organiser, **settings) -> Season:
 def lines(season: Season) -> list[tuple]:
     return [
         (row.name, row.standing.rank if row.ranked else None, row.season_points)
-        for row in ladders.ladder(season).rows
+        for row in selectors.ladder(season).rows
     ]
 
 
@@ -99,7 +99,7 @@ def lines(season: Season) -> list[tuple]:
 
 def test_the_worked_ladder_counts_the_tournament_and_the_club_nights(club, organiser, worked):
     season = new_season(club, organiser, points_per_win=3)
-    view = ladders.ladder(season)
+    view = selectors.ladder(season)
     # Every player won one of two matches: 3 points each; the order is the tie-breaks'.
     assert lines(season) == [("Ada", 1, 3), ("Dev", 2, 3), ("Ben", 3, 3), ("Cleo", 4, 3)]
     assert (view.tournament_matches, view.club_night_matches) == (2, 2)
@@ -114,7 +114,7 @@ def test_the_worked_ladder_counts_the_tournament_and_the_club_nights(club, organ
 
 
 def test_each_line_says_why_it_stands_there_with_names(club, organiser, worked):
-    view = ladders.ladder(new_season(club, organiser))
+    view = selectors.ladder(new_season(club, organiser))
     why = {row.name: row.why for row in view.rows}
     assert why["Ada"] == "Ahead of Dev on game-win %: 3 of 5 against 3 of 6."
     assert why["Dev"] == (
@@ -134,7 +134,7 @@ def test_the_dates_leave_out_a_tournament_before_the_season(club, organiser, wor
     # 3) before Cleo (0 of 2).
     season = new_season(club, organiser, starts_on=dt.date(2026, 10, 15))
     assert lines(season) == [("Ben", 1, 1), ("Dev", 2, 1), ("Ada", 3, 0), ("Cleo", 4, 0)]
-    assert ladders.ladder(season).events == []
+    assert selectors.ladder(season).events == []
 
 
 def test_the_last_day_counts_whole_and_the_day_after_not(club, organiser, worked):
@@ -142,8 +142,8 @@ def test_the_last_day_counts_whole_and_the_day_after_not(club, organiser, worked
     # the day before.
     ends_21 = new_season(club, organiser, name="to 21", ends_on=dt.date(2026, 10, 21))
     ends_20 = new_season(club, organiser, name="to 20", ends_on=dt.date(2026, 10, 20))
-    assert ladders.ladder(ends_21).club_night_matches == 2
-    assert ladders.ladder(ends_20).club_night_matches == 1
+    assert selectors.ladder(ends_21).club_night_matches == 2
+    assert selectors.ladder(ends_20).club_night_matches == 1
 
 
 def test_chosen_events_count_only_the_chosen_tournaments(club, organiser, worked):
@@ -160,9 +160,9 @@ def test_chosen_events_count_only_the_chosen_tournaments(club, organiser, worked
         tournaments=[other.pk],
         club_nights=False,
     )
-    assert ladders.ladder(every).tournament_matches == 3
+    assert selectors.ladder(every).tournament_matches == 3
     assert lines(chosen) == [("Ben", 1, 1), ("Ada", 2, 0)]
-    assert [e.name for e in ladders.ladder(chosen).events] == ["Cup"]
+    assert [e.name for e in selectors.ladder(chosen).events] == ["Cup"]
 
 
 def test_a_round_in_play_counts_once_it_closes(club, organiser):
@@ -185,7 +185,7 @@ def test_a_bye_is_no_match_played(club, organiser):
 
 def test_an_unfinished_club_night_does_not_count(club, organiser, worked):
     club_night(club, organiser, "Ada", "Ben", "A", dt.date(2026, 10, 22))  # one game of two
-    assert ladders.ladder(new_season(club, organiser)).club_night_matches == 2
+    assert selectors.ladder(new_season(club, organiser)).club_night_matches == 2
 
 
 # ----------------------------------------------------------- the minimum, tie-breaks
@@ -208,7 +208,7 @@ def test_players_under_the_minimum_are_listed_after_the_ranked_and_marked(club, 
         ("Ada", None, 0),
         ("Cleo", None, 0),
     ]
-    eve = ladders.ladder(season).rows[1]
+    eve = selectors.ladder(season).rows[1]
     assert eve.why == "Not ranked yet: 1 of the 2 matches the season asks for."
     assert LadderRowOutputSerializer(eve).data["rank"] is None
 
@@ -223,8 +223,8 @@ def test_the_seasons_tie_breaks_decide_in_their_order(club, organiser):
     h2h = new_season(club, organiser, name="h2h", tiebreaks=["head_to_head", "points"])
     points = new_season(club, organiser, name="points", tiebreaks=["points", "head_to_head"])
     assert [name for name, *_ in lines(h2h)] == ["Ada", "Ben", "Cleo"]
-    assert ladders.ladder(h2h).rows[0].head_to_head == "beat Ben"
-    assert ladders.ladder(h2h).rows[0].why.startswith("Ahead of Ben on head-to-head")
+    assert selectors.ladder(h2h).rows[0].head_to_head == "beat Ben"
+    assert selectors.ladder(h2h).rows[0].why.startswith("Ahead of Ben on head-to-head")
     assert [name for name, *_ in lines(points)] == ["Ben", "Ada", "Cleo"]
 
 
@@ -233,11 +233,11 @@ def test_the_ladder_reads_in_four_queries_whatever_the_history(
 ):
     season = new_season(club, organiser)
     with django_assert_num_queries(4):
-        small = ladders.ladder(season)
+        small = selectors.ladder(season)
     for n in range(6):
         club_night(club, organiser, "Ada", "Ben", "AA", dt.date(2026, 10, 22 + n))
     with django_assert_num_queries(4):
-        big = ladders.ladder(season)
+        big = selectors.ladder(season)
     assert big.club_night_matches == small.club_night_matches + 6
 
 

@@ -17,7 +17,7 @@ from scoring.models import Match
 from tests.tournaments.helpers import actor, new_event, play_hand
 from tournaments import selectors, services
 from tournaments.models import Pairing, Round
-from tournaments.play import clock_time
+from tournaments.selectors.play import clock_time
 
 SMALL = {"kd": 5, "dd": 10}  # 5 points: the QUICK game (to 25) goes on
 

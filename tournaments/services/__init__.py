@@ -21,7 +21,7 @@ The modules of this package:
     results       the running round: clock, time policy, results by hand, close
     rescoring     rule changes once the rules are frozen
     archive       import a tournament from a JSON archive (the export is a read:
-                  tournaments.exports)
+                  tournaments.selectors.exports)
     jobs          long work off the request: background jobs (archive imports, rules
                   changes), their django-tasks task and their progress
 All are re-exported here: `from tournaments import services; services.draft_round(...)`.

@@ -1,5 +1,5 @@
 """Importing the JSON archive of a whole tournament (a service; the archive's format and
-its export are in tournaments.exports).
+its export are in tournaments.selectors.exports).
 
 Importing creates everything anew in a club of this
 instance: players are matched by name in that club (else created), every hand is scored
@@ -26,9 +26,9 @@ from scoring import services as scoring
 from scoring.models import Club, Hand, Match, Player
 from scoring.rules import RuleProfile, RulesError
 from scoring.serializers import HandFieldsSerializer
-from tournaments.exports import ARCHIVE_FORMAT, ARCHIVE_VERSION, ROUND_TIMES
-from tournaments.exports import ARCHIVE_SETTINGS as SETTINGS
 from tournaments.models import Pairing, Registration, Round, Tournament
+from tournaments.selectors.exports import ARCHIVE_FORMAT, ARCHIVE_VERSION, ROUND_TIMES
+from tournaments.selectors.exports import ARCHIVE_SETTINGS as SETTINGS
 from tournaments.services.base import log
 from tournaments.services.tournaments import check_settings, unique_slug, user_of
 from tournaments.translated import error_text

@@ -31,7 +31,7 @@ from ginclub.errors import Conflict
 from scoring.hooks import ResultChange
 from scoring.models import Game
 from tournaments.models import Pairing, Round, Tournament
-from tournaments.selectors import standings, standings_moves
+from tournaments.selectors.standings import standings, standings_moves
 from tournaments.translated import reason_text
 
 

@@ -42,7 +42,7 @@ from ginclub.permissions import Actor
 from scoring import services as scoring
 from scoring.rules import RuleProfile, RulesError, make_profile
 from tournaments.models import Pairing, Round, Tournament
-from tournaments.selectors import standings, standings_moves
+from tournaments.selectors.standings import standings, standings_moves
 from tournaments.services.base import lock_tournament, log
 from tournaments.translated import error_text
 

@@ -1,9 +1,9 @@
 """A running round: the clock, time called, organiser results and closing (services;
 see the package).
 
-Time called (docs/rules.md §13; the states are tournaments.play's): each table finishes
-the hand in play and no new hand may start (scoring asks through its play gate); then
-apply_time_policy gives each unfinished match to the player with more games won, else to
+Time called (docs/rules.md §13; the states are tournaments.selectors.play's): each table
+finishes the hand in play and no new hand may start (scoring asks through its play gate);
+then apply_time_policy gives each unfinished match to the player with more games won, else to
 the leader in the current game (on its standing, scoring.selectors.current_standing), else
 to the leader on match points (a level table waits for the organiser). An organiser may
 extend one table's time (minutes, or more hands) and undo a mistaken call. An organiser
@@ -29,10 +29,10 @@ from ginclub.permissions import Actor
 from scoring import services as scoring
 from scoring.models import Match
 from scoring.selectors import current_standing
-from tournaments import play
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.pairing import Phrase, Worded
-from tournaments.selectors import TableState, tables
+from tournaments.selectors import play
+from tournaments.selectors.tables import TableState, tables
 from tournaments.services.base import (
     lock_pairing,
     lock_round,
@@ -289,8 +289,8 @@ def apply_time_policy(
     won, else to the leader in the current game, else to the leader on match points.
 
     The whole round (`pairing_ids` None) decides only the tables whose time is up (the
-    hand in play entered, tournaments.play): a table still finishing it, or playing on
-    extra minutes, waits. Named tables (`pairing_ids`) are decided whatever their play:
+    hand in play entered, tournaments.selectors.play): a table still finishing it, or
+    playing on extra minutes, waits. Named tables (`pairing_ids`) are decided whatever their play:
     the organiser says they are done (no hand was in play). Either way a table with a
     pending or disputed hand waits for it, and a table level on all three waits for an
     organiser's result. Decided matches are stopped (no more hands).

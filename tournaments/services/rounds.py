@@ -51,7 +51,7 @@ from tournaments.pairing import (
 )
 from tournaments.pairing.first_round import DRAW_MAX, rating_order
 from tournaments.pairing.first_round import METHODS as FIRST_ROUND
-from tournaments.selectors import (
+from tournaments.selectors.standings import (
     PAIRING_FIELDS,
     decided_winner,
     pairing_rows,

@@ -1,7 +1,7 @@
 """Season ladders stored for reuse (tournaments.models.SeasonLadder).
 
-Computing a busy club's ladder takes some 300 ms (tournaments.ladders), too long for a
-page. The ladder is therefore stored under its version and refreshed in the background
+Computing a busy club's ladder takes some 300 ms (tournaments.selectors.seasons), too long
+for a page. The ladder is therefore stored under its version and refreshed in the background
 (django-tasks, `manage.py db_worker`) when something it counts may have moved: a match
 result in the club (a result guard, tournaments.apps), a season's settings, or a reader
 that found no snapshot of the current version (ladder_of). The refresh computes the
@@ -20,18 +20,18 @@ from django_tasks import task
 
 from scoring.hooks import ResultChange
 from scoring.models import Match
-from tournaments import ladders
 from tournaments.models import Season, SeasonLadder
+from tournaments.selectors import seasons
 
 logger = logging.getLogger(__name__)
 
 
-def ladder_of(season: Season, *, exact: bool = True) -> ladders.LadderView:
-    """ladders.ladder for the pages and the API. A ladder computed on the request (no
+def ladder_of(season: Season, *, exact: bool = True) -> seasons.LadderView:
+    """seasons.ladder for the pages and the API. A ladder computed on the request (no
     current snapshot) is queued to be stored, so the other workers read it. Not `exact`
     (readers who changed nothing: the public, members), an older stored ladder may be
     shown while the refresh runs; the first such reader of a version queues one too."""
-    view = ladders.ladder(season, stale_ok=not exact)
+    view = seasons.ladder(season, stale_ok=not exact)
     if view.computed_here:
         queue_ladder_refresh(season_id=season.pk)
     elif view.stale_since is not None and cache.add(
@@ -52,10 +52,10 @@ def store_ladder(*, season_id: int) -> bool:
     season = Season.objects.filter(pk=season_id).first()
     if season is None:
         return False
-    names, version, stored = ladders.ladder_inputs(season)
+    names, version, stored = seasons.ladder_inputs(season)
     if stored == version:
         return False
-    computed = ladders.compute_ladder(season, ladders.counted_events(season), names)
+    computed = seasons.compute_ladder(season, seasons.counted_events(season), names)
     SeasonLadder.objects.update_or_create(
         season_id=season_id,
         defaults={"version": version, "data": computed.as_data(), "computed_at": timezone.now()},

@@ -4,8 +4,8 @@ tournaments.models.Season for the terms).
 A season's settings are an organiser's choice, audited like a tournament's: each change
 is one row on the season's own ledger chain ("season:<id>"), written in the transaction
 that holds the season's row lock (the club's, when creating), so the chain never forks.
-The ladder itself is a read (tournaments.ladders), stored for reuse in the background
-after each change (tournaments.services.season_ladders).
+The ladder itself is a read (tournaments.selectors.seasons), stored for reuse in the
+background after each change (tournaments.services.season_ladders).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 
 from ginclub.errors import NotFound, ServiceError
 from ginclub.http import answer_poll
-from tournaments import brackets, selectors
+from tournaments import selectors
 from tournaments.models import Round, Tournament
 from tournaments.selectors import hidden_after
 from tournaments.views.common import manages, public_page
@@ -24,7 +24,7 @@ PAPER = ("a4", "a3")
 
 def require_bracket(tournament: Tournament) -> None:
     """A format without a bracket is a 404 with its reason."""
-    if not brackets.has_bracket(tournament):
+    if not selectors.has_bracket(tournament):
         raise NotFound(
             "no_bracket",
             _(
@@ -35,9 +35,9 @@ def require_bracket(tournament: Tournament) -> None:
         )
 
 
-def bracket_of(tournament: Tournament) -> brackets.BracketView:
+def bracket_of(tournament: Tournament) -> selectors.BracketView:
     require_bracket(tournament)
-    return brackets.bracket(tournament, hidden_after=hidden_after(tournament))
+    return selectors.bracket(tournament, hidden_after=hidden_after(tournament))
 
 
 def _latest(tournament: Tournament) -> Round | None:

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from ginclub import inputs
 from ginclub.permissions import actor_of
-from tournaments import exports, selectors, services
+from tournaments import selectors, services
 from tournaments.forms import ArchiveImportForm
 from tournaments.models import Job, Round, Tournament
 from tournaments.views.common import organiser_page, whole_number
@@ -122,7 +122,7 @@ def _download(content: str, filename: str, content_type: str) -> HttpResponse:
 @organiser_page
 def standings_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return _download(
-        exports.standings_csv(selectors.standings(tournament)),
+        selectors.standings_csv(selectors.standings(tournament)),
         f"{tournament.slug}-standings.csv",
         "text/csv; charset=utf-8",
     )
@@ -131,13 +131,13 @@ def standings_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @organiser_page
 def hands_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return _download(
-        exports.hands_csv(tournament), f"{tournament.slug}-hands.csv", "text/csv; charset=utf-8"
+        selectors.hands_csv(tournament), f"{tournament.slug}-hands.csv", "text/csv; charset=utf-8"
     )
 
 
 @organiser_page
 def archive_json(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    body = json.dumps(exports.tournament_archive(tournament), cls=DjangoJSONEncoder, indent=1)
+    body = json.dumps(selectors.tournament_archive(tournament), cls=DjangoJSONEncoder, indent=1)
     return _download(body, f"{tournament.slug}-archive.json", "application/json")
 
 

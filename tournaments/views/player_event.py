@@ -13,7 +13,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from ginclub.http import answer_poll
-from tournaments import my_event, selectors
+from tournaments import selectors
 from tournaments.models import Registration, Round, Tournament
 from tournaments.selectors import hidden_after
 from tournaments.views.common import manages, public_page
@@ -45,7 +45,7 @@ def choose(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def _context(tournament: Tournament, registration: Registration) -> dict:
     return {
         "tournament": tournament,
-        "me": my_event.my_event(tournament, registration, hidden_after=hidden_after(tournament)),
+        "me": selectors.my_event(tournament, registration, hidden_after=hidden_after(tournament)),
     }
 
 

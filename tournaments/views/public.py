@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET
 from ginclub import permissions
 from ginclub.http import answer_poll
 from scoring import selectors as scoring_selectors
-from tournaments import brackets, selectors
+from tournaments import selectors
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.selectors import hidden_after
 from tournaments.views.common import manages, public_page, whole_number
@@ -147,8 +147,8 @@ def _projector_context(tournament: Tournament) -> dict:
         "clock": selectors.clock(rnd) if rnd is not None else None,
         "results_hidden": rnd is not None and limit is not None and rnd.number > limit,
         **_standings_context(tournament),
-        # the bracket, once it is played (tournaments.brackets)
-        "bracket": brackets.bracket(tournament, hidden_after=limit)
+        # the bracket, once it is played (tournaments.selectors.bracket)
+        "bracket": selectors.bracket(tournament, hidden_after=limit)
         if rnd is not None and rnd.stage == Round.Stage.ELIMINATION
         else None,
     }

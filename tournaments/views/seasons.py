@@ -18,7 +18,7 @@ from ginclub import permissions
 from ginclub.errors import NotFound
 from ginclub.permissions import actor_of
 from scoring.models import Club
-from tournaments import exports, ladders
+from tournaments import selectors
 from tournaments.models import Season, Tournament
 from tournaments.season_forms import SeasonForm
 from tournaments.services import season_ladders
@@ -48,7 +48,7 @@ def season_list(request: HttpRequest, slug: str) -> HttpResponse:
     actor = actor_of(request)
     organiser = permissions.organises(actor, club)
     member = permissions.is_member(actor, club)
-    seasons = list(ladders.seasons_of(club, actor))
+    seasons = list(selectors.seasons_of(club, actor))
     if not (seasons or organiser or member):
         raise NotFound("not_found", _("No such club."))  # a private club's seasons stay unknown
     return render(
@@ -124,7 +124,8 @@ def season_ladder(request: HttpRequest, slug: str, season: str) -> HttpResponse:
 def season_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     found = _season(request, slug, season)
     response = HttpResponse(
-        exports.ladder_csv(season_ladders.ladder_of(found)), content_type="text/csv; charset=utf-8"
+        selectors.ladder_csv(season_ladders.ladder_of(found)),
+        content_type="text/csv; charset=utf-8",
     )
     filename = f"{found.club.slug}-{found.slug}-ladder.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

@@ -20,7 +20,8 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.pairing.bracket import Box, Played, Slot, fill_bracket, round_name
-from tournaments.selectors import PAIRING_FIELDS, decided_winner, field_size
+from tournaments.selectors.events import field_size
+from tournaments.selectors.standings import PAIRING_FIELDS, decided_winner
 
 BRACKET_FORMATS = (Tournament.Format.ELIMINATION, Tournament.Format.SWISS_CUT)
 

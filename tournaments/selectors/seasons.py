@@ -356,7 +356,7 @@ MATCH_RESULT = (
 
 def _tournament_records(season: Season) -> list[MatchRecord]:
     """The decided tables of _counted_tables, between players (not registrations), as
-    tournaments.selectors.record_of reads them (1 query)."""
+    tournaments.selectors.standings.record_of reads them (1 query)."""
     rows = _counted_tables(season).values_list(
         "player_a__player_id", "player_b__player_id", *MATCH_RESULT
     )

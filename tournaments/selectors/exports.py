@@ -19,10 +19,10 @@ from django.utils import timezone
 
 from scoring.models import Entry, Game, Hand, Match
 from scoring.services.rescoring import entered_values, stored_input
-from tournaments.ladders import LadderView
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.pairing import FIGURE_NAMES, RATIO_PLACES, RATIOS, Standing
-from tournaments.selectors import StandingsView
+from tournaments.selectors.seasons import LadderView
+from tournaments.selectors.standings import StandingsView
 
 STANDINGS_COLUMNS = ["rank", "player", "withdrawn", *FIGURE_NAMES, "head_to_head"]
 HAND_COLUMNS = [

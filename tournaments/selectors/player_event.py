@@ -23,8 +23,10 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from tournaments import selectors
 from tournaments.models import Pairing, Registration, Round, Tournament
+from tournaments.selectors.clock import Clock, clock
+from tournaments.selectors.events import rounds_planned
+from tournaments.selectors.standings import StandingRow, StandingsView, standings
 
 
 @dataclass(frozen=True)
@@ -51,11 +53,11 @@ class MyEvent:
     rounds: list[MyRound]  # oldest first
     latest: Round | None
     now: MyRound | None  # in the latest round, while it is played
-    clock: selectors.Clock | None
+    clock: Clock | None
     next_round: int | None  # the round whose pairing is still to come
     out: str  # why the player has no table now ("" when they have one)
-    standing: selectors.StandingRow | None
-    standings: selectors.StandingsView
+    standing: StandingRow | None
+    standings: StandingsView
 
     @property
     def field(self) -> int:
@@ -71,20 +73,18 @@ def my_event(
     mine = [_my_round(p, registration.pk, hidden_after) for p in _pairings(registration)]
     in_latest = next((r for r in mine if latest and r.number == latest.number), None)
     playing = latest is not None and latest.state == Round.State.PUBLISHED
-    standings = selectors.standings(tournament, public=True)
+    shown = standings(tournament, public=True)
     return MyEvent(
         tournament=tournament,
         registration=registration,
         rounds=mine,
         latest=latest,
         now=in_latest if playing else None,
-        clock=selectors.clock(latest) if playing else None,
+        clock=clock(latest) if playing else None,
         next_round=_next_round(tournament, registration, latest, in_latest, mine),
         out=_out(registration, latest, in_latest, mine),
-        standing=next(
-            (row for row in standings.rows if row.registration_id == registration.pk), None
-        ),
-        standings=standings,
+        standing=next((row for row in shown.rows if row.registration_id == registration.pk), None),
+        standings=shown,
     )
 
 
@@ -168,6 +168,6 @@ def _next_round(
         return 1
     if in_latest is not None and not in_latest.decided:
         return None
-    if latest.number >= selectors.rounds_planned(tournament):
+    if latest.number >= rounds_planned(tournament):
         return None
     return latest.number + 1

@@ -1,0 +1,104 @@
+"""The round clock, as the pages, the phones and their polls read it.
+
+Terms:
+    clock         a round's start and end and whether time was called, read at `now`;
+                  its countdown runs in the browser (static/js/clock.js).
+    extension     a table's own extra time (Pairing.plays_until, .extra_hands), carried on
+                  its match's clock so that a polled scoreboard changes when an organiser
+                  gives the table more time.
+    poll version  what the tournament's polled partials show, cheaply (poll_version).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils import timezone
+
+from scoring.models import LedgerRow, Match
+from tournaments.models import Pairing, Round, Tournament
+
+
+@dataclass(frozen=True)
+class Clock:
+    started_at: datetime | None
+    ends_at: datetime | None
+    time_called: bool
+    now: datetime
+    # A match's own table: its extension (plays until, extra hands), so the polled
+    # scoreboard changes when an organiser gives the table more time.
+    table: tuple = ()
+
+    @property
+    def running(self) -> bool:
+        return self.ends_at is not None and not self.time_called
+
+    @property
+    def seconds_left(self) -> int | None:
+        if self.ends_at is None:
+            return None
+        if self.time_called:
+            return 0
+        return max(0, int((self.ends_at - self.now).total_seconds()))
+
+
+def clock(round: Round) -> Clock:
+    return Clock(round.started_at, round.ends_at, round.time_called, timezone.now())
+
+
+def poll_version(tournament: Tournament, round: Round | None) -> tuple:
+    """What the tournament's polled partials (dashboard tables, pairings, standings,
+    projector) show, cheaply: the newest ledger row of the whole site (every change to
+    a tournament, its rounds and results, and every hand of every match appends one;
+    an index lookup), the tournament's own settings and the shown round's state and
+    clock (whose countdown runs in the browser, static/js/clock.js)."""
+    newest = LedgerRow.objects.order_by("-id").values_list("id", flat=True).first()
+    shown = None
+    if round is not None:
+        c = clock(round)
+        shown = (
+            round.pk,
+            round.state,
+            c.ends_at.isoformat() if c.ends_at else None,
+            c.time_called,
+            c.seconds_left == 0,
+        )
+    settings = repr([getattr(tournament, f.attname) for f in Tournament._meta.concrete_fields])
+    return (newest, settings, shown)
+
+
+# A match read with its pairing and round (hooks.match_clock_related) has its clock.
+CLOCK_RELATED = ("pairing__round",)
+
+
+def clock_for_match(match: int | Match) -> Clock | None:
+    """The round clock of the tournament round a match is played in (for match pages),
+    with the table's own extension. Asked by every scoreboard poll, whose match query
+    read the pairing and round with it (CLOCK_RELATED); else five plain values in one
+    query (a match has at most one pairing), not two model instances in the models'
+    ordering."""
+    pairings = Match.pairing.related
+    if isinstance(match, Match) and pairings.is_cached(match):
+        pairing = pairings.get_cached_value(match)
+        if pairing is None:
+            return None
+        r = pairing.round
+        found = [(r.started_at, r.ends_at, r.time_called, pairing.plays_until, pairing.extra_hands)]
+    else:
+        found = list(
+            Pairing.objects.filter(match_id=match.pk if isinstance(match, Match) else match)
+            .order_by()
+            .values_list(
+                "round__started_at",
+                "round__ends_at",
+                "round__time_called",
+                "plays_until",
+                "extra_hands",
+            )[:1]
+        )
+    if not found:
+        return None
+    started_at, ends_at, time_called, plays_until, extra_hands = found[0]
+    extension = (plays_until.isoformat() if plays_until else None, extra_hands)
+    return Clock(started_at, ends_at, time_called, timezone.now(), extension)

@@ -1,0 +1,180 @@
+"""An event's facts, as its pages and the API read them: which events an actor may open,
+an event's registrations and rounds, its field and planned rounds, what its hiding
+options hold back, the results set by hand, its ledger, and where its matches are played;
+and a player's events, for their page in scoring (through scoring.hooks.player_events).
+
+Terms:
+    field         the players who would be paired now (not withdrawn; checked in when the
+                  event requires it).
+    hidden after  the last round whose results the public sees under the organiser's
+                  hide_last_rounds (the hiding options: tournaments.selectors.standings).
+    held rounds   the rounds whose results the hiding options keep from the public while
+                  their events run, as a condition any list of results can apply.
+    by hand       a result an organiser (or the time policy) set over the hands.
+    record        won, lost and drawn among a player's decided pairings of an event's
+                  published and closed rounds (byes counted apart); a pairing is decided
+                  as the standings decide it (tournaments.selectors.standings.decided_winner).
+    held back     results the organiser's hiding options keep from this viewer while the
+                  event runs (ginclub.permissions.held_back): the viewer sees no record of
+                  such an event until it ends.
+A player's events read in two queries, whatever the number of events or rounds.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db.models import Case, Q, QuerySet, When
+from django.urls import reverse
+from django.utils.translation import gettext
+
+from ginclub import permissions
+from ginclub.permissions import Actor, held_back
+from scoring.hooks import PlayerEvent, PlayerEvents
+from scoring.models import LedgerRow
+from tournaments.formats import planned_rounds
+from tournaments.models import Pairing, Registration, Round, Tournament
+from tournaments.selectors.standings import PAIRING_FIELDS, decided_winner
+
+
+def tournaments_for(actor: Actor) -> QuerySet[Tournament]:
+    """Tournaments `actor` may open, as one query: the queryset form of
+    ginclub.permissions.may_view_tournament (public ones, their clubs' for organisers,
+    the ones they are registered in; admins all)."""
+    return permissions.visible_tournaments(actor).select_related("club")
+
+
+def registrations_of(tournament: Tournament) -> QuerySet[Registration]:
+    return tournament.registrations.select_related("player").order_by("player__name")
+
+
+def rounds_of(tournament: Tournament) -> QuerySet[Round]:
+    return tournament.round_set.order_by("number")
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The latest round, whatever its state (draft, published or closed)."""
+    return tournament.round_set.order_by("-number").first()
+
+
+def field_size(tournament: Tournament) -> int:
+    """Players who would be paired now (not withdrawn; checked in when required)."""
+    active = tournament.registrations.filter(withdrawn=False)
+    if tournament.check_in_required:
+        active = active.filter(checked_in=True)
+    return active.count()
+
+
+def rounds_planned(tournament: Tournament) -> int:
+    return planned_rounds(tournament, field_size(tournament))
+
+
+def hidden_after(tournament: Tournament) -> int | None:
+    """The last round whose results the public sees under hide_last_rounds (None: all of
+    them; the round being played under hide_standings_during_round: public_limit)."""
+    if not tournament.hide_last_rounds or tournament.state == Tournament.State.FINISHED:
+        return None
+    return max(rounds_planned(tournament) - tournament.hide_last_rounds, 0)
+
+
+def held_rounds(round_path: str) -> Q:
+    """The rounds whose results the organisers' hiding options keep from the public while
+    their events run (hidden_after; the round being played under
+    hide_standings_during_round), as a condition on a query that reaches the round
+    through `round_path`. ginclub.permissions.held_back asks it (registered by the app),
+    so every list holds back what the event's own pages hold back. One query, and one
+    per running event that hides its last rounds."""
+    hiding = Tournament.objects.exclude(state=Tournament.State.FINISHED).filter(
+        Q(hide_last_rounds__gt=0) | Q(hide_standings_during_round=True)
+    )
+    held = Q(pk__in=[])
+    for event in hiding:
+        of_event = Q(**{f"{round_path}__tournament_id": event.pk})
+        if event.hide_standings_during_round:
+            held |= of_event & Q(**{f"{round_path}__state": Round.State.PUBLISHED})
+        if (shown := hidden_after(event)) is not None:
+            held |= of_event & Q(**{f"{round_path}__number__gt": shown})
+    return held
+
+
+def results_by_hand(tournament: Tournament) -> QuerySet[Pairing]:
+    """Tables whose result an organiser (or the time policy) set, newest first."""
+    return (
+        Pairing.objects.filter(round__tournament=tournament)
+        .exclude(match__decided_by="")
+        .exclude(match=None)
+        .select_related("round", "match", "player_a__player", "player_b__player")
+        .order_by("-match__decided_at")
+    )
+
+
+def event_ledger(tournament: Tournament) -> QuerySet[LedgerRow]:
+    """The tournament's own ledger chain (settings, rounds, results, rules changes)."""
+    return LedgerRow.objects.filter(chain=tournament.chain).order_by("-position")
+
+
+def places_of_matches(match_ids: list[int]) -> dict[int, str]:
+    """{match id: "Demo Open · round 2, table 3"} for the matches played in rounds."""
+    rows = Pairing.objects.filter(match_id__in=match_ids).values_list(
+        "match_id", "round__tournament__name", "round__number", "table"
+    )
+    return {
+        match_id: (
+            gettext("%(name)s · round %(number)s, table %(table)s")
+            if table
+            else gettext("%(name)s · round %(number)s")
+        )
+        % {"name": name, "number": number, "table": table}
+        for match_id, name, number, table in rows
+    }
+
+
+# ------------------------------------------------------------------ a player's events
+
+
+def player_events(player_id: int, actor: Actor) -> PlayerEvents:
+    """The events of `player_id` that `actor` may open, newest first, with the player's
+    record in each (not shown while the event holds results back from `actor`)."""
+    events = list(
+        tournaments_for(actor).filter(registrations__player_id=player_id).order_by("-date", "-pk")
+    )
+    rows = (
+        Pairing.objects.filter(
+            round__tournament__in=[e.pk for e in events],
+            round__state__in=[Round.State.PUBLISHED, Round.State.CLOSED],
+        )
+        .filter(Q(player_a__player_id=player_id) | Q(player_b__player_id=player_id))
+        .annotate(held=Case(When(held_back(actor, "round"), then=True), default=False))
+        .values(*PAIRING_FIELDS, "round__tournament_id", "held", "player_a__player_id")
+    )
+    by_event: dict[int, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_event[row["round__tournament_id"]].append(row)
+    return PlayerEvents(
+        tuple(_event_line(event, by_event[event.pk], player_id) for event in events)
+    )
+
+
+def _event_line(event: Tournament, rows: list[dict], player_id: int) -> PlayerEvent:
+    counts = {"won": 0, "lost": 0, "drawn": 0, "byes": 0, "undecided": 0}
+    for row in rows:
+        counts[_outcome(row, player_id)] += 1
+    return PlayerEvent(
+        name=event.name,
+        date=event.date,
+        state=event.get_state_display(),
+        path=reverse("tournaments:public", args=[event.slug]),
+        match_ids=tuple(row["match_id"] for row in rows if row["match_id"]),
+        record_shown=not any(row["held"] for row in rows),
+        **counts,
+    )
+
+
+def _outcome(row: dict, player_id: int) -> str:
+    if row["player_b_id"] is None:
+        return "byes"
+    seat = "A" if row["player_a__player_id"] == player_id else "B"
+    winner = decided_winner(row)
+    if winner is None:
+        return "undecided"
+    return "won" if winner == seat else "lost"
