@@ -117,6 +117,11 @@ class Match(models.Model):
         CONFIRM = "confirm", pgettext_lazy("agreement", "opponent confirms")
         DOUBLE = "double", pgettext_lazy("agreement", "double entry")
 
+    # The states of a match that is over: finished by its hands, or closed (stopped by
+    # an organiser or the time policy, or closed after it finished). A match is decided
+    # when it is over with a winner (`decided`).
+    OVER = (State.FINISHED, State.CLOSED)
+
     class DecidedBy(models.TextChoices):
         """Who decided the result over the hands (blank: the hands decide it)."""
 
@@ -183,7 +188,7 @@ class Match(models.Model):
     @property
     def decided(self) -> bool:
         """The match has a winner, by its hands or by a decision set over them."""
-        return self.state != self.State.IN_PROGRESS and bool(self.winner)
+        return self.state in self.OVER and bool(self.winner)
 
     @property
     def overruled(self) -> bool:

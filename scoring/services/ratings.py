@@ -30,7 +30,7 @@ from openskill.models import PlackettLuce
 
 from scoring.models import Club, Match, Rating, RatingChange
 
-DONE = (Match.State.FINISHED, Match.State.CLOSED)
+DONE = Match.OVER
 logger = logging.getLogger(__name__)
 
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from scoring.models import Game, Hand, Match, Player
 
-DONE = (Match.State.FINISHED, Match.State.CLOSED)
+DONE = Match.OVER
 
 
 def _own(player_id: int, a_value, b_value, prefix: str = ""):

@@ -321,7 +321,7 @@ def _club_nights(season: Season) -> QuerySet[Match]:
         club_id=season.club_id,
         created_at__gte=start,
         created_at__lt=end,
-        state__in=(Match.State.FINISHED, Match.State.CLOSED),
+        state__in=Match.OVER,
         pairing__isnull=True,
     ).filter(~Q(winner=""))
 
@@ -343,7 +343,7 @@ def counted_events(season: Season) -> list[CountedEvent]:
     ]
 
 
-DECIDED = (Match.State.FINISHED, Match.State.CLOSED)
+DECIDED = Match.OVER
 MATCH_RESULT = (
     "match__state",
     "match__winner",

@@ -77,7 +77,7 @@ PAIRING_FIELDS = (
     "player_b_id",
     *RESULT_FIELDS,
 )
-DONE = (Match.State.FINISHED, Match.State.CLOSED)
+DONE = Match.OVER
 
 
 def pairing_rows(tournament: Tournament, *, through_round: int | None = None) -> list[dict]:

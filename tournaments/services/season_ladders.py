@@ -103,4 +103,4 @@ def refresh_after_result(change: ResultChange) -> None:
 
 
 def _decided(result: dict) -> bool:
-    return result.get("state") in (Match.State.FINISHED, Match.State.CLOSED)
+    return result.get("state") in Match.OVER
