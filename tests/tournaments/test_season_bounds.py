@@ -90,9 +90,7 @@ def test_the_service_refuses_a_season_day_outside_the_range(club, organiser, dat
     assert Season.objects.get().ends_on == dt.date(2026, 11, 30)
 
 
-def test_a_season_stored_to_9999_still_shows_its_ladder_page_csv_and_api(
-    club, organiser, worked
-):
+def test_a_season_stored_to_9999_still_shows_its_ladder_page_csv_and_api(club, organiser, worked):
     season = new_season(club, organiser, starts_on=dt.date(2026, 1, 1), public=True)
     Season.objects.filter(pk=season.pk).update(ends_on=FAR)  # stored before the bound
     client = client_for(organiser)
@@ -107,9 +105,7 @@ def test_a_season_stored_to_9999_still_shows_its_ladder_page_csv_and_api(
     assert [r["name"] for r in rows] == ["Ada", "Dev", "Ben", "Cleo"]  # every match counted
 
 
-def test_a_season_stored_to_9999_leaves_the_clubs_other_ladders_refreshed(
-    club, organiser, worked
-):
+def test_a_season_stored_to_9999_leaves_the_clubs_other_ladders_refreshed(club, organiser, worked):
     far = new_season(club, organiser, name="Forever")
     Season.objects.filter(pk=far.pk).update(ends_on=FAR)
     later = new_season(club, organiser, name="Autumn")
@@ -118,9 +114,7 @@ def test_a_season_stored_to_9999_leaves_the_clubs_other_ladders_refreshed(
     assert set(SeasonLadder.objects.values_list("season_id", flat=True)) == {far.pk, later.pk}
 
 
-def test_a_ladder_that_fails_to_store_does_not_stop_the_next_seasons(
-    club, organiser, monkeypatch
-):
+def test_a_ladder_that_fails_to_store_does_not_stop_the_next_seasons(club, organiser, monkeypatch):
     broken = new_season(club, organiser, name="Broken")
     later = new_season(club, organiser, name="Autumn")
     SeasonLadder.objects.all().delete()
