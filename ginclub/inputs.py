@@ -5,15 +5,23 @@ field) is bounded here to what the database columns hold on both databases: SQLi
 raises OverflowError past 2**63 and PostgreSQL a DataError past a column's width, and
 neither is a refusal. JSON bodies are bounded too: nesting (Python's parser recurses)
 and size.
+
+Stored values are bounded here too, once, for every form, serializer and service that
+takes them: dates lie in DATE_MIN to DATE_MAX (a season "to 9999-12-31" overflows the
+day after its last day; year 1 is a typo), and names hold no control characters (an
+escape sequence or a bell in a player's name reaches every page, CSV and terminal).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
+import unicodedata
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.urls import register_converter
 from django.utils.translation import gettext as _
 from rest_framework import serializers
@@ -28,6 +36,10 @@ ID_MAX = 2**31 - 1
 INT_MAX = 2**31 - 1
 # PostgreSQL's smallint (PositiveSmallIntegerField): game and hand numbers, deadwood...
 SMALL_MAX = 2**15 - 1
+
+# Dates a club may store: a tournament, a season's days, an imported event.
+DATE_MIN = dt.date(2000, 1, 1)
+DATE_MAX = dt.date(2100, 12, 31)
 
 # How deep a JSON body may nest (an archive is 7 deep; a hand's melds 3).
 JSON_MAX_DEPTH = 32
@@ -63,6 +75,61 @@ def whole_field(
     """A serializer field for a whole number from `low` to `high`; by default any number
     an integer column holds, for settings whose range the service checks (and names)."""
     return serializers.IntegerField(min_value=low, max_value=high, **options)
+
+
+def date_in_range(value: Any) -> bool:
+    return isinstance(value, dt.date) and DATE_MIN <= _day(value) <= DATE_MAX
+
+
+def _day(value: dt.date) -> dt.date:
+    return value.date() if isinstance(value, dt.datetime) else value
+
+
+def date_range_text() -> str:
+    """The range as a refusal says it: "a date from 2000-01-01 to 2100-12-31"."""
+    return _("a date from %(first)s to %(last)s") % {
+        "first": DATE_MIN.isoformat(),
+        "last": DATE_MAX.isoformat(),
+    }
+
+
+def check_date(value: dt.date) -> None:
+    """A form field's or serializer field's validator: ValidationError out of range."""
+    if not date_in_range(value):
+        raise ValidationError(_("Enter %(range)s.") % {"range": date_range_text()})
+
+
+def date_field(**options: Any) -> serializers.DateField:
+    """A serializer field for a date from DATE_MIN to DATE_MAX."""
+    return serializers.DateField(validators=[check_date], **options)
+
+
+def date_widget_attrs() -> dict[str, str]:
+    """An <input type="date"> that offers only the dates a club may store."""
+    return {"type": "date", "min": DATE_MIN.isoformat(), "max": DATE_MAX.isoformat()}
+
+
+# Characters a name may not hold: controls (C0, DEL, C1: escapes, bells, line breaks),
+# lone surrogates (not storable as UTF-8), and the bidirectional overrides and isolates
+# that make a name read as something else.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def control_character(text: str) -> str | None:
+    """The first character of `text` a name may not hold, as "U+001B"; else None."""
+    for char in text:
+        if unicodedata.category(char) in ("Cc", "Cs") or char in BIDI_CONTROLS:
+            return f"U+{ord(char):04X}"
+    return None
+
+
+def name_problem(text: str) -> str | None:
+    """Why `text` cannot be stored as a name (players, clubs, tournaments, seasons,
+    venues), or None. The services ask it, so every path to the database does."""
+    found = control_character(text)
+    if found is None:
+        return None
+    return _("must not hold control characters (%(char)s)") % {"char": found}
 
 
 class TooDeep(ServiceError):

@@ -349,10 +349,13 @@ def may_manage_match(actor: Actor, match) -> bool:
     return organises(actor, match.club)
 
 
-def may_start_match(actor: Actor, club) -> bool:
-    """Organisers start any match; at a club night, the club's own players theirs."""
+def may_start_match(actor: Actor, club, player_a, player_b) -> bool:
+    """Organisers start any match; at a club night, the club's own players theirs: a
+    member starts a match only as one of its two players."""
     player = actor.player
-    return organises(actor, club) or (player is not None and player.club_id == club.pk)
+    if player is None or player.club_id != club.pk:
+        return organises(actor, club)
+    return player.pk in (player_a.pk, player_b.pk) or organises(actor, club)
 
 
 def may_unlock_pin(actor: Actor, player) -> bool:

@@ -20,7 +20,7 @@ from django.conf import settings as django_settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ginclub.inputs import INT_MAX
+from ginclub.inputs import INT_MAX, check_date, date_widget_attrs
 from scoring.models import Match
 from scoring.rules import RulesError, make_profile
 from scoring.rules.profiles import PROFILE_TITLES, PROFILES, RuleProfile
@@ -229,8 +229,9 @@ class TournamentForm(RuleOptionsMixin, forms.Form):
     # An <input type="date"> reads and writes ISO dates whatever the language.
     date = forms.DateField(
         label=gettext_lazy("Date"),
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        widget=forms.DateInput(attrs=date_widget_attrs(), format="%Y-%m-%d"),
         error_messages=ISO_DATE,
+        validators=[check_date],
     )
     venue = forms.CharField(label=gettext_lazy("Venue"), max_length=200, required=False)
     profile = forms.ChoiceField(

@@ -10,6 +10,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ginclub.inputs import check_date, date_widget_attrs
 from tournaments.forms import ISO_DATE, TIEBREAK_SLOTS, _tiebreak_field
 from tournaments.models import Season, Tournament
 from tournaments.pairing import TIEBREAKS
@@ -20,8 +21,9 @@ def _date(label) -> forms.DateField:
     # An <input type="date"> reads and writes ISO dates whatever the language.
     return forms.DateField(
         label=label,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        widget=forms.DateInput(attrs=date_widget_attrs(), format="%Y-%m-%d"),
         error_messages=ISO_DATE,
+        validators=[check_date],
     )
 
 

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.urls import reverse
 from rest_framework import serializers
 
-from ginclub.inputs import id_field, whole_field
+from ginclub.inputs import date_field, id_field, whole_field
 from scoring.models import Match, Seat
 from scoring.serializers import (
     GAME_STATES,
@@ -38,7 +38,7 @@ class SettingsSerializer(StrictSerializer):
     """Tournament settings; every field optional (only those sent are changed)."""
 
     name = serializers.CharField(max_length=120, required=False)
-    date = serializers.DateField(required=False)
+    date = date_field(required=False)
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
     profile = serializers.CharField(
         max_length=20,
@@ -735,8 +735,8 @@ class SeasonSettingsSerializer(StrictSerializer):
     services check the ranges and the chosen tournaments, and name the problem."""
 
     name = serializers.CharField(max_length=120, required=False)
-    starts_on = serializers.DateField(required=False, help_text="The first day (YYYY-MM-DD).")
-    ends_on = serializers.DateField(required=False, help_text="The last day, counted.")
+    starts_on = date_field(required=False, help_text="The first day (YYYY-MM-DD).")
+    ends_on = date_field(required=False, help_text="The last day, counted.")
     events = serializers.ChoiceField(
         choices=Season.Events.choices,
         required=False,
@@ -763,8 +763,8 @@ class SeasonSettingsSerializer(StrictSerializer):
 
 class CreateSeasonSerializer(SeasonSettingsSerializer):
     name = serializers.CharField(max_length=120)
-    starts_on = serializers.DateField(help_text="The first day (YYYY-MM-DD).")
-    ends_on = serializers.DateField(help_text="The last day, counted.")
+    starts_on = date_field(help_text="The first day (YYYY-MM-DD).")
+    ends_on = date_field(help_text="The last day, counted.")
 
 
 class SeasonTournamentOutputSerializer(serializers.Serializer):

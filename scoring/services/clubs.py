@@ -9,16 +9,23 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ginclub import ledger, permissions
-from ginclub.errors import Forbidden
+from ginclub.errors import Forbidden, ServiceError
+from ginclub.inputs import name_problem
 from ginclub.permissions import Actor
 from scoring.models import Club
 
 
 def create_club(*, name: str, slug: str, actor: Actor, organisers: Iterable[Any] = ()) -> Club:
     """A new club run by `organisers` (users); a ledger row opens the club's chain. Only
-    an admin creates clubs. Raises Forbidden (`admins_only`)."""
+    an admin creates clubs. Raises Forbidden (`admins_only`), ServiceError (`invalid`)."""
     if not permissions.may_create_club(actor):
         raise Forbidden("admins_only", _("Only admins create clubs."))
+    if problem := name_problem(name):
+        raise ServiceError(
+            "invalid",
+            _("The name %(name)s %(problem)s.") % {"name": repr(name), "problem": problem},
+            fields={"name": problem},
+        )
     with transaction.atomic():
         club = Club.objects.create(name=name, slug=slug)
         club.organisers.add(*organisers)

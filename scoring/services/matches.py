@@ -36,11 +36,11 @@ def start_match(
 
     Raises ServiceError (`invalid`, `bad_option`) or Forbidden.
     """
-    if not permissions.may_start_match(actor, club):
+    if not permissions.may_start_match(actor, club, player_a, player_b):
         raise Forbidden(
             "not_allowed",
-            _("Only the organisers and players of %(club)s start matches there.")
-            % {"club": club.name},
+            _("Only %(a)s, %(b)s and the organisers of %(club)s may start a match between them.")
+            % {"a": player_a.name, "b": player_b.name, "club": club.name},
         )
     check_players(club, player_a, player_b)
     if agreement not in Match.Agreement.values:

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -35,6 +37,7 @@ from django.utils.translation import ngettext
 
 from ginclub import ledger, permissions
 from ginclub.errors import Forbidden, ServiceError, Throttled
+from ginclub.inputs import name_problem
 from scoring.models import Club, Match, PinFailure, Player
 from scoring.services.base import Actor
 
@@ -298,6 +301,19 @@ def set_pin(*, player: Player, pin: str, actor: Actor) -> None:
     player.save(update_fields=["pin_hash"])
 
 
+def _check_email(email: str) -> None:
+    if not email:
+        return
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise ServiceError(
+            "invalid",
+            _("%(email)s is not an email address.") % {"email": repr(email)},
+            fields={"email": _("not an email address")},
+        ) from None
+
+
 def _check_pin(pin: str) -> None:
     if not (pin.isdigit() and 4 <= len(pin) <= 8):
         raise ServiceError(
@@ -315,7 +331,8 @@ def add_player(
     member_id: str = "",
     user=None,
 ) -> Player:
-    """Register a player in a club. Raises Forbidden, ServiceError (`duplicate_player`)."""
+    """Register a player in a club. Raises Forbidden, ServiceError (`invalid`,
+    `duplicate_player`)."""
     # Translators: completes "Only the organisers of <club> may ..."
     permissions.require_organiser(actor, club, _("add players"))
     name = " ".join(name.split())
@@ -325,6 +342,13 @@ def add_player(
             _("A player needs a name of 1 to 120 characters."),
             fields={"name": _("required")},
         )
+    if problem := name_problem(name):
+        raise ServiceError(
+            "invalid",
+            _("The name %(name)s %(problem)s.") % {"name": repr(name), "problem": problem},
+            fields={"name": problem},
+        )
+    _check_email(email)
     if club.players.filter(name__iexact=name).exists():
         raise ServiceError(
             "duplicate_player",

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from rest_framework.test import APIClient
 
 from scoring.models import Match, Player
-from tests.factories import PASSWORD, UserFactory
+from tests.factories import PASSWORD, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -33,6 +34,44 @@ def test_two_members_start_their_own_match_at_a_club_night(club, alice, bob):
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/matches/{match.pk}/"
     assert (match.player_a, match.player_b, match.first_dealer) == (alice, bob, "B")
+
+
+NEW_MATCH = {"profile": "standard", "agreement": "confirm", "first_dealer": "A"}
+
+
+def test_a_member_cannot_start_a_match_between_two_other_players_by_the_api(club, alice, bob):
+    carla = PlayerFactory(club=club, name="Carla")
+    api = APIClient()
+    api.force_authenticate(alice.user)
+    body = {"club": club.slug, "player_a": bob.pk, "player_b": carla.pk}
+    response = api.post("/api/matches/", body, format="json")
+    assert response.status_code == 403, response.content
+    assert response.json()["error"] == {
+        "code": "not_allowed",
+        "message": f"Only Bob, Carla and the organisers of {club.name} may start a match "
+        "between them.",
+    }
+    assert not Match.objects.exists()
+    mine = api.post("/api/matches/", {**body, "player_a": alice.pk}, format="json")
+    assert mine.status_code == 201, mine.content  # their own match, as ever
+
+
+def test_a_member_cannot_start_a_match_between_two_other_players_on_the_club_page(club, alice, bob):
+    carla = PlayerFactory(club=club, name="Carla")
+    response = logged_in(alice.user).post(
+        f"/clubs/{club.slug}/matches/new/",
+        {**NEW_MATCH, "player_a": bob.pk, "player_b": carla.pk},
+    )
+    assert response.status_code == 403
+    assert "Only Bob, Carla and the organisers of" in response.content.decode()
+    assert not Match.objects.exists()
+
+
+def test_an_organiser_starts_a_match_between_any_two_players(club, organiser, alice, bob):
+    response = logged_in(organiser).post(
+        f"/clubs/{club.slug}/matches/new/", {**NEW_MATCH, "player_a": alice.pk, "player_b": bob.pk}
+    )
+    assert response.status_code == 302 and Match.objects.count() == 1
 
 
 def test_a_member_of_another_club_cannot_start_a_match_here(club, alice, bob):

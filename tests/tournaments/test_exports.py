@@ -252,7 +252,49 @@ def tamper(archive, path, value):
             "fr",
             "tournament.language must be one of en-gb, it, or empty (none chosen).",
         ),
-        (("tournament", "rules", "gin_bonus"), -1, "tournament rules: gin_bonus must be"),
+        (
+            ("tournament", "rules", "gin_bonus"),
+            -1,
+            "tournament.rules.gin_bonus must be a whole number from 0 to 10000, not -1.",
+        ),
+        # Issue 24: each of these was stored as it came; now refused, naming the path.
+        (("tournament", "rules", "name"), True, "tournament.rules.name must be one of"),
+        (
+            ("rounds", 0, "pairings", 0, "match", "rules", "name"),
+            None,
+            "rounds[0].pairings[0].match.rules.name must be one of",
+        ),
+        (
+            ("rounds", 0, "pairings", 0, "match", "rules", "layoffs"),
+            "yes",
+            "rounds[0].pairings[0].match.rules.layoffs must be true or false, not 'yes'.",
+        ),
+        (("players", 0, "email"), "2026-13-45", "players[0].email must be an email address."),
+        (
+            ("players", 0, "name"),
+            "A\u001b[31mB\u0007",
+            "players[0].name must not hold control characters (U+001B).",
+        ),
+        (
+            ("tournament", "name"),
+            "Open\u0007",
+            "tournament.name must not hold control characters (U+0007).",
+        ),
+        (
+            ("tournament", "date"),
+            "0001-01-01",
+            "tournament.date must be a date from 2000-01-01 to 2100-12-31.",
+        ),
+        (
+            ("tournament", "date"),
+            "9999-12-31",
+            "tournament.date must be a date from 2000-01-01 to 2100-12-31.",
+        ),
+        (
+            ("rounds", 0, "started_at"),
+            "0001-01-01T10:00:00+00:00",
+            "rounds[0].started_at must be a date from 2000-01-01 to 2100-12-31.",
+        ),
         # Issue 10: each of these was an IntegrityError, OverflowError or DataError (a 500),
         # or stored as is on SQLite; now refused on both databases, naming the path.
         (

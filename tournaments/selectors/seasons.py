@@ -45,6 +45,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from ginclub import permissions
+from ginclub.inputs import DATE_MAX, DATE_MIN
 from ginclub.permissions import Actor
 from scoring.models import Club, Match, Player
 from tournaments.models import Pairing, Round, Season, SeasonLadder, Tournament
@@ -386,7 +387,9 @@ def _club_night_records(season: Season) -> list[MatchRecord]:
 
 def day_bounds(first: dt.date, last: dt.date) -> tuple[dt.datetime, dt.datetime]:
     """From the start of `first` to the start of the day after `last`, in the site's
-    time zone: compared as they are, with no date cast of every row."""
+    time zone: compared as they are, with no date cast of every row. Clamped to the
+    dates a club may store (a season stored to 9999-12-31 has no day after it)."""
+    first, last = max(first, DATE_MIN), min(last, DATE_MAX)
     zone = timezone.get_current_timezone()
     start = dt.datetime.combine(first, dt.time.min, tzinfo=zone)
     end = dt.datetime.combine(last + dt.timedelta(days=1), dt.time.min, tzinfo=zone)

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
@@ -20,11 +22,12 @@ from django.utils.translation import gettext as _
 
 from ginclub import permissions
 from ginclub.errors import ServiceError
-from ginclub.inputs import INT_MAX, SMALL_MAX
+from ginclub.inputs import INT_MAX, SMALL_MAX, date_in_range, date_range_text, name_problem
 from ginclub.permissions import Actor
 from scoring import services as scoring
 from scoring.models import Club, Hand, Match, Player
 from scoring.rules import RuleProfile, RulesError
+from scoring.rules.profiles import PROFILE_TITLES, PROFILES
 from scoring.serializers import HandFieldsSerializer
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.selectors.exports import ARCHIVE_FORMAT, ARCHIVE_VERSION, ROUND_TIMES
@@ -87,6 +90,42 @@ def _text(value: Any, path: str, most: int = TEXT_MAX, *, null: bool = False) ->
         raise _bad(path, _("must be text of at most %(most)s characters") % {"most": most})
 
 
+def _name(value: Any, path: str, most: int) -> None:
+    """A name: text within `most`, not blank, no control characters (ginclub.inputs)."""
+    _text(value, path, most)
+    if not value.strip():
+        raise _bad(path, _("must not be blank"))
+    if problem := name_problem(value):
+        raise _bad(path, problem)
+
+
+def _email(value: Any, path: str) -> None:
+    _text(value, path, 254, null=True)
+    if not value:
+        return
+    try:
+        validate_email(value)
+    except ValidationError:
+        raise _bad(path, _("must be an email address")) from None
+
+
+def _rules(value: Any, path: str, names) -> None:
+    """A match's or a tournament's frozen rules: a complete rule profile, `name` one of
+    `names`, every option of the profile's type and range."""
+    data = _dict(value, path)
+    _choice(_get(data, "name", path), f"{path}.name", names)
+    try:
+        profile = RuleProfile.from_dict(data)
+    except RulesError as error:
+        text, where = error_text(error), f"{path}.{error.field}" if error.field else path
+        if error.field and text.startswith(f"{error.field} "):  # the path names it
+            text = text[len(error.field) + 1 :]
+        raise _bad(where, _must(text)) from None
+    missing = [key for key in profile.as_dict() if key not in data]
+    if missing:
+        raise _bad(f"{path}.{missing[0]}", _("is missing"))
+
+
 def _bool(value: Any, path: str) -> None:
     if not isinstance(value, bool):
         raise _bad(path, _("must be true or false"))
@@ -112,6 +151,8 @@ def _moment(value: Any, path: str) -> None:
         moment = None
     if moment is None or moment.tzinfo is None:
         raise _bad(path, _("must be a date and time with its offset (ISO 8601), or null"))
+    if not date_in_range(moment):
+        raise _bad(path, _must(date_range_text()))
 
 
 def _key_of(value: Any, path: str) -> Any:
@@ -210,7 +251,7 @@ def _check_tournament(data: dict) -> None:
     _choice(_get(data, "state", "tournament"), "tournament.state", Tournament.State.values)
     rules = _get(data, "rules", "tournament")
     if rules is not None:
-        _dict(rules, "tournament.rules")
+        _rules(rules, "tournament.rules", list(PROFILES))
     _dict(data["overrides"], "tournament.overrides")
     # The settings' own ranges and choices: the same check as creating a tournament.
     try:
@@ -234,11 +275,8 @@ def _check_players(items: list) -> set:
         if key in keys:
             raise _bad(f"{path}.key", _("repeats player key %(key)s") % {"key": repr(key)})
         keys.add(key)
-        name = _get(item, "name", path)
-        _text(name, f"{path}.name", 120)
-        if not name.strip():
-            raise _bad(f"{path}.name", _("must not be blank"))
-        _text(item.get("email"), f"{path}.email", 254, null=True)
+        _name(_get(item, "name", path), f"{path}.name", 120)
+        _email(item.get("email"), f"{path}.email")
         _text(item.get("member_id"), f"{path}.member_id", 40, null=True)
     return keys
 
@@ -319,7 +357,7 @@ def _check_result(data: dict, path: str) -> None:
 
 
 def _check_match(data: dict, path: str) -> None:
-    _dict(_get(data, "rules", path), f"{path}.rules")
+    _rules(_get(data, "rules", path), f"{path}.rules", list(PROFILE_TITLES))
     _choice(_get(data, "agreement", path), f"{path}.agreement", Match.Agreement.values)
     _choice(_get(data, "first_dealer", path), f"{path}.first_dealer", ("A", "B"))
     _choice(_get(data, "state", path), f"{path}.state", Match.State.values)

@@ -65,8 +65,17 @@ def store_ladder(*, season_id: int) -> bool:
 
 @task()
 def refresh_ladders(season_ids: list[int]) -> int:
-    """The django-tasks task: store_ladder for each season; how many were stored."""
-    return sum(store_ladder(season_id=pk) for pk in season_ids)
+    """The django-tasks task: store_ladder for each season; how many were stored. A
+    season that fails is logged and left to be computed on its next read: the club's
+    other seasons are stored all the same."""
+    stored = 0
+    for pk in season_ids:
+        try:
+            with transaction.atomic():  # a failure undoes its own writes only
+                stored += store_ladder(season_id=pk)
+        except Exception:
+            logger.exception("Season ladder %s could not be stored", pk)
+    return stored
 
 
 def queue_ladder_refresh(*, season_id: int | None = None, club_id: int | None = None) -> None:

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from ginclub import ledger, permissions
 from ginclub.errors import NotFound, ServiceError
+from ginclub.inputs import date_in_range, date_range_text
 from ginclub.permissions import Actor
 from scoring.models import Club
 from tournaments.models import Season, Tournament
@@ -145,6 +146,11 @@ def _dates(problems: dict[str, str], season: Season) -> None:
     for key, value in (("starts_on", starts), ("ends_on", ends)):
         if not isinstance(value, dt.date) or isinstance(value, dt.datetime):
             problems[key] = _("a date (YYYY-MM-DD) is required")
+    if "starts_on" in problems or "ends_on" in problems:
+        return
+    for key, value in (("starts_on", starts), ("ends_on", ends)):
+        if not date_in_range(value):
+            problems[key] = date_range_text()
     if "starts_on" in problems or "ends_on" in problems:
         return
     if ends < starts:

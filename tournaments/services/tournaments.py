@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from ginclub import permissions
 from ginclub.errors import Conflict, ServiceError
+from ginclub.inputs import date_in_range, date_range_text, name_problem
 from ginclub.permissions import Actor
 from scoring.models import Club, Match
 from scoring.rules import RuleProfile, RulesError, make_profile
@@ -187,6 +188,8 @@ def check_settings(t: Tournament) -> None:
     _text(problems, "venue", t.venue, 200)
     if not isinstance(t.date, dt.date):
         problems["date"] = _("a date (YYYY-MM-DD) is required")
+    elif not date_in_range(t.date):
+        problems["date"] = date_range_text()
     games_to_win = _profile_problems(problems, t)
     if t.format not in Tournament.Format.values:
         problems["format"] = _one_of(Tournament.Format.values)
@@ -229,11 +232,14 @@ def _one_of(values) -> str:
 
 
 def _text(problems, key: str, value: Any, most: int, required: bool = False) -> None:
+    """A name (of a tournament, a season, a venue): text within `most`, no controls."""
     if not isinstance(value, str) or len(value) > most or (required and not value.strip()):
         problems[key] = _("text of %(least)s to %(most)s characters") % {
             "least": 1 if required else 0,
             "most": most,
         }
+    elif problem := name_problem(value):
+        problems[key] = problem
 
 
 def _whole(problems, key: str, value: Any, low: int, high: int) -> None:
