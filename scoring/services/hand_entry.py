@@ -57,10 +57,10 @@ def submit_hand(*, match_id: int, actor: Actor, hand: HandInput, idempotency_key
     """
     with transaction.atomic():
         match = lock_match(match_id)
-        key_hash = request_hash("submit", hand.as_payload())
-        if (replay := replayed_outcome(match, idempotency_key, key_hash)) is not None:
-            return replay
         seat = permissions.require_seat_or_organiser(actor, match)
+        key_hash = request_hash("submit", hand.as_payload())
+        if (replay := replayed_outcome(match, actor, idempotency_key, key_hash)) is not None:
+            return replay
         require_open(match)
         game = _current_game(match, hand.game)
         profile = RuleProfile.from_dict(match.rules)
@@ -252,10 +252,11 @@ def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: s
     first entry after all. Raises Forbidden, Conflict."""
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version}
-        hand, match, key_hash, replay = _begin(hand_id, "confirm", payload, idempotency_key)
+        hand, match, seat, key_hash, replay = _begin(
+            hand_id, "confirm", payload, actor, idempotency_key
+        )
         if replay is not None:
             return replay
-        seat = permissions.require_seat_or_organiser(actor, match)
         require_open(match)
         require_version(hand, version)
         first = (
@@ -292,10 +293,11 @@ def dispute_hand(
     """The opponent disagrees with a pending hand. Raises Forbidden, Conflict."""
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version, "reason": reason}
-        hand, match, key_hash, replay = _begin(hand_id, "dispute", payload, idempotency_key)
+        hand, match, seat, key_hash, replay = _begin(
+            hand_id, "dispute", payload, actor, idempotency_key
+        )
         if replay is not None:
             return replay
-        seat = permissions.require_seat_or_organiser(actor, match)
         require_open(match)
         require_version(hand, version)
         if hand.state != Hand.State.PENDING:
@@ -326,10 +328,11 @@ def withdraw_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: 
     """The enterer takes back a hand nobody has agreed to yet. Raises Forbidden, Conflict."""
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version}
-        hand, match, key_hash, replay = _begin(hand_id, "withdraw", payload, idempotency_key)
+        hand, match, seat, key_hash, replay = _begin(
+            hand_id, "withdraw", payload, actor, idempotency_key
+        )
         if replay is not None:
             return replay
-        seat = permissions.require_seat_or_organiser(actor, match)
         require_open(match)
         require_version(hand, version)
         if hand.state not in (Hand.State.PENDING, Hand.State.DISPUTED):
@@ -380,12 +383,11 @@ def correct_hand(
             "reason": reason,
             "values": hand_input.as_payload(),
         }
-        hand, match, key_hash, replay = _begin(
-            hand_id, "correct", payload, idempotency_key, organiser=True
+        hand, match, _seat, key_hash, replay = _begin(
+            hand_id, "correct", payload, actor, idempotency_key, organiser=True
         )
         if replay is not None:
             return replay
-        permissions.require_manage_match(actor, match)
         require_open(match)
         require_version(hand, version)
         if hand.state == Hand.State.VOIDED:
@@ -424,12 +426,11 @@ def void_hand(
     require_reason(reason, _("Voiding a hand needs a reason."))
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version, "reason": reason}
-        hand, match, key_hash, replay = _begin(
-            hand_id, "void", payload, idempotency_key, organiser=True
+        hand, match, _seat, key_hash, replay = _begin(
+            hand_id, "void", payload, actor, idempotency_key, organiser=True
         )
         if replay is not None:
             return replay
-        permissions.require_manage_match(actor, match)
         require_open(match)
         require_version(hand, version)
         if hand.state == Hand.State.VOIDED:
@@ -452,10 +453,18 @@ def _not_pending(hand: Hand) -> Conflict:
     )
 
 
-def _begin(hand_id: int, kind: str, payload: dict[str, Any], idempotency_key: str, organiser=False):
-    """Every hand action starts alike: lock the hand's match, then answer a retry of this
-    very request with its stored response (a replay), before any check that could now
-    refuse it. Returns (hand, match, key_hash, replay or None).
+def _begin(
+    hand_id: int,
+    kind: str,
+    payload: dict[str, Any],
+    actor: Actor,
+    idempotency_key: str,
+    organiser: bool = False,
+):
+    """Every hand action starts alike: lock the hand's match, ask whether this actor may
+    act on it at all, then answer this actor's retry of this very request with its stored
+    response (a replay), before any state check that could now refuse it. Returns (hand,
+    match, seat: "" for an organiser, key_hash, replay or None).
 
     An organiser's correction or void first takes the locks the apps above need to judge
     a result change (scoring.hooks' result lock: the tournament row), in their order."""
@@ -464,8 +473,13 @@ def _begin(hand_id: int, kind: str, payload: dict[str, Any], idempotency_key: st
         if match_id:
             hooks.lock_for_result_change(match_id[0])
     hand, match = lock_hand(hand_id)
+    if organiser:
+        permissions.require_manage_match(actor, match)
+        seat = ""
+    else:
+        seat = permissions.require_seat_or_organiser(actor, match)
     key_hash = request_hash(kind, payload)
-    return hand, match, key_hash, replayed_outcome(match, idempotency_key, key_hash)
+    return hand, match, seat, key_hash, replayed_outcome(match, actor, idempotency_key, key_hash)
 
 
 def _finished(entry: Entry, hand: Hand, before: dict, report: ResultReport) -> Outcome:
