@@ -215,8 +215,7 @@ def _second_entry(match, hand: Hand, seat: str, entry: Entry, values, actor) -> 
     link_entry(entry, hand)
     before = snapshot(hand)
     if diff:
-        hand.state = Hand.State.DISPUTED
-        hand.save(update_fields=["state", "updated_at"])
+        _mark_disputed(hand)
         entry.response_extra = {"differences": diff}
         log(
             match,
@@ -249,7 +248,9 @@ def _comparable(hand: Hand) -> dict[str, Any]:
 
 def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: str) -> Outcome:
     """The opponent agrees with a pending hand, or settles a disputed one by accepting the
-    first entry after all. Raises Forbidden, Conflict."""
+    first entry after all. Runs under the match lock on the hand as it is then (a
+    dispute that got there first moved its version). Raises Forbidden, Conflict
+    (`stale_version`, `not_pending`, `double_entry`, `match_closed`)."""
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version}
         hand, match, seat, key_hash, replay = _begin(
@@ -290,7 +291,9 @@ def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: s
 def dispute_hand(
     *, hand_id: int, actor: Actor, version: int, reason: str, idempotency_key: str
 ) -> Outcome:
-    """The opponent disagrees with a pending hand. Raises Forbidden, Conflict."""
+    """The opponent disagrees with a pending hand, under the match lock on the hand as it
+    is then; the dispute moves the hand's version. Raises Forbidden, Conflict
+    (`stale_version`, `not_pending`: confirmed first, `match_closed`)."""
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version, "reason": reason}
         hand, match, seat, key_hash, replay = _begin(
@@ -309,8 +312,7 @@ def dispute_hand(
             match, actor, seat, Entry.Kind.DISPUTE, payload, idempotency_key, key_hash, hand=hand
         )
         before = snapshot(hand)
-        hand.state = Hand.State.DISPUTED
-        hand.save(update_fields=["state", "updated_at"])
+        _mark_disputed(hand)
         log(
             match,
             "hand_disputed",
@@ -443,6 +445,15 @@ def void_hand(
         before = snapshot(hand)
         report = _void(match, hand, actor, entry, "hand_voided", reason)
         return _finished(entry, hand, before, report)
+
+
+def _mark_disputed(hand: Hand) -> None:
+    # A dispute moves the version: a confirm sent while the hand was still pending (the
+    # same player's other tap, the same instant) is then stale, and cannot turn into
+    # settling a dispute its sender never saw.
+    hand.state = Hand.State.DISPUTED
+    hand.version += 1
+    hand.save(update_fields=["state", "version", "updated_at"])
 
 
 def _not_pending(hand: Hand) -> Conflict:
