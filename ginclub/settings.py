@@ -294,6 +294,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "ginclub.api_errors.exception_handler",
+    # An unknown ?format= is a 400 naming the parameter, not a 404.
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "ginclub.inputs.StrictFormatNegotiation",
     # Bounded: a body over DATA_UPLOAD_MAX_MEMORY_SIZE is a 413, JSON nested too deep a 400.
     "DEFAULT_PARSER_CLASSES": [
         "ginclub.inputs.BoundedJSONParser",

@@ -12,8 +12,9 @@ from django.db import OperationalError
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
-from tests.factories import ClubFactory, UserFactory
-from tests.tournaments.helpers import actor, new_event
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.scoring.helpers import key, start
+from tests.tournaments.helpers import actor, new_event, reg
 from tournaments import services
 
 pytestmark = pytest.mark.django_db
@@ -51,6 +52,46 @@ def refusal(response, status, code):
     error = response.json()["error"]
     assert error["code"] == code and error["message"], error
     return error
+
+
+# ------------------------------------------------------------ permission first
+
+
+@pytest.mark.parametrize("action", ["swap", "fix", "undo-time-call", "timer", "time-policy"])
+def test_a_stranger_posting_junk_to_a_round_action_is_refused_before_the_body_is_read(
+    event, action
+):
+    rnd = event.round_set.get()
+    stranger = api_for(UserFactory())
+    response = stranger.post(f"/api/rounds/{rnd.pk}/{action}/", {"junk": 1}, format="json")
+    error = refusal(response, 403, "not_allowed")
+    assert "fields" not in error and "junk" not in response.content.decode()
+
+
+def test_a_stranger_posting_junk_to_a_table_or_registration_is_refused_first(event):
+    pairing = event.round_set.get().pairings.exclude(match=None).first()
+    stranger = api_for(UserFactory())
+    for url in [
+        f"/api/pairings/{pairing.pk}/result/",
+        f"/api/pairings/{pairing.pk}/extend/",
+        f"/api/pairings/{pairing.pk}/result/clear/",
+        f"/api/registrations/{reg(event, 'P01').pk}/check-in/",
+        f"/api/tournaments/{event.slug}/registrations/",
+    ]:
+        response = stranger.post(url, {"junk": 1}, format="json")
+        assert response.status_code == 403, (url, response.content)
+        assert "fields" not in response.json()["error"], url
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [("adjust/swap/", {"swap-first": "x"}), ("undo-time-call/", {}), ("timer/", {"minutes": "x"})],
+)
+def test_round_pages_refuse_a_stranger_before_the_form(client, event, path, body):
+    client.force_login(UserFactory())
+    response = client.post(f"/tournaments/{event.slug}/manage/rounds/1/{path}", body)
+    assert response.status_code == 403
+    assert "minutes" not in response.content.decode()
 
 
 # ----------------------------------------------------------------- the cookie
@@ -120,3 +161,102 @@ def test_the_health_check_answers_json_when_a_middleware_meets_the_outage():
     ):
         response = Client(raise_request_exception=False).get("/healthz")
     assert response.status_code == 503 and response["Content-Type"] == "application/json"
+
+
+# ------------------------------------------------------- file addresses' params
+
+
+def test_file_addresses_refuse_an_unknown_format(client, event, organiser):
+    api = api_for(organiser)
+    pairing = event.round_set.get().pairings.exclude(match=None).first()
+    for url in [
+        f"/api/pairings/{pairing.pk}/qr.svg?format=junk",
+        f"/api/pairings/{pairing.pk}/qr.svg?format=json",
+        f"/api/tournaments/{event.slug}/export/standings.csv?format=junk",
+        f"/api/tournaments/{event.slug}/export/standings.csv?format=json",
+    ]:
+        assert refusal(api.get(url), 400, "invalid")["fields"].keys() == {"format"}, url
+    assert api.get(f"/api/pairings/{pairing.pk}/qr.svg?format=svg").status_code == 200
+    client.force_login(organiser)
+    for url in [
+        f"/matches/{pairing.match_id}/qr.svg?format=junk",
+        f"/tournaments/{event.slug}/manage/export/standings.csv?format=junk",
+    ]:
+        response = client.get(url)
+        assert response.status_code == 400 and "format" in response.content.decode(), url
+
+
+@pytest.mark.parametrize("value", ["x", "0", "99", "1.5"])
+def test_standings_csv_refuses_a_junk_round(client, event, organiser, value):
+    api = api_for(organiser)
+    response = api.get(f"/api/tournaments/{event.slug}/export/standings.csv?round={value}")
+    assert refusal(response, 400, "invalid")["fields"].keys() == {"round"}
+    client.force_login(organiser)
+    page = client.get(f"/tournaments/{event.slug}/manage/export/standings.csv?round={value}")
+    assert page.status_code == 400, page.content[:200]
+    ok = client.get(f"/tournaments/{event.slug}/manage/export/standings.csv?round=1")
+    assert ok.status_code == 200 and ok["Content-Type"].startswith("text/csv")
+
+
+# --------------------------------------------------------------- strict inputs
+
+
+def test_multipart_layoffs_that_are_not_cards_are_refused(club, organiser):
+    match = start(
+        club, PlayerFactory(club=club, name="A"), PlayerFactory(club=club, name="B"), organiser
+    )
+    body = {
+        "game": 1,
+        "number": 1,
+        "outcome": "knock",
+        "knocker": "A",
+        "knocker_deadwood": 5,
+        "defender_deadwood": 20,
+        "idempotency_key": key(),
+        "layoffs": "{}",
+    }
+    response = api_for(organiser).post(f"/api/matches/{match.pk}/hands/", body, format="multipart")
+    assert "layoffs" in refusal(response, 400, "invalid")["fields"]
+
+
+@pytest.mark.parametrize(
+    ("body", "form"),
+    [
+        ({"checked_in": 0}, "json"),
+        ({"checked_in": "0"}, "multipart"),
+        ({"checked_in": "yes"}, "multipart"),
+    ],
+)
+def test_checked_in_must_be_true_or_false(event, organiser, body, form):
+    registration = reg(event, "P01")
+    response = api_for(organiser).post(
+        f"/api/registrations/{registration.pk}/check-in/", body, format=form
+    )
+    assert refusal(response, 400, "invalid")["fields"].keys() == {"checked_in"}
+
+
+def test_checked_in_words_in_a_form_still_work(event, organiser):
+    registration = reg(event, "P01")
+    response = api_for(organiser).post(
+        f"/api/registrations/{registration.pk}/check-in/",
+        {"checked_in": "false"},
+        format="multipart",
+    )
+    assert response.status_code == 200 and response.json()["checked_in"] is False
+
+
+@pytest.mark.parametrize("minutes", ["5.0", 5.0, "5", True])
+def test_junk_timer_bodies_are_refused(event, organiser, minutes):
+    rnd = event.round_set.get()
+    response = api_for(organiser).post(
+        f"/api/rounds/{rnd.pk}/timer/", {"minutes": minutes}, format="json"
+    )
+    assert refusal(response, 400, "invalid")["fields"].keys() == {"minutes"}
+
+
+def test_a_timer_in_a_form_body_takes_digits(event, organiser):
+    rnd = event.round_set.get()
+    response = api_for(organiser).post(
+        f"/api/rounds/{rnd.pk}/timer/", {"minutes": "45"}, format="multipart"
+    )
+    assert response.status_code == 200, response.content
