@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.core.exceptions import DisallowedHost, RequestDataTooBig, TooManyFieldsSent
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -96,8 +96,12 @@ def unavailable_response(request: HttpRequest) -> HttpResponse:
 
 def _back_url(request: HttpRequest) -> str:
     referer = request.headers.get("Referer", "")
+    try:
+        host = request.get_host()
+    except DisallowedHost:  # handler400's own refusal of a Host header: no way back
+        return ""
     same_site = url_has_allowed_host_and_scheme(
-        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        referer, allowed_hosts={host}, require_https=request.is_secure()
     )
     return referer if referer and same_site and referer != request.build_absolute_uri() else ""
 

@@ -129,6 +129,14 @@ def test_a_page_form_of_too_many_fields_is_the_sites_refusal_page(club, organise
     assert htmx.status_code == 400 and htmx["X-Refusal"] == "too_many_fields"
 
 
+def test_a_bad_host_header_is_the_refusal_page_not_a_500():
+    client = Client(raise_request_exception=False)
+    page = client.get("/", HTTP_HOST="evil.example", HTTP_REFERER="http://evil.example/")
+    api = client.get("/api/clubs/", HTTP_HOST="evil.example")
+    assert page.status_code == 400 and "<html" in page.content.decode()
+    assert refusal(api, 400, "bad_request")
+
+
 # ---------------------------------------------------------------- health check
 
 
