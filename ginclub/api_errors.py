@@ -22,7 +22,13 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from ginclub.errors import refusal_of
 from ginclub.inputs import TooLarge
-from ginclub.middleware import RETRY_AFTER, UNAVAILABLE_MESSAGE, is_unavailable, log_unavailable
+from ginclub.middleware import (
+    RETRY_AFTER,
+    UNAVAILABLE_MESSAGE,
+    is_unavailable,
+    log_unavailable,
+    too_many_fields,
+)
 
 
 class ErrorDetailSerializer(serializers.Serializer):
@@ -115,14 +121,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, RequestDataTooBig):  # a multipart body's fields over the limit
         exc = TooLarge(django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     if isinstance(exc, TooManyFieldsSent):  # a form or multipart body of countless fields
-        return Response(
-            error_body(
-                "too_many_fields",
-                _("The body has more than %(count)s fields: send fewer, or a list as JSON.")
-                % {"count": django_settings.DATA_UPLOAD_MAX_NUMBER_FIELDS},
-            ),
-            status=400,
-        )
+        return Response(too_many_fields().as_dict(), status=400)
     refusal = None if isinstance(exc, (Http404, DjangoPermissionDenied)) else refusal_of(exc)
     if refusal is not None:
         return Response(refusal.as_dict(), status=refusal.status)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import re
 import unicodedata
 from typing import Any
 
@@ -26,7 +27,9 @@ from django.urls import register_converter
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.exceptions import ParseError
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import FormParser, JSONParser
+from rest_framework.utils import html
 
 from ginclub.errors import ServiceError
 
@@ -64,9 +67,46 @@ class IdConverter:
 register_converter(IdConverter, "id")
 
 
+class StrictIntegerField(serializers.IntegerField):
+    """A whole number as the schema says: a JSON integer (not 5.0, "5" or true); in a
+    form or multipart body, where everything is text, its digits ("5", not "5.0")."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int | str):
+            self.fail("invalid")
+        if isinstance(data, str) and (not _is_form(self) or not _DIGITS.fullmatch(data.strip())):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """true or false as the schema says: a JSON boolean, or the words "true"/"false" in a
+    form or multipart body; not 0, 1, "yes" or "on"."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if isinstance(data, bool):
+            return data
+        if isinstance(data, str) and _is_form(self) and data.strip().lower() in _WORDS:
+            return _WORDS[data.strip().lower()]
+        self.fail("invalid", input=data)
+
+
+_DIGITS = re.compile(r"-?[0-9]{1,12}")
+_WORDS = {"true": True, "false": False}
+
+
+def _is_form(field: serializers.Field) -> bool:
+    return html.is_html_input(getattr(field.root, "initial_data", None))
+
+
 def id_field(**options: Any) -> serializers.IntegerField:
     """A serializer field for an id: 1 to ID_MAX."""
-    return serializers.IntegerField(min_value=1, max_value=ID_MAX, **options)
+    return StrictIntegerField(min_value=1, max_value=ID_MAX, **options)
+
+
+def bool_field(**options: Any) -> serializers.BooleanField:
+    """A serializer field for true or false, strictly (StrictBooleanField)."""
+    return StrictBooleanField(**options)
 
 
 def whole_field(
@@ -74,7 +114,7 @@ def whole_field(
 ) -> serializers.IntegerField:
     """A serializer field for a whole number from `low` to `high`; by default any number
     an integer column holds, for settings whose range the service checks (and names)."""
-    return serializers.IntegerField(min_value=low, max_value=high, **options)
+    return StrictIntegerField(min_value=low, max_value=high, **options)
 
 
 def date_in_range(value: Any) -> bool:
@@ -216,3 +256,33 @@ def loads(text: str | bytes, *, strict: bool = True) -> Any:
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"Out of range float values are not JSON compliant: {name!r}")
+
+
+def require_format(request: Any, expected: str) -> None:
+    """A file's address takes `format` only as its own kind ("svg", "csv"), or none: any
+    other value is refused naming the parameter, not ignored."""
+    value = request.GET.get("format")
+    if value is not None and value != expected:
+        raise ServiceError(
+            "invalid",
+            _("format can only be %(expected)s here, not %(value)s.")
+            % {"expected": expected, "value": repr(value[:20])},
+            fields={"format": expected},
+        )
+
+
+class StrictFormatNegotiation(DefaultContentNegotiation):
+    """DRF's content negotiation, except that an unknown `?format=` is a 400 naming the
+    parameter (DRF's own answer is a bare 404, as though the address were wrong)."""
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        value = format_suffix or request.query_params.get(self.settings.URL_FORMAT_OVERRIDE)
+        if value and not any(renderer.format == value for renderer in renderers):
+            formats = ", ".join(sorted({renderer.format for renderer in renderers}))
+            raise ServiceError(
+                "invalid",
+                _("format can only be %(expected)s here, not %(value)s.")
+                % {"expected": formats, "value": repr(value[:20])},
+                fields={"format": formats},
+            )
+        return super().select_renderer(request, renderers, format_suffix)

@@ -21,6 +21,8 @@ import logging
 import sys
 from collections.abc import Callable
 
+from django.conf import settings
+from django.core.exceptions import DisallowedHost, RequestDataTooBig, TooManyFieldsSent
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -30,10 +32,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ginclub.errors import Refusal, refusal_of
+from ginclub.inputs import TooLarge
+
+# The load balancers' health check answers like the API, never with a page.
+HEALTH_PATH = "/healthz"
 
 
 def is_api(request: HttpRequest) -> bool:
-    return request.path.startswith("/api/")
+    """Whether refusals here are JSON: the API's addresses, and the health check."""
+    return request.path.startswith("/api/") or request.path == HEALTH_PATH
 
 
 def refusal_response(request: HttpRequest, refusal: Refusal) -> HttpResponse:
@@ -89,8 +96,12 @@ def unavailable_response(request: HttpRequest) -> HttpResponse:
 
 def _back_url(request: HttpRequest) -> str:
     referer = request.headers.get("Referer", "")
+    try:
+        host = request.get_host()
+    except DisallowedHost:  # handler400's own refusal of a Host header: no way back
+        return ""
     same_site = url_has_allowed_host_and_scheme(
-        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        referer, allowed_hosts={host}, require_https=request.is_secure()
     )
     return referer if referer and same_site and referer != request.build_absolute_uri() else ""
 
@@ -141,12 +152,34 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     )
 
 
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler400: what Django refuses before any view (a body of more fields than
+    DATA_UPLOAD_MAX_NUMBER_FIELDS, one over the size limit, a bad Host), as the site's
+    refusal page (JSON under /api/) instead of Django's bare "Bad Request"."""
+    if isinstance(exception, TooManyFieldsSent):
+        refusal = too_many_fields()
+    elif isinstance(exception, RequestDataTooBig):
+        refusal = refusal_of(TooLarge(settings.DATA_UPLOAD_MAX_MEMORY_SIZE))
+    else:
+        refusal = Refusal("bad_request", _("The request could not be read."), 400)
+    return refusal_response(request, refusal)
+
+
+def too_many_fields() -> Refusal:
+    return Refusal(
+        "too_many_fields",
+        _("The body has more than %(count)s fields: send fewer, or a list as JSON.")
+        % {"count": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS},
+        400,
+    )
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     """handler500: a bug on our side; the request may not have been saved. Called while
     the error is being handled, so an unreachable database (raised in a middleware, before
     or after the view) is told apart here and answered 503."""
-    if is_unavailable(sys.exc_info()[1]):
-        return unavailable_response(request)
+    if is_unavailable(sys.exc_info()[1]) or request.path == HEALTH_PATH:
+        return unavailable_response(request)  # a health check that broke is unhealthy
     refusal = Refusal(
         "server_error",
         _(

@@ -241,6 +241,9 @@ LANGUAGES = [("en-gb", "English"), ("it", "Italiano")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
+# Like the session's: sent over HTTPS only, and no script reads it.
+LANGUAGE_COOKIE_SECURE = not DEBUG
+LANGUAGE_COOKIE_HTTPONLY = True
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "Europe/London")
 USE_I18N = True
 USE_TZ = True
@@ -291,6 +294,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "ginclub.api_errors.exception_handler",
+    # An unknown ?format= is a 400 naming the parameter, not a 404.
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "ginclub.inputs.StrictFormatNegotiation",
     # Bounded: a body over DATA_UPLOAD_MAX_MEMORY_SIZE is a 413, JSON nested too deep a 400.
     "DEFAULT_PARSER_CLASSES": [
         "ginclub.inputs.BoundedJSONParser",

@@ -37,5 +37,6 @@ urlpatterns = [
     ),
 ]
 
+handler400 = "ginclub.middleware.bad_request"
 handler404 = "ginclub.middleware.not_found"
 handler500 = "ginclub.middleware.server_error"

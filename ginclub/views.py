@@ -9,12 +9,13 @@ from axes.models import AccessAttempt
 from django.contrib.auth import views as auth_views
 from django.db import connection
 from django.db.models import Sum
-from django.http import HttpRequest, HttpResponsePermanentRedirect, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.templatetags.static import static
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ginclub.errors import Throttled
+from ginclub.middleware import log_unavailable, unavailable_response
 from ginclub.permissions import client_ip
 
 # Checking a password costs PBKDF2 (tenths of a second of CPU), even for a name that
@@ -25,10 +26,16 @@ from ginclub.permissions import client_ip
 LOGIN_FAILURES_PER_MINUTE = 30
 
 
-def healthz(request: HttpRequest) -> JsonResponse:
-    """Load balancers poll this: it answers only when the database does."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
+def healthz(request: HttpRequest) -> HttpResponse:
+    """Load balancers poll this: 200 when the database answers, else the JSON 503 with
+    Retry-After, whatever went wrong (never a page: ginclub.middleware answers JSON for
+    this address too, should something before the view fail)."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except Exception as error:  # any failure here is "unhealthy", not a bug page
+        log_unavailable(error, request)
+        return unavailable_response(request)
     return JsonResponse({"status": "ok"})
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 from rest_framework.fields import get_attribute
 
@@ -20,6 +23,29 @@ class StrictSerializer(serializers.Serializer):
         return attrs
 
 
+# A card as the engine reads it (scoring.rules.cards.parse_card): rank then suit, AS 7H
+# TD 10D, any case, suit symbols too. Anything else ("{}" from a form, say) is refused here.
+NOT_A_CARD = {"invalid": gettext_lazy("Not a card: write cards like AS, 7H, TD or 10D.")}
+CARD = r"\s*(?:10|[2-9TJQKAtjqka])[CDHScdhs\u2660\u2665\u2666\u2663]\s*"
+
+
+def card_field(**options) -> serializers.RegexField:
+    return serializers.RegexField(f"^{CARD}$", max_length=4, error_messages=NOT_A_CARD, **options)
+
+
+def upcard_field() -> serializers.CharField:
+    """A card or blank. Checked by a plain validator: a pattern in the schema would make
+    drf-spectacular describe the blank as a second, overlapping choice."""
+
+    def is_card(value: str) -> None:
+        if len(value) <= 4 and not re.fullmatch(CARD, value):  # longer: max_length says
+            raise serializers.ValidationError(NOT_A_CARD["invalid"])
+
+    return serializers.CharField(
+        max_length=4, required=False, allow_blank=True, validators=[is_card]
+    )
+
+
 class HandFieldsSerializer(StrictSerializer):
     game = whole_field(1, SMALL_MAX)
     number = whole_field(1, SMALL_MAX)
@@ -28,22 +54,18 @@ class HandFieldsSerializer(StrictSerializer):
     # The engine checks deadwood (and says what is wrong); the bound keeps it storable.
     knocker_deadwood = whole_field(-SMALL_MAX, SMALL_MAX, required=False, allow_null=True)
     defender_deadwood = whole_field(-SMALL_MAX, SMALL_MAX, required=False, allow_null=True)
-    knocker_cards = serializers.ListField(
-        child=serializers.CharField(max_length=4), max_length=11, required=False
-    )
-    defender_cards = serializers.ListField(
-        child=serializers.CharField(max_length=4), max_length=10, required=False
-    )
+    knocker_cards = serializers.ListField(child=card_field(), max_length=11, required=False)
+    defender_cards = serializers.ListField(child=card_field(), max_length=10, required=False)
     knocker_melds = serializers.ListField(
-        child=serializers.ListField(child=serializers.CharField(max_length=4), max_length=11),
+        child=serializers.ListField(child=card_field(), max_length=11),
         max_length=4,
         required=False,
         allow_null=True,
     )
     layoffs = serializers.ListField(
-        child=serializers.CharField(max_length=4), max_length=10, required=False, allow_null=True
+        child=card_field(), max_length=10, required=False, allow_null=True
     )
-    upcard = serializers.CharField(max_length=4, required=False, allow_blank=True)
+    upcard = upcard_field()
 
 
 class SubmitHandSerializer(HandFieldsSerializer):

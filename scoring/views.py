@@ -27,7 +27,7 @@ from django.views import i18n
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from ginclub import ledger, permissions
+from ginclub import inputs, ledger, permissions
 from ginclub.errors import NotFound, ServiceError
 from ginclub.http import answer_poll
 from scoring import hooks, selectors, services
@@ -821,6 +821,7 @@ def revoke_links(request: HttpRequest, match_id: int) -> HttpResponse:
 def table_qr(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _visible_match(request, match_id)
     permissions.require_manage_match(permissions.actor_of(request), match)
+    inputs.require_format(request, "svg")
     token = permissions.table_token(match)
     url = request.build_absolute_uri(reverse("scoring:table", args=[token]))
     svg = segno.make(url, error="m").svg_inline(scale=4)

@@ -166,6 +166,7 @@ def tournaments(request: Request) -> Response:
 def tournament(request: Request, slug: str) -> Response:
     found = _tournament(request, slug)
     if request.method == "PATCH":
+        _managed(request, found)
         data = valid(s.SettingsSerializer, request)
         found = services.update_tournament(tournament_id=found.pk, actor=actor_of(request), **data)
     return Response(_detail(found))
@@ -193,6 +194,7 @@ def registrations(request: Request, slug: str) -> Response:
         _managed(request, found)
         rows = selectors.registrations_of(found)
         return Response(s.RegistrationSerializer(rows, many=True).data)
+    _managed(request, found)
     data = valid(s.AddRegistrationSerializer, request)
     registration = services.add_registration(
         tournament_id=found.pk, actor=actor_of(request), **data
@@ -217,6 +219,7 @@ def import_registrations(request: Request, slug: str) -> Response:
     """Register the players of a CSV file (header with a `name` column; optional
     `email`, `member_id`). Returns the row-by-row report."""
     found = _tournament(request, slug)
+    _managed(request, found)
     data = valid(s.ImportCsvSerializer, request)
     upload = data.get("file")
     if upload is None and "csv" not in data:
@@ -244,6 +247,7 @@ def _registration_action(serializer_class, call, name: str):
     @permission_classes([IsAuthenticated])
     def endpoint(request: Request, registration_id: int) -> Response:
         registration = _registration(request, registration_id)
+        _managed(request, registration.tournament)
         data = valid(serializer_class, request)
         updated = call(registration_id=registration.pk, actor=actor_of(request), **data)
         return Response(s.RegistrationSerializer(updated).data)
@@ -298,6 +302,7 @@ def rules_preview(request: Request, slug: str) -> Response:
     """What changing the frozen rules would change (hands, games, matches, standings),
     for the whole event or from round `from_round` on (earlier rounds keep their rules)."""
     found = _tournament(request, slug)
+    _managed(request, found)
     data = valid(s.RulesChangeSerializer, request)
     change = services.preview_rules_change(tournament_id=found.pk, actor=actor_of(request), **data)
     return Response(s.RulesChangeOutputSerializer(change).data)
@@ -313,6 +318,7 @@ def rules_apply(request: Request, slug: str) -> Response:
     failed, `error` says why and nothing changed). A rules change already queued or
     running for this tournament is a 409 (`job_pending`)."""
     found = _tournament(request, slug)
+    _managed(request, found)
     data = valid(s.ApplyRulesSerializer, request)
     job = services.start_rules_change(tournament_id=found.pk, actor=actor_of(request), **data)
     return _accepted(request, job)
@@ -368,13 +374,15 @@ def round_detail(request: Request, round_id: int) -> Response:
 def _round_action(
     serializer_class, call, name: str, *, result=None, response=s.RoundOutputSerializer
 ):
-    """One endpoint per round action: find the round, validate, call the service."""
+    """One endpoint per round action: find the round, ask who may act (before the body is
+    read: a stranger learns no field names), validate, call the service."""
 
     @extend_schema(request=serializer_class, responses={200: response, **ERRORS}, operation_id=name)
     @api_view(["POST"])
     @permission_classes([IsAuthenticated])
     def endpoint(request: Request, round_id: int) -> Response:
         rnd = _round(request, round_id)
+        _managed(request, rnd.tournament)
         data = valid(serializer_class, request) if serializer_class else {}
         outcome = call(round_id=rnd.pk, actor=actor_of(request), **data)
         if result is not None:
@@ -438,6 +446,7 @@ def table_links(request: Request, round_id: int) -> Response:
 def table_qr(request: Request, pairing_id: int) -> HttpResponse:
     pairing = _pairing(request, pairing_id)
     _managed(request, pairing.round.tournament)
+    inputs.require_format(request, "svg")
     if pairing.match is None:
         raise ServiceError("invalid", _("This pairing has no table (a bye or a draft)."))
     url = request.build_absolute_uri(selectors.table_path(pairing.match))
@@ -466,6 +475,7 @@ def _pairing(request: Request, pairing_id: int) -> Pairing:
 def record_result(request: Request, pairing_id: int) -> Response:
     """The organiser decides a table by hand, with a reason."""
     pairing = _pairing(request, pairing_id)
+    _managed(request, pairing.round.tournament)
     data = valid(s.ResultSerializer, request)
     services.record_result(pairing_id=pairing.pk, actor=actor_of(request), **data)
     return Response(_round_out(pairing.round))
@@ -477,6 +487,7 @@ def record_result(request: Request, pairing_id: int) -> Response:
 def extend_table(request: Request, pairing_id: int) -> Response:
     """More time for one table after (or before) time is called: minutes or hands."""
     pairing = _pairing(request, pairing_id)
+    _managed(request, pairing.round.tournament)
     data = valid(s.ExtendTableSerializer, request)
     services.extend_table(pairing_id=pairing.pk, actor=actor_of(request), **data)
     return Response(_round_out(pairing.round))
@@ -489,6 +500,7 @@ def extend_table(request: Request, pairing_id: int) -> Response:
 @permission_classes([IsAuthenticated])
 def clear_result(request: Request, pairing_id: int) -> Response:
     pairing = _pairing(request, pairing_id)
+    _managed(request, pairing.round.tournament)
     data = valid(s.RequiredReasonSerializer, request)
     services.clear_result(pairing_id=pairing.pk, actor=actor_of(request), **data)
     return Response(_round_out(pairing.round))
@@ -501,7 +513,7 @@ def _through(request: Request) -> int | None:
     value = request.query_params.get("round")
     if value in (None, ""):
         return None
-    if not (value.isascii() and value.isdigit()) or len(value) > 9:
+    if not (value.isascii() and value.isdigit()) or len(value) > 9 or int(value) < 1:
         raise ServiceError(
             "invalid", _("round must be a round number."), fields={"round": "a whole number"}
         )
@@ -510,7 +522,14 @@ def _through(request: Request) -> int | None:
 
 def _standings(request: Request, found: Tournament):
     public = not _manages(request, found)
-    return selectors.standings(found, public=public, through_round=_through(request))
+    through = _through(request)
+    if through is not None and not found.round_set.filter(number=through).exists():
+        raise ServiceError(
+            "invalid",
+            _("%(name)s has no round %(number)s.") % {"name": found.name, "number": through},
+            fields={"round": "a round of the tournament"},
+        )
+    return selectors.standings(found, public=public, through_round=through)
 
 
 @extend_schema(parameters=[ROUND_PARAM], responses={200: s.StandingsOutputSerializer, **ERRORS})
@@ -553,6 +572,7 @@ def _csv(text: str, filename: str) -> HttpResponse:
 @renderer_classes([JSONRenderer, CsvRenderer])
 def standings_csv(request: Request, slug: str) -> HttpResponse:
     found = _tournament(request, slug)
+    inputs.require_format(request, "csv")
     return _csv(selectors.standings_csv(_standings(request, found)), f"{found.slug}-standings.csv")
 
 

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.urls import reverse
 from rest_framework import serializers
 
-from ginclub.inputs import date_field, id_field, whole_field
+from ginclub.inputs import bool_field, date_field, id_field, whole_field
 from scoring.models import Match, Seat
 from scoring.serializers import (
     GAME_STATES,
@@ -75,9 +75,9 @@ class SettingsSerializer(StrictSerializer):
     )
     bye_points = whole_field(required=False)
     agreement = serializers.ChoiceField(choices=Match.Agreement.values, required=False)
-    hide_standings_during_round = serializers.BooleanField(required=False)
+    hide_standings_during_round = bool_field(required=False)
     hide_last_rounds = whole_field(required=False)
-    public = serializers.BooleanField(required=False)
+    public = bool_field(required=False)
     language = serializers.ChoiceField(
         choices=[code for code, _name in settings.LANGUAGES],
         required=False,
@@ -85,7 +85,7 @@ class SettingsSerializer(StrictSerializer):
         help_text="The event's language: printed table cards, score sheets and standings "
         "use it. Blank: the language of whoever prints them.",
     )
-    check_in_required = serializers.BooleanField(required=False)
+    check_in_required = bool_field(required=False)
 
 
 class CreateTournamentSerializer(SettingsSerializer):
@@ -175,7 +175,7 @@ class ImportCsvSerializer(StrictSerializer):
 
 
 class CheckInSerializer(StrictSerializer):
-    checked_in = serializers.BooleanField(default=True)
+    checked_in = bool_field(default=True)
 
 
 class SeedSerializer(StrictSerializer):
@@ -748,7 +748,7 @@ class SeasonSettingsSerializer(StrictSerializer):
         max_length=1000,
         help_text="Tournament ids, with events 'chosen'; each in the season's dates.",
     )
-    club_nights = serializers.BooleanField(
+    club_nights = bool_field(
         required=False, help_text="Club matches played outside any tournament count."
     )
     points_per_win = whole_field(required=False, help_text="1 to 1000 (default 1).")
@@ -758,7 +758,7 @@ class SeasonSettingsSerializer(StrictSerializer):
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS), required=False, max_length=len(TIEBREAKS)
     )
-    public = serializers.BooleanField(required=False, help_text="Anyone may read the ladder.")
+    public = bool_field(required=False, help_text="Anyone may read the ladder.")
 
 
 class CreateSeasonSerializer(SeasonSettingsSerializer):

@@ -105,7 +105,12 @@ def request_hash(kind: str, payload: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def replayed_outcome(match: Match, key: str, key_hash: str) -> Outcome | None:
+def replayed_outcome(match: Match, actor: Actor, key: str, key_hash: str) -> Outcome | None:
+    """The stored answer to a retry of this very request, or None for a new key. Call it
+    after the permission check: a replay goes only to the actor who made the entry.
+
+    Raises ServiceError (`invalid`: no key), Conflict (`idempotency_key_in_use`: another
+    actor's key; `idempotency_conflict`: the same key for a different request)."""
     if not key or len(key) > 80:
         raise ServiceError(
             "invalid",
@@ -115,12 +120,28 @@ def replayed_outcome(match: Match, key: str, key_hash: str) -> Outcome | None:
     entry = Entry.objects.filter(match=match, idempotency_key=key).first()
     if entry is None:
         return None
+    if not made_by(entry, actor):
+        # Said without naming whose it is: the key may have been overheard or guessed.
+        raise Conflict(
+            "idempotency_key_in_use",
+            _("This idempotency key is already in use; send the request with a new key."),
+            fields={"idempotency_key": _("already in use")},
+        )
     if entry.request_hash != key_hash:
         raise Conflict(
             "idempotency_conflict",
             _("This idempotency key was already used for a different request."),
         )
     return Outcome(hand=entry.hand, response=entry.response, replayed=True, entry=entry)
+
+
+def made_by(entry: Entry, actor: Actor) -> bool:
+    """Whether `actor` made `entry`: the same player (seat) for a player's entry, the same
+    signed-in user for an organiser's."""
+    if entry.player_id is not None:
+        return actor.player is not None and actor.player.pk == entry.player_id
+    user = user_of(actor)
+    return user is not None and entry.user_id == user.pk
 
 
 def record_entry(

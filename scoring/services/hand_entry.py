@@ -57,10 +57,10 @@ def submit_hand(*, match_id: int, actor: Actor, hand: HandInput, idempotency_key
     """
     with transaction.atomic():
         match = lock_match(match_id)
-        key_hash = request_hash("submit", hand.as_payload())
-        if (replay := replayed_outcome(match, idempotency_key, key_hash)) is not None:
-            return replay
         seat = permissions.require_seat_or_organiser(actor, match)
+        key_hash = request_hash("submit", hand.as_payload())
+        if (replay := replayed_outcome(match, actor, idempotency_key, key_hash)) is not None:
+            return replay
         require_open(match)
         game = _current_game(match, hand.game)
         profile = RuleProfile.from_dict(match.rules)
@@ -215,8 +215,7 @@ def _second_entry(match, hand: Hand, seat: str, entry: Entry, values, actor) -> 
     link_entry(entry, hand)
     before = snapshot(hand)
     if diff:
-        hand.state = Hand.State.DISPUTED
-        hand.save(update_fields=["state", "updated_at"])
+        _mark_disputed(hand)
         entry.response_extra = {"differences": diff}
         log(
             match,
@@ -249,13 +248,16 @@ def _comparable(hand: Hand) -> dict[str, Any]:
 
 def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: str) -> Outcome:
     """The opponent agrees with a pending hand, or settles a disputed one by accepting the
-    first entry after all. Raises Forbidden, Conflict."""
+    first entry after all. Runs under the match lock on the hand as it is then (a
+    dispute that got there first moved its version). Raises Forbidden, Conflict
+    (`stale_version`, `not_pending`, `double_entry`, `match_closed`)."""
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version}
-        hand, match, key_hash, replay = _begin(hand_id, "confirm", payload, idempotency_key)
+        hand, match, seat, key_hash, replay = _begin(
+            hand_id, "confirm", payload, actor, idempotency_key
+        )
         if replay is not None:
             return replay
-        seat = permissions.require_seat_or_organiser(actor, match)
         require_open(match)
         require_version(hand, version)
         first = (
@@ -289,13 +291,16 @@ def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: s
 def dispute_hand(
     *, hand_id: int, actor: Actor, version: int, reason: str, idempotency_key: str
 ) -> Outcome:
-    """The opponent disagrees with a pending hand. Raises Forbidden, Conflict."""
+    """The opponent disagrees with a pending hand, under the match lock on the hand as it
+    is then; the dispute moves the hand's version. Raises Forbidden, Conflict
+    (`stale_version`, `not_pending`: confirmed first, `match_closed`)."""
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version, "reason": reason}
-        hand, match, key_hash, replay = _begin(hand_id, "dispute", payload, idempotency_key)
+        hand, match, seat, key_hash, replay = _begin(
+            hand_id, "dispute", payload, actor, idempotency_key
+        )
         if replay is not None:
             return replay
-        seat = permissions.require_seat_or_organiser(actor, match)
         require_open(match)
         require_version(hand, version)
         if hand.state != Hand.State.PENDING:
@@ -307,8 +312,7 @@ def dispute_hand(
             match, actor, seat, Entry.Kind.DISPUTE, payload, idempotency_key, key_hash, hand=hand
         )
         before = snapshot(hand)
-        hand.state = Hand.State.DISPUTED
-        hand.save(update_fields=["state", "updated_at"])
+        _mark_disputed(hand)
         log(
             match,
             "hand_disputed",
@@ -326,10 +330,11 @@ def withdraw_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: 
     """The enterer takes back a hand nobody has agreed to yet. Raises Forbidden, Conflict."""
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version}
-        hand, match, key_hash, replay = _begin(hand_id, "withdraw", payload, idempotency_key)
+        hand, match, seat, key_hash, replay = _begin(
+            hand_id, "withdraw", payload, actor, idempotency_key
+        )
         if replay is not None:
             return replay
-        seat = permissions.require_seat_or_organiser(actor, match)
         require_open(match)
         require_version(hand, version)
         if hand.state not in (Hand.State.PENDING, Hand.State.DISPUTED):
@@ -380,12 +385,11 @@ def correct_hand(
             "reason": reason,
             "values": hand_input.as_payload(),
         }
-        hand, match, key_hash, replay = _begin(
-            hand_id, "correct", payload, idempotency_key, organiser=True
+        hand, match, _seat, key_hash, replay = _begin(
+            hand_id, "correct", payload, actor, idempotency_key, organiser=True
         )
         if replay is not None:
             return replay
-        permissions.require_manage_match(actor, match)
         require_open(match)
         require_version(hand, version)
         if hand.state == Hand.State.VOIDED:
@@ -424,12 +428,11 @@ def void_hand(
     require_reason(reason, _("Voiding a hand needs a reason."))
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version, "reason": reason}
-        hand, match, key_hash, replay = _begin(
-            hand_id, "void", payload, idempotency_key, organiser=True
+        hand, match, _seat, key_hash, replay = _begin(
+            hand_id, "void", payload, actor, idempotency_key, organiser=True
         )
         if replay is not None:
             return replay
-        permissions.require_manage_match(actor, match)
         require_open(match)
         require_version(hand, version)
         if hand.state == Hand.State.VOIDED:
@@ -444,6 +447,15 @@ def void_hand(
         return _finished(entry, hand, before, report)
 
 
+def _mark_disputed(hand: Hand) -> None:
+    # A dispute moves the version: a confirm sent while the hand was still pending (the
+    # same player's other tap, the same instant) is then stale, and cannot turn into
+    # settling a dispute its sender never saw.
+    hand.state = Hand.State.DISPUTED
+    hand.version += 1
+    hand.save(update_fields=["state", "version", "updated_at"])
+
+
 def _not_pending(hand: Hand) -> Conflict:
     return Conflict(
         "not_pending",
@@ -452,10 +464,18 @@ def _not_pending(hand: Hand) -> Conflict:
     )
 
 
-def _begin(hand_id: int, kind: str, payload: dict[str, Any], idempotency_key: str, organiser=False):
-    """Every hand action starts alike: lock the hand's match, then answer a retry of this
-    very request with its stored response (a replay), before any check that could now
-    refuse it. Returns (hand, match, key_hash, replay or None).
+def _begin(
+    hand_id: int,
+    kind: str,
+    payload: dict[str, Any],
+    actor: Actor,
+    idempotency_key: str,
+    organiser: bool = False,
+):
+    """Every hand action starts alike: lock the hand's match, ask whether this actor may
+    act on it at all, then answer this actor's retry of this very request with its stored
+    response (a replay), before any state check that could now refuse it. Returns (hand,
+    match, seat: "" for an organiser, key_hash, replay or None).
 
     An organiser's correction or void first takes the locks the apps above need to judge
     a result change (scoring.hooks' result lock: the tournament row), in their order."""
@@ -464,8 +484,13 @@ def _begin(hand_id: int, kind: str, payload: dict[str, Any], idempotency_key: st
         if match_id:
             hooks.lock_for_result_change(match_id[0])
     hand, match = lock_hand(hand_id)
+    if organiser:
+        permissions.require_manage_match(actor, match)
+        seat = ""
+    else:
+        seat = permissions.require_seat_or_organiser(actor, match)
     key_hash = request_hash(kind, payload)
-    return hand, match, key_hash, replayed_outcome(match, idempotency_key, key_hash)
+    return hand, match, seat, key_hash, replayed_outcome(match, actor, idempotency_key, key_hash)
 
 
 def _finished(entry: Entry, hand: Hand, before: dict, report: ResultReport) -> Outcome:

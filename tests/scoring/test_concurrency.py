@@ -130,3 +130,36 @@ def test_twenty_simultaneous_organiser_entries_lose_nothing(table):
     assert numbers == list(range(1, 21))
     game = match.games.get()
     assert game.hand_points_a == 20 * 15
+
+
+@pytest.mark.parametrize("first", ["confirm", "dispute"])
+def test_confirm_and_dispute_of_one_hand_at_once_leave_exactly_one_standing(table, first):
+    """Bob's two taps on a pending hand (confirm and dispute, both sent at version 1)
+    arrive together, in either order: one wins, the other is a Conflict."""
+    match = new_match(table)
+    alice, bob = table[2], table[3]
+    hand = services.submit_hand(
+        match_id=match.pk, actor=as_player(alice), hand=quick(), idempotency_key="enter"
+    ).hand
+    actions = {
+        "confirm": lambda: services.confirm_hand(
+            hand_id=hand.pk, actor=as_player(bob), version=1, idempotency_key="tap-confirm"
+        ),
+        "dispute": lambda: services.dispute_hand(
+            hand_id=hand.pk, actor=as_player(bob), version=1, reason="4?", idempotency_key="tap-d"
+        ),
+    }
+    order = [first, next(name for name in actions if name != first)]
+
+    def tap(i: int):
+        time.sleep(0.3 * i)  # the second tap reaches the lock after the first one took it
+        return actions[order[i]]()
+
+    results = run_together(2, tap)
+    assert isinstance(results[0], services.Outcome), results
+    assert isinstance(results[1], Conflict), results
+    hand.refresh_from_db()
+    expected = Hand.State.CONFIRMED if first == "confirm" else Hand.State.DISPUTED
+    assert hand.state == expected
+    kinds = set(Entry.objects.filter(hand=hand).values_list("kind", flat=True))
+    assert kinds == {"submit", first}

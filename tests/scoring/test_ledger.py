@@ -46,8 +46,8 @@ def test_every_transition_writes_exactly_one_ledger_row(club, alice, bob, organi
     step(
         "hand_withdrawn",
         lambda: services.withdraw_hand(
-            hand_id=first.pk, actor=as_player(alice), version=1, idempotency_key=key()
-        ),
+            hand_id=first.pk, actor=as_player(alice), version=2, idempotency_key=key()
+        ),  # the dispute moved the version
     )
     second = step("hand_entered", lambda: submit(match, alice, quick(number=2, kd=5, dd=6)).hand)
     step("hand_confirmed", lambda: confirm(second, bob))

@@ -17,6 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from ginclub import inputs
+from ginclub.errors import ServiceError
 from ginclub.permissions import actor_of
 from tournaments import selectors, services
 from tournaments.forms import ArchiveImportForm
@@ -121,8 +122,17 @@ def _download(content: str, filename: str, content_type: str) -> HttpResponse:
 
 @organiser_page
 def standings_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The standings as CSV (after round `round`, if asked); junk parameters are refused."""
+    inputs.require_format(request, "csv")
+    through = whole_number(request, "round", _("A round"))
+    if through is not None and not tournament.round_set.filter(number=through).exists():
+        raise ServiceError(
+            "invalid",
+            _("%(name)s has no round %(number)s.") % {"name": tournament.name, "number": through},
+            fields={"round": "a round of the tournament"},
+        )
     return _download(
-        selectors.standings_csv(selectors.standings(tournament)),
+        selectors.standings_csv(selectors.standings(tournament, through_round=through)),
         f"{tournament.slug}-standings.csv",
         "text/csv; charset=utf-8",
     )
