@@ -13,7 +13,7 @@ Environment variables:
     DJANGO_CONN_MAX_AGE   seconds a worker keeps its database connection for reuse
                           (default 60; 0 opens one per request), PostgreSQL and SQLite
     DJANGO_TASKS_BACKEND  where background jobs run (default: the database queue, which
-                          `manage.py db_worker` works off; the test suite runs them at once)
+                          `manage.py run_worker` works off; the test suite runs them at once)
     JOBS_PROGRESS_DIR     SQLite only: where running jobs write their progress (default:
                           beside the database file, <SQLITE_PATH>-progress)
     DJANGO_SHARED_CACHE_DIR  the cache the app server's workers share (standings), a
@@ -177,7 +177,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Background jobs (tournaments.services.jobs: archive imports, rules changes) are
 # django-tasks tasks. The database backend (django-tasks-db) queues them in this database,
-# SQLite or PostgreSQL alike, and `manage.py db_worker` runs them (`make run` starts one
+# SQLite or PostgreSQL alike, and `manage.py run_worker` runs them (`make run` starts one
 # beside the web server; production runs one or more next to gunicorn). The test suite
 # sets the immediate backend, which runs a job when the request that asked for it commits.
 TASKS = {

@@ -5,7 +5,7 @@ Terms:
               what became of it: queued, running, done (with a summary of what the work
               did) or failed (with the message a person reads: a refusal's own message).
     task      `execute_job`, the django-tasks task that runs a job. The database backend
-              (django-tasks-db) queues it in this database; `manage.py db_worker` runs it,
+              (django-tasks-db) queues it in this database; `manage.py run_worker` runs it,
               as many workers as wanted (each claims a task under a row lock).
     progress  how far a running job is, `done` of `total` (matches imported or re-scored).
 
