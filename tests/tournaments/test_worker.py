@@ -6,12 +6,14 @@ exit. The outage is simulated where the worker fetches its next task; no sleep i
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
 from django.db import OperationalError
 from django.test import override_settings
-from django_tasks_db.models import DBTaskResultQuerySet
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult, DBTaskResultQuerySet
 
 from tests.tournaments.helpers import actor, new_event, play_round
 from tournaments import services
@@ -99,3 +101,64 @@ def test_an_error_that_is_not_the_database_still_stops_the_worker(monkeypatch, s
         with pytest.raises(ValueError, match="a bug"):
             call_command("run_worker", *BATCH, verbosity=0)
     assert slept == []
+
+
+# ------------------------------------------------------- no worker: the organiser is told
+
+
+@pytest.fixture
+def queued(club, organiser, client):
+    """An import queued in the database queue, no worker running; the organiser logged in."""
+    event = new_event(club, organiser, players=4, rounds=3)
+    play_round(event, organiser)
+    archive = json.loads(json.dumps(tournament_archive(event)))
+    client.force_login(organiser)
+    with override_settings(TASKS=DATABASE_QUEUE):
+        job = services.start_archive_import(club=club, actor=actor(organiser), archive=archive)
+    job.refresh_from_db()
+    return event, job
+
+
+def wait(minutes: float) -> None:
+    """Every queued task was enqueued `minutes` ago."""
+    DBTaskResult.objects.update(enqueued_at=timezone.now() - timedelta(minutes=minutes))
+
+
+WARNING = "No background worker is taking jobs."
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_job_waiting_over_a_minute_warns_on_the_dashboard_and_the_job_pages(client, queued):
+    event, job = queued
+    wait(minutes=2)
+    pages = {
+        "dashboard": f"/tournaments/{event.slug}/manage/dashboard/",
+        "job": f"/tournaments/jobs/{job.pk}/",
+        "progress": f"/tournaments/jobs/{job.pk}/progress/",
+        "imports": "/tournaments/import/",
+    }
+    for name, url in pages.items():
+        page = client.get(url)
+        assert page.status_code == 200, name
+        assert page.content.decode().count(WARNING) == 1, name
+        assert "run_worker" in page.content.decode(), name
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_job_queued_moments_ago_warns_nobody(client, queued):
+    event, job = queued
+    wait(minutes=0.25)
+    for url in (f"/tournaments/{event.slug}/manage/dashboard/", f"/tournaments/jobs/{job.pk}/"):
+        assert WARNING not in client.get(url).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_once_the_worker_has_run_the_queue_the_warning_goes(client, queued, slept):
+    event, job = queued
+    wait(minutes=5)
+    with override_settings(TASKS=DATABASE_QUEUE):
+        call_command("run_worker", *BATCH, verbosity=0)
+    job.refresh_from_db()
+    assert job.state == "done"
+    dashboard = client.get(f"/tournaments/{event.slug}/manage/dashboard/")
+    assert WARNING not in dashboard.content.decode()
