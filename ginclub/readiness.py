@@ -159,7 +159,16 @@ class ReadinessMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if not ReadinessMiddleware.ready:
             steps, asked = survey()
-            if steps:
-                return not_ready_response(request, steps)
-            ReadinessMiddleware.ready = asked
+            ReadinessMiddleware.ready = asked and not steps
+            blocking = [step for step in steps if step.code in needs(request)]
+            if blocking:
+                return not_ready_response(request, blocking)
         return self.get_response(request)
+
+
+def needs(request: HttpRequest) -> set[str]:
+    """The steps `request` cannot be answered without: the API's JSON uses no static
+    file (its HTML docs page does)."""
+    if is_api(request) and not request.path.startswith("/api/docs/"):
+        return {"migrations_not_applied"}
+    return {"static_not_collected", "migrations_not_applied"}

@@ -60,11 +60,17 @@ def test_pages_answer_503_naming_collectstatic_when_static_files_were_not_collec
 
 
 @pytest.mark.django_db
-def test_the_api_answers_a_503_refusal_with_the_steps_code(client, uncollected):
+def test_the_api_needs_no_static_files_but_its_html_docs_do(client, uncollected):
+    assert client.get("/api/clubs/").status_code == 401  # answered: asks who is there
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 503 and "collectstatic" in docs.content.decode()
+
+
+def test_the_api_answers_a_503_refusal_naming_the_missing_migrations(client, unmigrated):
     answer = client.get("/api/clubs/")
     assert answer.status_code == 503
-    assert answer.json()["error"]["code"] == "static_not_collected"
-    assert "collectstatic" in answer.json()["error"]["message"]
+    assert answer.json()["error"]["code"] == "migrations_not_applied"
+    assert "manage.py migrate" in answer.json()["error"]["message"]
 
 
 def test_pages_answer_503_naming_migrate_when_migrations_are_not_applied(client, unmigrated):
