@@ -31,6 +31,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.loader import MigrationLoader
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -136,7 +137,7 @@ def log_missing_steps() -> None:
 
 def not_ready_response(request: HttpRequest, steps: list[Missing]) -> HttpResponse:
     """503 naming the steps: JSON under /api/, else a page that needs no static file."""
-    if is_api(request):
+    if answers_json(request):
         refusal = Refusal(steps[0].code, " ".join(step.message for step in steps), 503)
         response: HttpResponse = JsonResponse(refusal.as_dict(), status=503)
     else:
@@ -167,8 +168,12 @@ class ReadinessMiddleware:
 
 
 def needs(request: HttpRequest) -> set[str]:
-    """The steps `request` cannot be answered without: the API's JSON uses no static
-    file (its HTML docs page does)."""
-    if is_api(request) and not request.path.startswith("/api/docs/"):
+    """The steps `request` cannot be answered without: JSON (the API, /healthz) uses no
+    static file; the API's HTML docs page does."""
+    if answers_json(request) and not request.path.startswith("/api/docs/"):
         return {"migrations_not_applied"}
     return {"static_not_collected", "migrations_not_applied"}
+
+
+def answers_json(request: HttpRequest) -> bool:
+    return is_api(request) or request.path == reverse("healthz")

@@ -60,8 +60,9 @@ def test_pages_answer_503_naming_collectstatic_when_static_files_were_not_collec
 
 
 @pytest.mark.django_db
-def test_the_api_needs_no_static_files_but_its_html_docs_do(client, uncollected):
+def test_the_api_and_healthz_need_no_static_files_but_the_api_docs_do(client, uncollected):
     assert client.get("/api/clubs/").status_code == 401  # answered: asks who is there
+    assert client.get("/healthz").status_code == 200
     docs = client.get("/api/docs/")
     assert docs.status_code == 503 and "collectstatic" in docs.content.decode()
 
@@ -71,6 +72,9 @@ def test_the_api_answers_a_503_refusal_naming_the_missing_migrations(client, unm
     assert answer.status_code == 503
     assert answer.json()["error"]["code"] == "migrations_not_applied"
     assert "manage.py migrate" in answer.json()["error"]["message"]
+    health = client.get("/healthz")
+    assert health.status_code == 503
+    assert health.json()["error"]["code"] == "migrations_not_applied"
 
 
 def test_pages_answer_503_naming_migrate_when_migrations_are_not_applied(client, unmigrated):
