@@ -21,12 +21,19 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 	touch $(VENV)/.installed $@
 
 # The web server and, beside it, the worker that runs background jobs (archive imports,
-# rules changes); the worker stops when the server does (Ctrl-C stops both).
+# rules changes, ladder refreshes). The worker waits out a database outage by itself;
+# if it exits anyway, the loop starts it again two seconds later. Both stop when the
+# server does (Ctrl-C stops both).
 run: $(VENV)/.installed compilemessages
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py migrate --noinput
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py load_demo
 	export DJANGO_DEBUG=$${DJANGO_DEBUG:-1}; \
-	$(PY) manage.py db_worker --no-reload & worker=$$!; \
+	( trap 'kill $$child 2>/dev/null; exit 0' INT TERM; \
+	  while :; do \
+	    $(PY) manage.py run_worker --no-reload & child=$$!; wait $$child; \
+	    echo "The background worker stopped (status $$?); starting it again in 2 s." >&2; \
+	    sleep 2 & child=$$!; wait $$child; \
+	  done ) & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 

@@ -13,7 +13,7 @@ Environment variables:
     DJANGO_CONN_MAX_AGE   seconds a worker keeps its database connection for reuse
                           (default 60; 0 opens one per request), PostgreSQL and SQLite
     DJANGO_TASKS_BACKEND  where background jobs run (default: the database queue, which
-                          `manage.py db_worker` works off; the test suite runs them at once)
+                          `manage.py run_worker` works off; the test suite runs them at once)
     JOBS_PROGRESS_DIR     SQLite only: where running jobs write their progress (default:
                           beside the database file, <SQLITE_PATH>-progress)
     DJANGO_SHARED_CACHE_DIR  the cache the app server's workers share (standings), a
@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A forgotten deploy step (collectstatic, migrate): a 503 naming it, not a 500.
+    "ginclub.readiness.ReadinessMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -177,7 +179,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Background jobs (tournaments.services.jobs: archive imports, rules changes) are
 # django-tasks tasks. The database backend (django-tasks-db) queues them in this database,
-# SQLite or PostgreSQL alike, and `manage.py db_worker` runs them (`make run` starts one
+# SQLite or PostgreSQL alike, and `manage.py run_worker` runs them (`make run` starts one
 # beside the web server; production runs one or more next to gunicorn). The test suite
 # sets the immediate backend, which runs a job when the request that asked for it commits.
 TASKS = {
@@ -249,7 +251,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

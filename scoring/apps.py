@@ -40,3 +40,5 @@ class ScoringConfig(AppConfig):
         from ginclub import ledger
 
         ledger.register_actions(LEDGER_ACTIONS)
+        # The deploy steps' system checks (collectstatic, migrate) register on import.
+        import ginclub.readiness  # noqa: F401

@@ -81,14 +81,45 @@ PRODUCTION = {
 }
 
 
+@pytest.fixture(scope="module")
+def deployed(tmp_path_factory) -> dict[str, str]:
+    """PRODUCTION with the documented deploy steps done: `migrate` into its own SQLite
+    file, `collectstatic` into its own directory (ginclub.readiness checks both)."""
+    where = tmp_path_factory.mktemp("deployed")
+    env = {
+        **PRODUCTION,
+        "SQLITE_PATH": str(where / "db.sqlite3"),
+        "DJANGO_STATIC_ROOT": str(where / "staticfiles"),
+    }
+    for step in (("migrate", "--noinput"), ("collectstatic", "--noinput")):
+        result = manage(*step, "-v0", env=env)
+        assert result.returncode == 0, result.stdout + result.stderr
+    return env
+
+
 @pytest.mark.parametrize(
     "mode",
     [{}, {"DJANGO_SECURE_SSL_REDIRECT": "0"}],
     ids=["django-redirects", "proxy-redirects"],
 )
-def test_deploy_check_passes_in_every_documented_deployment_mode(mode):
-    result = manage("check", "--deploy", "--fail-level", "WARNING", env={**PRODUCTION, **mode})
+def test_deploy_check_passes_in_every_documented_deployment_mode(mode, deployed):
+    result = manage("check", "--deploy", "--fail-level", "WARNING", env={**deployed, **mode})
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_deploy_check_fails_naming_each_forgotten_deploy_step(tmp_path):
+    """Neither `migrate` nor `collectstatic` run: both are named (ginclub.readiness)."""
+    env = {
+        **PRODUCTION,
+        "SQLITE_PATH": str(tmp_path / "db.sqlite3"),
+        "DJANGO_STATIC_ROOT": str(tmp_path / "staticfiles"),
+    }
+    result = manage("check", "--deploy", "--fail-level", "WARNING", env=env)
+    assert result.returncode != 0
+    said = result.stdout + result.stderr
+    assert "ginclub.W001" in said and "collectstatic" in said
+    assert "ginclub.W002" in said and "manage.py migrate" in said
+    assert not (tmp_path / "db.sqlite3").exists()  # asking created no empty database
 
 
 def test_w008_is_silenced_only_when_the_proxy_redirects():

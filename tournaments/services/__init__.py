@@ -38,6 +38,7 @@ from tournaments.services.jobs import (
     run_job,
     start_archive_import,
     start_rules_change,
+    worker_missing,
 )
 from tournaments.services.registration import (
     add_registration,
@@ -113,4 +114,5 @@ __all__ = [
     "run_job",
     "progress_of",
     "recent_jobs",
+    "worker_missing",
 ]

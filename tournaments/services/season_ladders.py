@@ -2,7 +2,7 @@
 
 Computing a busy club's ladder takes some 300 ms (tournaments.selectors.seasons), too long
 for a page. The ladder is therefore stored under its version and refreshed in the background
-(django-tasks, `manage.py db_worker`) when something it counts may have moved: a match
+(django-tasks, `manage.py run_worker`) when something it counts may have moved: a match
 result in the club (a result guard, tournaments.apps), a season's settings, or a reader
 that found no snapshot of the current version (ladder_of). The refresh computes the
 version first and stops there when the stored ladder is already current, so a burst of

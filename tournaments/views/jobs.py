@@ -27,15 +27,21 @@ def _job(request: HttpRequest, job_id: int) -> JobView:
     return services.progress_of(found)
 
 
+def _context(request: HttpRequest, job_id: int) -> dict:
+    item = _job(request, job_id)
+    queued = item.job.state == Job.State.QUEUED
+    return {"item": item, "worker_missing": queued and services.worker_missing()}
+
+
 @login_required
 @require_GET
 def job(request: HttpRequest, job_id: int) -> HttpResponse:
-    return render(request, "tournaments/job.html", {"item": _job(request, job_id)})
+    return render(request, "tournaments/job.html", _context(request, job_id))
 
 
 @login_required
 @require_GET
 def job_progress(request: HttpRequest, job_id: int) -> HttpResponse:
-    response = render(request, "tournaments/_job.html", {"item": _job(request, job_id)})
+    response = render(request, "tournaments/_job.html", _context(request, job_id))
     response["Cache-Control"] = "no-store"
     return response

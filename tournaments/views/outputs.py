@@ -171,6 +171,6 @@ def import_archive(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/import.html",
-        {"form": form, "jobs": jobs},
+        {"form": form, "jobs": jobs, "worker_missing": services.worker_missing()},
         status=400 if form.errors else 200,
     )

@@ -253,6 +253,7 @@ def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         [r.player for r in tournament.registrations.select_related("player__club")]
     )
     context["back"] = request.get_full_path()
+    context["worker_missing"] = services.worker_missing()
     return render(request, "tournaments/dashboard.html", context)
 
 

@@ -114,6 +114,7 @@ def _settings_page(request, tournament, form, rules_form=None, status=200) -> Ht
             ),
             "rules_by_round": rules_by_round(tournament) if tournament.frozen else [],
             "jobs": services.recent_jobs(tournament=tournament, kind=Job.Kind.RULES_CHANGE),
+            "worker_missing": services.worker_missing(),
             "tab": "settings",
         },
         status=status,
