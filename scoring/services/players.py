@@ -11,8 +11,12 @@ Wrong PINs are counted three ways, all checked BEFORE the PIN is hashed:
                   the hour has moved on or an organiser lifts it (`unlock_pin`). A guesser
                   gets at most 20 of 10,000 four-digit PINs an hour, not the whole space.
     the address   NETWORK_FAILURE_LIMIT (100) wrong PINs within the hour from one IP
-                  address, for any players: high, because forty players share a venue's
-                  one Wi-Fi address, but it stops one machine from sweeping the club.
+                  address, for any players, hold the phones that failed from it until
+                  the hour has moved on or an organiser lifts it (`lift_network_limit`).
+                  Only those phones: forty players share a venue's one Wi-Fi address,
+                  and a player whose phone never failed there is never refused by it.
+                  It stops one browser sweeping the club; a sweeper that starts a new
+                  session per guess still meets the per-player ceiling.
 
 Counting is atomic: the check, the PIN comparison and the new failure row happen in one
 transaction holding the player's row lock and a lock on the address (on SQLite the
@@ -29,7 +33,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
+from django.core.validators import validate_email, validate_ipv46_address
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -95,20 +99,27 @@ def _lock_refusal(player: Player, device: str, ip: str | None) -> Throttled | No
             )
             % {"name": player.name, "minutes": _minutes(until - now)},
         )
-    if ip:
-        network = PinFailure.objects.filter(ip=ip, created_at__gte=now - NETWORK_WINDOW)
-        network_times = list(network.order_by("created_at").values_list("created_at", flat=True))
-        until = _unlocks_at(network_times, NETWORK_FAILURE_LIMIT, NETWORK_WINDOW)
-        if until is not None:
-            return Throttled(
-                "pin_locked",
-                _(
-                    "Too many wrong PINs from this network; try again in %(minutes)s, or "
-                    "ask an organiser."
-                )
-                % {"minutes": _minutes(until - now)},
+    if ip and _network_limited(ip, device, now):
+        return Throttled(
+            "pin_locked",
+            _(
+                "Too many wrong PINs from this network, this phone's among them; this "
+                "phone may try again in %(minutes)s, or ask an organiser to lift the "
+                "network limit."
             )
+            % {"minutes": _minutes(NETWORK_WINDOW)},
+        )
     return None
+
+
+def _network_limited(ip: str, device: str, now: datetime) -> bool:
+    """Whether `device` is held by its address's limit: the address has reached it AND
+    this device is among those that failed from it. A phone that never failed there
+    (a player with the right PIN at the same venue) is never held."""
+    network = PinFailure.objects.filter(ip=ip, created_at__gte=now - NETWORK_WINDOW)
+    if network.count() < NETWORK_FAILURE_LIMIT:
+        return False
+    return network.filter(device=device).exists()
 
 
 def _lock_address(ip: str | None) -> None:
@@ -273,6 +284,59 @@ def unlock_pin(*, player: Player, actor: Actor) -> int:
             reason=f"wrong-PIN locks on {locked.name} lifted",
             before={"player": locked.pk, "failures": cleared},
             after={"player": locked.pk, "failures": 0},
+        )
+    return cleared
+
+
+@dataclass(frozen=True)
+class NetworkLimit:
+    """An address that has reached NETWORK_FAILURE_LIMIT, with `failures` of them for
+    `club`'s players (what its organisers can lift)."""
+
+    club: Club
+    ip: str
+    failures: int
+
+
+def network_limits(*, club: Club) -> list[NetworkLimit]:
+    """The addresses whose wrong-PIN limit is reached now with failures for any of
+    `club`'s players (for its organisers)."""
+    since = timezone.now() - NETWORK_WINDOW
+    recent = PinFailure.objects.filter(created_at__gte=since)
+    ips = recent.filter(player__club=club, ip__isnull=False).values_list("ip", flat=True)
+    limits = []
+    for ip in sorted(set(ips)):
+        if recent.filter(ip=ip).count() >= NETWORK_FAILURE_LIMIT:
+            mine = recent.filter(ip=ip, player__club=club).count()
+            limits.append(NetworkLimit(club=club, ip=ip, failures=mine))
+    return limits
+
+
+def lift_network_limit(*, club: Club, ip: str, actor: Actor) -> int:
+    """Forget the wrong PINs from address `ip` for `club`'s players, in one action, with
+    a ledger row in the club's chain. Returns how many were cleared. Raises Forbidden,
+    ServiceError (`invalid`)."""
+    # Translators: completes "Only the organisers of <club> may ..."
+    permissions.require_organiser(actor, club, _("lift a network's PIN limit"))
+    try:
+        validate_ipv46_address(ip)
+    except ValidationError:
+        raise ServiceError(
+            "invalid",
+            _("%(ip)s is not a network address.") % {"ip": repr(ip)},
+            fields={"ip": _("not an address")},
+        ) from None
+    with transaction.atomic():
+        _lock_address(ip)
+        cleared, _by_model = PinFailure.objects.filter(ip=ip, player__club=club).delete()
+        ledger.append(
+            chain=f"club:{club.pk}",
+            action="pin_network_unlocked",
+            actor=actor.label,
+            user=actor.user,
+            reason=f"wrong-PIN limit on address {ip} lifted",
+            before={"ip": ip, "failures": cleared},
+            after={"ip": ip, "failures": 0},
         )
     return cleared
 
