@@ -7,9 +7,12 @@ Wrong PINs are counted three ways, all checked BEFORE the PIN is hashed:
                   lock that player on that phone for PIN_LOCKOUT (5 minutes). The player's
                   own phone, which has not been failing, still sits down.
     the player    PLAYER_FAILURE_LIMIT (20) wrong PINs for a player within PLAYER_WINDOW
-                  (an hour), from any number of phones, lock the player everywhere until
-                  the hour has moved on or an organiser lifts it (`unlock_pin`). A guesser
-                  gets at most 20 of 10,000 four-digit PINs an hour, not the whole space.
+                  (an hour), from any number of phones, lock the player on every phone
+                  that never gave the player's right PIN, until the hour has moved on or
+                  an organiser lifts it (`unlock_pin`). A guesser gets at most 20 of
+                  10,000 four-digit PINs an hour, not the whole space; a stranger who
+                  trips it cannot lock the player out of the phones they sat at before
+                  (PinDevice), which keep only their own per-phone limit.
     the address   NETWORK_FAILURE_LIMIT (100) wrong PINs within the hour from one IP
                   address, for any players, hold the phones that failed from it until
                   the hour has moved on or an organiser lifts it (`lift_network_limit`).
@@ -42,7 +45,7 @@ from django.utils.translation import ngettext
 from ginclub import ledger, permissions
 from ginclub.errors import Forbidden, ServiceError, Throttled
 from ginclub.inputs import name_problem
-from scoring.models import Club, Match, PinFailure, Player
+from scoring.models import Club, Match, PinDevice, PinFailure, Player
 from scoring.services.base import Actor
 
 PIN_FAILURE_LIMIT = 5
@@ -90,7 +93,7 @@ def _lock_refusal(player: Player, device: str, ip: str | None) -> Throttled | No
             % {"name": player.name, "minutes": _minutes(until - now)},
         )
     until = _unlocks_at([t for t, _d in times], PLAYER_FAILURE_LIMIT, PLAYER_WINDOW)
-    if until is not None:
+    if until is not None and not _known(player, device):
         return Throttled(
             "pin_locked",
             _(
@@ -122,6 +125,11 @@ def _network_limited(ip: str, device: str, now: datetime) -> bool:
     return network.filter(device=device).exists()
 
 
+def _known(player: Player, device: str) -> bool:
+    """Whether `device` gave `player`'s right PIN before: the player's own phone."""
+    return bool(device) and PinDevice.objects.filter(player=player, device=device).exists()
+
+
 def _lock_address(ip: str | None) -> None:
     """Serialise PIN checks from one address, so the per-address count is exact even when
     wrong PINs for different players arrive at once. The player's row lock covers only
@@ -142,7 +150,7 @@ def _wrong_pin_message(player: Player, device: str) -> str:
     on_this_phone = mine.filter(device=device, created_at__gte=now - PIN_LOCKOUT).count()
     phone_left = PIN_FAILURE_LIMIT - on_this_phone
     player_left = PLAYER_FAILURE_LIMIT - mine.count()
-    if player_left < phone_left:
+    if player_left < phone_left and not _known(player, device):
         if player_left <= 0:
             return _(
                 "Wrong PIN for %(name)s. That was the last try this hour: an organiser can "
@@ -191,6 +199,8 @@ def verify_pin(
             refusal = Forbidden("wrong_pin", _wrong_pin_message(locked, device))
         elif refusal is None:
             PinFailure.objects.filter(player=locked, device=device).delete()
+            if device:
+                PinDevice.objects.update_or_create(player=locked, device=device)
             if locked.pin_is_legacy:  # a slow hash from before: store the fast one
                 locked.set_pin(pin)
                 locked.save(update_fields=["pin_hash"])

@@ -95,6 +95,23 @@ def test_the_player_ceiling_holds_across_devices_until_the_hour_moves_on(match, 
 
 
 @pytest.mark.django_db
+def test_a_stranger_tripping_the_hourly_ceiling_does_not_lock_the_players_own_phone(match, alice):
+    """Issue 24, finding 2: 20 wrong PINs from 4 sessions lock Alice on new phones only;
+    the phone she sat at before keeps its own per-phone limit."""
+    verify(match, alice, "1234", device=PHONE)  # she sat down on her phone earlier
+    for n in range(services.PLAYER_FAILURE_LIMIT // services.PIN_FAILURE_LIMIT):
+        fail(match, alice, services.PIN_FAILURE_LIMIT, device=f"stranger-{n}", ip="10.0.1.1")
+    with pytest.raises(Throttled):
+        verify(match, alice, "1234", device="a-new-phone", ip="10.0.0.2")
+    with pytest.raises(Forbidden) as caught:  # a slip on her own phone: its own count
+        verify(match, alice, "1235", device=PHONE)
+    assert caught.value.message == "Wrong PIN for Alice: 4 tries left on this phone."
+    verify(match, alice, "1234", device=PHONE)
+    [lock] = services.pin_locks([alice])
+    assert lock.everywhere  # on every phone she never sat at
+
+
+@pytest.mark.django_db
 def test_the_network_limit_holds_only_the_phones_that_failed_there(match, alice, bob, monkeypatch):
     """Issue 24, finding 2: wrong PINs from a venue's shared address for several players
     never refuse a phone that did not fail there, with the right PIN."""
