@@ -22,7 +22,8 @@ Rules, each counted over the last LOGIN_WINDOW (a minute):
                     cannot lock a name for everyone (django-axes already locks that
                     name on that address after 5).
     the device      DEVICE_LIMIT (5) for one trusted device and its user.
-    at once         a check waits at most LOGIN_SLOT_WAIT for a slot, then is refused
+    at once         a check waits at most LOGIN_SLOT_WAIT (none by default: a waiting
+                    sync worker is one the polls lose) for a slot, then is refused
                     (503 `login_busy`) instead of queueing behind a flood.
 
 Counting is atomic across the workers of one app server: the counters are a small file
@@ -67,7 +68,7 @@ class Attempt:
 
 
 def _directory() -> Path:
-    path = Path(getattr(settings, "LOGIN_LIMITS_DIR", "") or settings.CACHES["shared"]["LOCATION"])
+    path = Path(settings.CACHES["shared"]["LOCATION"])
     path.mkdir(parents=True, exist_ok=True)
     return path
 
