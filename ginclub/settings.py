@@ -355,6 +355,17 @@ AXES_COOLOFF_TIME = 0.25  # hours
 # forty players on the venue's one address are not locked by one mistyped password.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# A browser that logged in before (a signed cookie) is not locked by axes' lock, which a
+# stranger on the venue's address can trip; ginclub.login_limits bounds it instead.
+AXES_WHITELIST_CALLABLE = "ginclub.login_limits.axes_whitelist"
+# How many password checks (PBKDF2, tenths of a second of CPU each) run at once on one
+# app server, and how long a login waits for one before it is told the server is busy:
+# a flood of logins then takes one of gunicorn's workers, not all of them
+# (ginclub.login_limits). No wait by default: a sync worker waiting for a slot is a
+# worker the phones' polls cannot have (benchmarks/bench_login_flood.py: a 0.25 s wait
+# put the poll's median at seconds during a 100-login flood; none kept it at 0.2 s).
+LOGIN_CHECK_SLOTS = int(os.environ.get("DJANGO_LOGIN_CHECK_SLOTS", "1") or 1)
+LOGIN_SLOT_WAIT = float(os.environ.get("DJANGO_LOGIN_SLOT_WAIT", "0") or 0)
 SILENCED_SYSTEM_CHECKS: list[str] = []
 if not DEBUG and not SECURE_SSL_REDIRECT:
     # security.W008 asks Django to redirect HTTP to HTTPS. DJANGO_SECURE_SSL_REDIRECT=0

@@ -3,27 +3,15 @@ and matches): the health check, and the login form with its cheap door."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from axes.models import AccessAttempt
 from django.contrib.auth import views as auth_views
 from django.db import connection
-from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.templatetags.static import static
-from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from ginclub.errors import Throttled
+from ginclub import login_limits
+from ginclub.errors import ServiceError
 from ginclub.middleware import log_unavailable, unavailable_response
 from ginclub.permissions import client_ip
-
-# Checking a password costs PBKDF2 (tenths of a second of CPU), even for a name that
-# does not exist. django-axes locks a username from one address after 5 failures, but a
-# guesser trying new names each time never meets that lock: so an address that failed
-# this often in the last minute is refused before any password is hashed. Set well above
-# what a venue's shared Wi-Fi produces by mistyping.
-LOGIN_FAILURES_PER_MINUTE = 30
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -44,20 +32,29 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
     return HttpResponsePermanentRedirect(static("favicon.ico"))
 
 
-def recent_login_failures(ip: str | None) -> int:
-    since = timezone.now() - timedelta(minutes=1)
-    rows = AccessAttempt.objects.filter(ip_address=ip, attempt_time__gte=since)
-    return rows.aggregate(total=Sum("failures_since_start"))["total"] or 0
-
-
 class LoginView(auth_views.LoginView):
+    """The login form behind ginclub.login_limits: counted and refused before any
+    password is hashed, one of a few password checks at once, and a browser that logged
+    in before keeps logging in while its venue's address is limited."""
+
     def post(self, request, *args, **kwargs):
-        if recent_login_failures(client_ip(request)) >= LOGIN_FAILURES_PER_MINUTE:
-            raise Throttled(
-                "login_throttled",
-                _(
-                    "Too many failed logins from this network in the last minute; wait a "
-                    "minute and try again."
-                ),
+        username = request.POST.get("username", "")
+        device = login_limits.trusted_device(request, username)
+        attempt = login_limits.admit(username=username, ip=client_ip(request), device=device)
+        try:
+            with login_limits.check_slot():
+                response = super().post(request, *args, **kwargs)
+        except ServiceError:
+            login_limits.forgive(attempt)  # no password was checked
+            raise
+        if request.user.is_authenticated:
+            login_limits.forgive(attempt)
+            response.set_cookie(
+                login_limits.TRUST_COOKIE,
+                login_limits.trust_token(request.user),
+                max_age=login_limits.TRUST_MAX_AGE,
+                secure=request.is_secure(),
+                httponly=True,
+                samesite="Lax",
             )
-        return super().post(request, *args, **kwargs)
+        return response

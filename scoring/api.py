@@ -68,6 +68,21 @@ def club_players(request: Request, slug: str) -> Response:
     return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
+@extend_schema(
+    request=s.NetworkLimitSerializer, responses={200: s.NetworkLimitLiftedSerializer, **ERRORS}
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def lift_network_limit(request: Request, slug: str) -> Response:
+    """Forget the wrong PINs from one address for the club's players (organisers): the
+    phones that failed there may try again. One ledger row."""
+    club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
+    ip = valid(s.NetworkLimitSerializer, request)["ip"]
+    actor = permissions.actor_at_club(request, club)
+    cleared = services.lift_network_limit(club=club, ip=ip, actor=actor)
+    return Response(s.NetworkLimitLiftedSerializer({"ip": ip, "cleared": cleared}).data)
+
+
 # --------------------------------------------------------------------------- matches
 
 

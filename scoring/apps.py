@@ -18,6 +18,7 @@ LEDGER_ACTIONS = {
     "match_rescored": gettext_noop("Match rescored"),
     "match_imported": gettext_noop("Match imported"),
     "pin_unlocked": gettext_noop("Pin unlocked"),
+    "pin_network_unlocked": gettext_noop("Network PIN limit lifted"),
     "player_pages_public": gettext_noop("Player pages public"),
     "player_pages_private": gettext_noop("Player pages private"),
     "table_links_revoked": gettext_noop("Table links revoked"),

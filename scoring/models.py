@@ -381,6 +381,24 @@ class PinFailure(models.Model):
         return f"wrong PIN for {self.player} at match {self.match_id}"
 
 
+class PinDevice(models.Model):
+    """A device (browser session) that gave a player's right PIN: the player's own
+    phone. The hourly per-player ceiling, which strangers can reach, does not hold it
+    (scoring.services.players); its own per-phone limit does."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    device = models.CharField(max_length=64, help_text="A hash of the session key.")
+    last_used = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "device"], name="pindevice_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"a phone {self.player} sat at"
+
+
 class Rating(models.Model):
     """A player's club rating after every finished match of the club they played, as
     last recomputed by scoring.services.ratings (openskill's Plackett-Luce model): `mu`

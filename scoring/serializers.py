@@ -136,6 +136,17 @@ class SeatSerializer(StrictSerializer):
     pin = serializers.CharField(max_length=8, write_only=True)
 
 
+class NetworkLimitSerializer(StrictSerializer):
+    ip = serializers.IPAddressField(help_text="The address whose wrong-PIN limit to lift.")
+
+
+class NetworkLimitLiftedSerializer(serializers.Serializer):
+    ip = serializers.IPAddressField()
+    cleared = serializers.IntegerField(
+        help_text="How many wrong PINs from that address, for the club's players, were forgotten."
+    )
+
+
 class PlayerSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()

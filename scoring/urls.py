@@ -50,11 +50,21 @@ urlpatterns = [
         views.unlock_pin,
         name="unlock-pin",
     ),
+    path(
+        "clubs/<slug:slug>/lift-network-limit/",
+        views.lift_network_limit,
+        name="lift-network-limit",
+    ),
 ]
 
 api_urlpatterns = [
     path("clubs/", api.clubs, name="api-clubs"),
     path("clubs/<slug:slug>/players/", api.club_players, name="api-club-players"),
+    path(
+        "clubs/<slug:slug>/lift-network-limit/",
+        api.lift_network_limit,
+        name="api-lift-network-limit",
+    ),
     path("matches/", api.matches, name="api-matches"),
     path("matches/<id:match_id>/", api.match_detail, name="api-match"),
     path("matches/<id:match_id>/preview/", api.preview, name="api-preview"),

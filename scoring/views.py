@@ -216,6 +216,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
     }
     if context["organiser"]:
         context["pin_locks"] = services.pin_locks(context["players"])
+        context["network_limits"] = services.network_limits(club=club)
         context["back"] = request.path
     return render(request, "scoring/club.html", context)
 
@@ -230,6 +231,20 @@ def unlock_pin(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     messages.success(
         request, _("%(name)s may try their PIN again on every phone.") % {"name": player.name}
     )
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = reverse("scoring:club", args=[club.slug])
+    return redirect(back)
+
+
+@login_required
+@require_POST
+def lift_network_limit(request: HttpRequest, slug: str) -> HttpResponse:
+    """Lift an address's wrong-PIN limit for the club's players (organisers), then back."""
+    club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
+    ip = request.POST.get("ip", "")
+    services.lift_network_limit(club=club, ip=ip, actor=permissions.actor_at_club(request, club))
+    messages.success(request, _("Phones on the network %(ip)s may try PINs again.") % {"ip": ip})
     back = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
         back = reverse("scoring:club", args=[club.slug])

@@ -44,3 +44,12 @@ def _english_unless_asked():
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_login_limits():
+    """Each test starts with no failed logins counted (the counters are a file, shared by
+    every test of one run)."""
+    from ginclub import login_limits
+
+    login_limits.reset()

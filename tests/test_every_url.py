@@ -86,6 +86,7 @@ PERMISSIONS: dict[str, set[str]] = {
     "scoring:table-qr": MANAGERS,
     "scoring:revoke-links": MANAGERS,
     "scoring:unlock-pin": MANAGERS,
+    "scoring:lift-network-limit": MANAGERS,
     "scoring:player": MANAGERS,
     "scoring:player-chart": MANAGERS,
     "scoring:player-pages-setting": MANAGERS,
@@ -93,6 +94,7 @@ PERMISSIONS: dict[str, set[str]] = {
     # scoring API
     "api-clubs": LOGGED_IN,
     "api-club-players": MANAGERS,
+    "api-lift-network-limit": MANAGERS,
     "api-matches GET": LOGGED_IN,
     "api-matches POST": LOGGED_IN,
     "api-match": AT_THE_TABLE,

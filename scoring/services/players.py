@@ -7,12 +7,19 @@ Wrong PINs are counted three ways, all checked BEFORE the PIN is hashed:
                   lock that player on that phone for PIN_LOCKOUT (5 minutes). The player's
                   own phone, which has not been failing, still sits down.
     the player    PLAYER_FAILURE_LIMIT (20) wrong PINs for a player within PLAYER_WINDOW
-                  (an hour), from any number of phones, lock the player everywhere until
-                  the hour has moved on or an organiser lifts it (`unlock_pin`). A guesser
-                  gets at most 20 of 10,000 four-digit PINs an hour, not the whole space.
+                  (an hour), from any number of phones, lock the player on every phone
+                  that never gave the player's right PIN, until the hour has moved on or
+                  an organiser lifts it (`unlock_pin`). A guesser gets at most 20 of
+                  10,000 four-digit PINs an hour, not the whole space; a stranger who
+                  trips it cannot lock the player out of the phones they sat at before
+                  (PinDevice), which keep only their own per-phone limit.
     the address   NETWORK_FAILURE_LIMIT (100) wrong PINs within the hour from one IP
-                  address, for any players: high, because forty players share a venue's
-                  one Wi-Fi address, but it stops one machine from sweeping the club.
+                  address, for any players, hold the phones that failed from it until
+                  the hour has moved on or an organiser lifts it (`lift_network_limit`).
+                  Only those phones: forty players share a venue's one Wi-Fi address,
+                  and a player whose phone never failed there is never refused by it.
+                  It stops one browser sweeping the club; a sweeper that starts a new
+                  session per guess still meets the per-player ceiling.
 
 Counting is atomic: the check, the PIN comparison and the new failure row happen in one
 transaction holding the player's row lock and a lock on the address (on SQLite the
@@ -29,7 +36,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
+from django.core.validators import validate_email, validate_ipv46_address
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -38,7 +45,7 @@ from django.utils.translation import ngettext
 from ginclub import ledger, permissions
 from ginclub.errors import Forbidden, ServiceError, Throttled
 from ginclub.inputs import name_problem
-from scoring.models import Club, Match, PinFailure, Player
+from scoring.models import Club, Match, PinDevice, PinFailure, Player
 from scoring.services.base import Actor
 
 PIN_FAILURE_LIMIT = 5
@@ -86,7 +93,7 @@ def _lock_refusal(player: Player, device: str, ip: str | None) -> Throttled | No
             % {"name": player.name, "minutes": _minutes(until - now)},
         )
     until = _unlocks_at([t for t, _d in times], PLAYER_FAILURE_LIMIT, PLAYER_WINDOW)
-    if until is not None:
+    if until is not None and not _known(player, device):
         return Throttled(
             "pin_locked",
             _(
@@ -95,20 +102,32 @@ def _lock_refusal(player: Player, device: str, ip: str | None) -> Throttled | No
             )
             % {"name": player.name, "minutes": _minutes(until - now)},
         )
-    if ip:
-        network = PinFailure.objects.filter(ip=ip, created_at__gte=now - NETWORK_WINDOW)
-        network_times = list(network.order_by("created_at").values_list("created_at", flat=True))
-        until = _unlocks_at(network_times, NETWORK_FAILURE_LIMIT, NETWORK_WINDOW)
-        if until is not None:
-            return Throttled(
-                "pin_locked",
-                _(
-                    "Too many wrong PINs from this network; try again in %(minutes)s, or "
-                    "ask an organiser."
-                )
-                % {"minutes": _minutes(until - now)},
+    if ip and _network_limited(ip, device, now):
+        return Throttled(
+            "pin_locked",
+            _(
+                "Too many wrong PINs from this network, this phone's among them; this "
+                "phone may try again in %(minutes)s, or ask an organiser to lift the "
+                "network limit."
             )
+            % {"minutes": _minutes(NETWORK_WINDOW)},
+        )
     return None
+
+
+def _network_limited(ip: str, device: str, now: datetime) -> bool:
+    """Whether `device` is held by its address's limit: the address has reached it AND
+    this device is among those that failed from it. A phone that never failed there
+    (a player with the right PIN at the same venue) is never held."""
+    network = PinFailure.objects.filter(ip=ip, created_at__gte=now - NETWORK_WINDOW)
+    if network.count() < NETWORK_FAILURE_LIMIT:
+        return False
+    return network.filter(device=device).exists()
+
+
+def _known(player: Player, device: str) -> bool:
+    """Whether `device` gave `player`'s right PIN before: the player's own phone."""
+    return bool(device) and PinDevice.objects.filter(player=player, device=device).exists()
 
 
 def _lock_address(ip: str | None) -> None:
@@ -131,7 +150,7 @@ def _wrong_pin_message(player: Player, device: str) -> str:
     on_this_phone = mine.filter(device=device, created_at__gte=now - PIN_LOCKOUT).count()
     phone_left = PIN_FAILURE_LIMIT - on_this_phone
     player_left = PLAYER_FAILURE_LIMIT - mine.count()
-    if player_left < phone_left:
+    if player_left < phone_left and not _known(player, device):
         if player_left <= 0:
             return _(
                 "Wrong PIN for %(name)s. That was the last try this hour: an organiser can "
@@ -180,6 +199,8 @@ def verify_pin(
             refusal = Forbidden("wrong_pin", _wrong_pin_message(locked, device))
         elif refusal is None:
             PinFailure.objects.filter(player=locked, device=device).delete()
+            if device:
+                PinDevice.objects.update_or_create(player=locked, device=device)
             if locked.pin_is_legacy:  # a slow hash from before: store the fast one
                 locked.set_pin(pin)
                 locked.save(update_fields=["pin_hash"])
@@ -273,6 +294,59 @@ def unlock_pin(*, player: Player, actor: Actor) -> int:
             reason=f"wrong-PIN locks on {locked.name} lifted",
             before={"player": locked.pk, "failures": cleared},
             after={"player": locked.pk, "failures": 0},
+        )
+    return cleared
+
+
+@dataclass(frozen=True)
+class NetworkLimit:
+    """An address that has reached NETWORK_FAILURE_LIMIT, with `failures` of them for
+    `club`'s players (what its organisers can lift)."""
+
+    club: Club
+    ip: str
+    failures: int
+
+
+def network_limits(*, club: Club) -> list[NetworkLimit]:
+    """The addresses whose wrong-PIN limit is reached now with failures for any of
+    `club`'s players (for its organisers)."""
+    since = timezone.now() - NETWORK_WINDOW
+    recent = PinFailure.objects.filter(created_at__gte=since)
+    ips = recent.filter(player__club=club, ip__isnull=False).values_list("ip", flat=True)
+    limits = []
+    for ip in sorted(set(ips)):
+        if recent.filter(ip=ip).count() >= NETWORK_FAILURE_LIMIT:
+            mine = recent.filter(ip=ip, player__club=club).count()
+            limits.append(NetworkLimit(club=club, ip=ip, failures=mine))
+    return limits
+
+
+def lift_network_limit(*, club: Club, ip: str, actor: Actor) -> int:
+    """Forget the wrong PINs from address `ip` for `club`'s players, in one action, with
+    a ledger row in the club's chain. Returns how many were cleared. Raises Forbidden,
+    ServiceError (`invalid`)."""
+    # Translators: completes "Only the organisers of <club> may ..."
+    permissions.require_organiser(actor, club, _("lift a network's PIN limit"))
+    try:
+        validate_ipv46_address(ip)
+    except ValidationError:
+        raise ServiceError(
+            "invalid",
+            _("%(ip)s is not a network address.") % {"ip": repr(ip)},
+            fields={"ip": _("not an address")},
+        ) from None
+    with transaction.atomic():
+        _lock_address(ip)
+        cleared, _by_model = PinFailure.objects.filter(ip=ip, player__club=club).delete()
+        ledger.append(
+            chain=f"club:{club.pk}",
+            action="pin_network_unlocked",
+            actor=actor.label,
+            user=actor.user,
+            reason=f"wrong-PIN limit on address {ip} lifted",
+            before={"ip": ip, "failures": cleared},
+            after={"ip": ip, "failures": 0},
         )
     return cleared
 

@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth.hashers import make_password
 from django.test import Client
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from ginclub.errors import Forbidden, Throttled
 from ginclub.permissions import table_token
@@ -94,14 +95,100 @@ def test_the_player_ceiling_holds_across_devices_until_the_hour_moves_on(match, 
 
 
 @pytest.mark.django_db
-def test_the_network_limit_is_per_address(match, alice, bob, monkeypatch):
+def test_a_stranger_tripping_the_hourly_ceiling_does_not_lock_the_players_own_phone(match, alice):
+    """Issue 24, finding 2: 20 wrong PINs from 4 sessions lock Alice on new phones only;
+    the phone she sat at before keeps its own per-phone limit."""
+    verify(match, alice, "1234", device=PHONE)  # she sat down on her phone earlier
+    for n in range(services.PLAYER_FAILURE_LIMIT // services.PIN_FAILURE_LIMIT):
+        fail(match, alice, services.PIN_FAILURE_LIMIT, device=f"stranger-{n}", ip="10.0.1.1")
+    with pytest.raises(Throttled):
+        verify(match, alice, "1234", device="a-new-phone", ip="10.0.0.2")
+    with pytest.raises(Forbidden) as caught:  # a slip on her own phone: its own count
+        verify(match, alice, "1235", device=PHONE)
+    assert caught.value.message == "Wrong PIN for Alice: 4 tries left on this phone."
+    verify(match, alice, "1234", device=PHONE)
+    [lock] = services.pin_locks([alice])
+    assert lock.everywhere  # on every phone she never sat at
+
+
+@pytest.mark.django_db
+def test_the_network_limit_holds_only_the_phones_that_failed_there(match, alice, bob, monkeypatch):
+    """Issue 24, finding 2: wrong PINs from a venue's shared address for several players
+    never refuse a phone that did not fail there, with the right PIN."""
     monkeypatch.setattr("scoring.services.players.NETWORK_FAILURE_LIMIT", 3)
     fail(match, alice, 2, device="a", ip="203.0.113.7")
     fail(match, bob, 1, device="b", ip="203.0.113.7")
     with pytest.raises(Throttled) as caught:
-        verify(match, bob, "1234", device="c", ip="203.0.113.7")
-    assert caught.value.message.startswith("Too many wrong PINs from this network; try again in")
-    verify(match, bob, "1234", device="c", ip="198.51.100.1")
+        verify(match, alice, "1234", device="a", ip="203.0.113.7")  # a phone that failed
+    assert caught.value.code == "pin_locked"
+    assert caught.value.message == (
+        "Too many wrong PINs from this network, this phone's among them; this phone may "
+        "try again in 60 minutes, or ask an organiser to lift the network limit."
+    )
+    verify(match, bob, "1234", device="c", ip="203.0.113.7")  # an uninvolved phone sits
+    verify(match, alice, "1234", device="a", ip="198.51.100.1")  # elsewhere, too
+
+
+@pytest.mark.django_db
+def test_an_organiser_lifts_a_network_limit_in_one_action_with_a_ledger_row(
+    match, alice, bob, organiser, monkeypatch
+):
+    monkeypatch.setattr("scoring.services.players.NETWORK_FAILURE_LIMIT", 3)
+    stranger = PlayerFactory(name="Stranger")  # another club's player, same address
+    other = services.start_match(
+        club=stranger.club,
+        player_a=stranger,
+        player_b=PlayerFactory(club=stranger.club),
+        actor=services.Actor(user=UserFactory(is_superuser=True)),
+    )
+    fail(other, stranger, 1, device="x", ip="203.0.113.7")
+    fail(match, alice, 2, device="a", ip="203.0.113.7")
+    fail(match, bob, 1, device="b", ip="203.0.113.7")
+    [limit] = services.network_limits(club=match.club)
+    assert (limit.ip, limit.failures) == ("203.0.113.7", 3)
+
+    with pytest.raises(Forbidden):
+        services.lift_network_limit(
+            club=match.club, ip="203.0.113.7", actor=services.Actor(user=alice.user)
+        )
+    actor = services.Actor(user=organiser)
+    assert services.lift_network_limit(club=match.club, ip="203.0.113.7", actor=actor) == 3
+    verify(match, alice, "1234", device="a", ip="203.0.113.7")
+    assert PinFailure.objects.get().player == stranger  # another club's are its own
+    row = LedgerRow.objects.get(action="pin_network_unlocked")
+    assert row.chain == f"club:{match.club_id}" and row.user == organiser
+
+
+@pytest.mark.django_db
+def test_the_club_page_shows_a_network_limit_and_its_button_lifts_it(
+    match, alice, organiser, monkeypatch
+):
+    monkeypatch.setattr("scoring.services.players.NETWORK_FAILURE_LIMIT", 2)
+    fail(match, alice, 2, device="a", ip="203.0.113.7")
+    client = Client()
+    client.force_login(organiser, backend="django.contrib.auth.backends.ModelBackend")
+    page = client.get(f"/clubs/{match.club.slug}/").content.decode()
+    assert "203.0.113.7" in page and "Lift the network limit" in page
+    answer = client.post(
+        f"/clubs/{match.club.slug}/lift-network-limit/",
+        {"ip": "203.0.113.7", "next": f"/clubs/{match.club.slug}/"},
+    )
+    assert answer.status_code == 302 and not PinFailure.objects.exists()
+    assert "Lift the network limit" not in client.get(f"/clubs/{match.club.slug}/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_api_lifts_a_network_limit_for_organisers_only(match, alice, organiser):
+    fail(match, alice, 2, device="a", ip="203.0.113.7")
+    api = APIClient()
+    url = f"/api/clubs/{match.club.slug}/lift-network-limit/"
+    api.force_authenticate(alice.user)
+    refused = api.post(url, {"ip": "203.0.113.7"}, format="json")
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_allowed"
+    api.force_authenticate(organiser)
+    answer = api.post(url, {"ip": "203.0.113.7"}, format="json")
+    assert answer.status_code == 200 and answer.json() == {"ip": "203.0.113.7", "cleared": 2}
+    assert api.post(url, {"ip": "not an address"}, format="json").status_code == 400
 
 
 @pytest.mark.django_db
@@ -249,9 +336,11 @@ def test_thirty_wrong_pins_at_once_from_thirty_phones_check_exactly_the_ceiling(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_wrong_pins_for_many_players_at_once_from_one_address_stop_at_its_limit(table, monkeypatch):
+def test_wrong_pins_for_many_players_at_once_from_one_phone_stop_at_the_address_limit(
+    table, monkeypatch
+):
     """The address count holds across players (issue 10): thirty wrong PINs for thirty
-    different players from one address, at once, with the address limit at 7."""
+    different players from one phone on one address, at once, with the limit at 7."""
     match, _alice = table
     club = match.club
     players = [PlayerFactory(club=club, name=f"P{n:02d}") for n in range(30)]
@@ -272,7 +361,7 @@ def test_wrong_pins_for_many_players_at_once_from_one_address_stop_at_its_limit(
             Match.objects.get(pk=matches[i // 2].pk),
             players[i],
             "0000",
-            device=f"phone-{i}",
+            device="one-sweeping-phone",
             ip="10.0.9.9",
         ),
     )

@@ -252,6 +252,7 @@ def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     context["pin_locks"] = scoring.pin_locks(
         [r.player for r in tournament.registrations.select_related("player__club")]
     )
+    context["network_limits"] = scoring.network_limits(club=tournament.club)
     context["back"] = request.get_full_path()
     context["worker_missing"] = services.worker_missing()
     return render(request, "tournaments/dashboard.html", context)

@@ -1,0 +1,151 @@
+"""A flood of wrong logins against a table's scoreboard poll (issue 24, finding 1):
+gunicorn (3 sync workers, debug off, production PBKDF2), one table whose phone polls
+its scoreboard, then ATTEMPTS logins with made-up names, PARALLEL at once, from one
+address or spread over several (X-Forwarded-For behind one trusted proxy).
+
+Prints the poll's median and p95 before and during the flood, and what the logins were
+answered (200 a password checked and refused, 429 login_throttled, 503 login_busy).
+
+    python benchmarks/bench_login_flood.py [--attempts 100] [--parallel 100]
+        [--addresses 12] [--waves 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_hall import ROOT, build_hall, free_port, wait_up  # noqa: E402
+
+
+def request(url: str, cookies: dict, data: dict | None = None, headers=None):
+    """(status, body, set cookies) without following redirects."""
+    body = urllib.parse.urlencode(data).encode() if data is not None else None
+    head = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()), **(headers or {})}
+    req = urllib.request.Request(url, data=body, headers=head)
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    try:
+        answer = urllib.request.build_opener(NoRedirect).open(req, timeout=120)
+    except urllib.error.HTTPError as error:
+        answer = error
+    set_cookies = {}
+    for header in answer.headers.get_all("Set-Cookie") or []:
+        name, _, rest = header.partition("=")
+        set_cookies[name] = rest.split(";", 1)[0]
+    return answer.status, answer.read().decode(errors="replace"), set_cookies
+
+
+def poll(host: str, table: dict, stop: threading.Event, out: list) -> None:
+    cookies: dict = {}
+    _s, _b, got = request(host + table["link"], cookies)
+    cookies.update(got)
+    while not stop.is_set():
+        started = time.perf_counter()
+        request(host + table["scoreboard"], cookies)
+        out.append((time.monotonic(), (time.perf_counter() - started) * 1000))
+        time.sleep(0.2)
+
+
+def flood(host: str, attempts: int, parallel: int, addresses: int) -> collections.Counter:
+    _s, page, cookies = request(host + "/accounts/login/", {})
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+
+    def attempt(n: int) -> int:
+        data = {"csrfmiddlewaretoken": token, "username": f"made-up-{n}", "password": "x"}
+        forwarded = {"X-Forwarded-For": f"198.51.100.{n % addresses + 1}"}
+        return request(host + "/accounts/login/", cookies, data, forwarded)[0]
+
+    with ThreadPoolExecutor(parallel) as pool:
+        return collections.Counter(pool.map(attempt, range(attempts)))
+
+
+def figures(latencies: list[float]) -> str:
+    if len(latencies) < 2:
+        return "too few polls"
+    p95 = statistics.quantiles(latencies, n=20)[-1]
+    return f"median {statistics.median(latencies):.0f} ms, p95 {p95:.0f} ms, {len(latencies)} polls"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--attempts", type=int, default=100)
+    parser.add_argument("--parallel", type=int, default=100)
+    parser.add_argument("--addresses", type=int, default=12)
+    parser.add_argument("--waves", type=int, default=10, help="floods, one after another")
+    parser.add_argument("--workers", type=int, default=3)
+    args = parser.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="ginclub-login-flood-"))
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "ginclub.settings",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "bench-login-only-" + "x" * 40,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DJANGO_TRUSTED_PROXIES": "1",
+        "SQLITE_PATH": str(work / "flood.sqlite3"),
+    }
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    build_hall(1, work / "plan.json")
+    table = json.loads((work / "plan.json").read_text())["tables"][0]
+    port = free_port()
+    host = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "ginclub.wsgi", "--bind", f"127.0.0.1:{port}",
+         "--workers", str(args.workers), "--log-level", "warning"],
+        cwd=ROOT, env=env, start_new_session=True,
+    )  # fmt: skip
+    try:
+        wait_up(host + "/")
+        polls: list = []
+        stop = threading.Event()
+        poller = threading.Thread(target=poll, args=(host, table, stop, polls))
+        poller.start()
+        time.sleep(5)
+        flood_start = time.monotonic()
+        answers: collections.Counter = collections.Counter()
+        for _wave in range(args.waves):
+            answers += flood(host, args.attempts, args.parallel, args.addresses)
+        flood_end = time.monotonic()
+        stop.set()
+        poller.join(timeout=120)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+    quiet = [ms for at, ms in polls if at < flood_start]
+    during = [ms for at, ms in polls if flood_start <= at <= flood_end]
+    print(
+        f"{args.waves} x {args.attempts} wrong logins, {args.parallel} at once, from "
+        f"{args.addresses} address(es); gunicorn {args.workers} sync workers, PBKDF2"
+    )
+    print(f"scoreboard poll before the flood: {figures(quiet)}")
+    print(f"scoreboard poll during the flood: {figures(during)}")
+    print(f"flood lasted {flood_end - flood_start:.1f} s; logins answered: {dict(answers)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

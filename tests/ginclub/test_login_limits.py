@@ -1,0 +1,181 @@
+"""The login form refuses before hashing (per address, per username, per trusted
+device, counted atomically), runs a bounded number of password checks at once, and a
+browser that logged in before still logs in while its venue's address is limited."""
+
+from __future__ import annotations
+
+import threading
+from unittest import mock
+
+import pytest
+from django.contrib.auth.hashers import MD5PasswordHasher
+from django.test import Client
+
+from ginclub import login_limits
+from tests.factories import UserFactory
+from tests.threads import run_together
+
+VENUE = "198.51.100.7"
+GOOD = "correct-horse-battery"
+
+
+@pytest.fixture
+def hashes(monkeypatch, organiser):
+    """Every password hash computed (the suite's hasher), known user or not."""
+    calls: list[str] = []
+    encode = MD5PasswordHasher.encode
+
+    def counting(self, password, salt):
+        calls.append(password)
+        return encode(self, password, salt)
+
+    monkeypatch.setattr(MD5PasswordHasher, "encode", counting)
+    return calls
+
+
+def login(client, username, password=GOOD, ip=VENUE):
+    return client.post(
+        "/accounts/login/", {"username": username, "password": password}, REMOTE_ADDR=ip
+    )
+
+
+def trusted_phone(username="organiser"):
+    """A browser that logged in as `username` and out again, keeping its trust cookie."""
+    phone = Client()
+    assert login(phone, username).status_code == 302
+    trust = phone.cookies[login_limits.TRUST_COOKIE].value
+    phone.logout()  # which forgets every cookie
+    phone.cookies[login_limits.TRUST_COOKIE] = trust
+    return phone
+
+
+def refused_code(response):
+    return response.status_code, response.content.split(b'data-code="')[1].split(b'"')[0]
+
+
+@pytest.fixture
+def organiser(db):
+    return UserFactory(username="organiser")
+
+
+@pytest.mark.django_db
+def test_an_address_guessing_new_names_is_refused_before_any_password_is_hashed(
+    client, hashes, organiser
+):
+    for n in range(login_limits.ADDRESS_LIMIT):
+        assert login(client, f"guess{n}", "x").status_code == 200
+    assert len(hashes) == login_limits.ADDRESS_LIMIT
+    refused = login(client, "guess-more", "x")
+    assert refused_code(refused) == (429, b"login_throttled")
+    assert b"wait a minute" in refused.content
+    assert len(hashes) == login_limits.ADDRESS_LIMIT  # refused before hashing
+    assert login(Client(), "organiser", ip="203.0.113.9").status_code == 302  # elsewhere
+
+
+@pytest.mark.django_db
+def test_a_username_guessed_from_many_addresses_is_refused_before_hashing(hashes, organiser):
+    for n in range(login_limits.USERNAME_LIMIT):
+        login(Client(), "organiser", "wrong", ip=f"203.0.113.{n}")
+    before = len(hashes)
+    refused = login(Client(), "Organiser", "wrong", ip="203.0.113.200")
+    assert refused_code(refused) == (429, b"login_throttled")
+    assert len(hashes) == before
+
+
+@pytest.mark.django_db
+def test_a_good_login_is_not_counted_against_the_address(organiser):
+    for _ in range(login_limits.ADDRESS_LIMIT + 5):
+        assert login(Client(), "organiser").status_code == 302
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sixty_wrong_logins_at_once_from_one_address_hash_exactly_the_limit(hashes, settings):
+    settings.LOGIN_SLOT_WAIT = 60  # all wait their turn: the count alone decides
+    hashes.clear()
+    results = run_together(12, lambda i: [login(Client(), f"g{i}-{n}", "x") for n in range(5)])
+    statuses = sorted(r.status_code for batch in results for r in batch)
+    assert statuses.count(200) == login_limits.ADDRESS_LIMIT
+    assert statuses.count(429) == 60 - login_limits.ADDRESS_LIMIT
+    assert len(hashes) == login_limits.ADDRESS_LIMIT
+
+
+@pytest.mark.django_db
+def test_a_trusted_device_logs_in_while_its_address_and_name_are_limited(organiser, hashes):
+    phone = trusted_phone()
+    for n in range(login_limits.ADDRESS_LIMIT):
+        login(Client(), f"guess{n}", "x")
+    for n in range(login_limits.USERNAME_LIMIT):
+        login(Client(), "organiser", "wrong", ip=f"203.0.113.{n % 4}")  # and axes' lock
+    assert refused_code(login(Client(), "organiser"))[0] == 429  # a stranger's browser
+    response = login(phone, "organiser")
+    assert response.status_code == 302 and "_auth_user_id" in phone.session
+
+
+@pytest.mark.django_db
+def test_a_trusted_device_survives_axes_lock_on_its_name_and_address(organiser):
+    phone = trusted_phone()
+    for _ in range(6):  # django-axes locks (organiser, venue) after 5
+        login(Client(), "organiser", "wrong")
+    assert login(Client(), "organiser").status_code != 302
+    assert login(phone, "organiser").status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_trusted_device_has_a_small_limit_of_its_own(organiser, hashes):
+    phone = trusted_phone()
+    for _ in range(login_limits.DEVICE_LIMIT):
+        assert login(phone, "organiser", "wrong").status_code == 200
+    before = len(hashes)
+    assert refused_code(login(phone, "organiser", "wrong")) == (429, b"login_throttled")
+    assert len(hashes) == before
+
+
+@pytest.mark.django_db
+def test_the_trust_cookie_counts_only_for_the_name_it_was_given_to(organiser, hashes):
+    UserFactory(username="treasurer")
+    phone = trusted_phone()
+    for n in range(login_limits.ADDRESS_LIMIT):
+        login(Client(), f"guess{n}", "x")
+    assert refused_code(login(phone, "treasurer")) == (429, b"login_throttled")
+    phone.cookies[login_limits.TRUST_COOKIE] = "forged:value"
+    assert refused_code(login(phone, "organiser")) == (429, b"login_throttled")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_password_checks_run_one_at_a_time_and_none_queues_past_the_wait(settings):
+    """Two logins held inside their password check: with one slot, the second waits for
+    the first; with no wait left, a third is told the server is busy, unhashed."""
+    UserFactory(username="organiser")
+    settings.LOGIN_CHECK_SLOTS = 1
+    settings.LOGIN_SLOT_WAIT = 60  # generous: the test releases the first itself
+    inside = threading.Semaphore(0)
+    release = threading.Event()
+    running, most = [0], [0]
+    lock = threading.Lock()
+    encode = MD5PasswordHasher.encode
+
+    def held(self, password, salt):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        inside.release()
+        assert release.wait(timeout=60)
+        with lock:
+            running[0] -= 1
+        return encode(self, password, salt)
+
+    with mock.patch.object(MD5PasswordHasher, "encode", held):
+        first = threading.Thread(target=login, args=(Client(), "guess1", "x"))
+        second = threading.Thread(target=login, args=(Client(), "guess2", "x"))
+        first.start()
+        assert inside.acquire(timeout=60)  # the first holds the only slot
+        second.start()  # waits for it, never hashing meanwhile
+        settings.LOGIN_SLOT_WAIT = 0
+        busy = login(Client(), "guess3", "x")
+        assert refused_code(busy) == (503, b"login_busy")
+        assert b"busy checking other logins" in busy.content
+        assert running[0] == 1
+        release.set()
+        first.join(timeout=60)
+        second.join(timeout=60)
+    assert most[0] == 1 and running[0] == 0
