@@ -523,24 +523,23 @@ def _objects(label: str):
 
 def organised_clubs(actor: Actor) -> QuerySet:
     """The clubs `actor` organises (`organises` as a query; admins: all)."""
-    clubs = _objects("scoring.Club")
-    if actor.is_admin():
-        return clubs.all()
-    if not actor.is_authenticated:
-        return clubs.none()
-    return clubs.filter(organisers=actor.user)
+    return _clubs_of(actor, lambda user: Q(organisers=user))
 
 
 def member_clubs(actor: Actor) -> QuerySet:
     """The clubs `actor` organises or plays at (`organises` or `is_member`)."""
+    return _clubs_of(actor, lambda user: Q(organisers=user) | Q(players__user=user))
+
+
+def _clubs_of(actor: Actor, mine: Callable[[Any], Q]) -> QuerySet:
+    """Every club for admins, none for the anonymous, else those `mine(user)` finds
+    (through a subquery: a join over organisers and players would repeat clubs)."""
     clubs = _objects("scoring.Club")
     if actor.is_admin():
         return clubs.all()
     if not actor.is_authenticated:
         return clubs.none()
-    return clubs.filter(
-        pk__in=clubs.filter(Q(organisers=actor.user) | Q(players__user=actor.user)).values("pk")
-    )
+    return clubs.filter(pk__in=clubs.filter(mine(actor.user)).values("pk"))
 
 
 def visible_tournaments(actor: Actor) -> QuerySet:
