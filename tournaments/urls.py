@@ -2,7 +2,7 @@ from django.urls import path
 
 import ginclub.inputs  # noqa: F401  (registers <id:...>, a bounded id)
 from tournaments import api
-from tournaments.views import bracket, jobs, outputs, player_event, public, rounds, setup
+from tournaments.views import bracket, hall, jobs, outputs, player_event, public, rounds, setup
 from tournaments.views import seasons as season_views
 
 app_name = "tournaments"
@@ -51,6 +51,8 @@ urlpatterns = [
     path(M + "rounds/<id:number>/<str:action>/", rounds.round_action, name="round-action"),
     path(M + "dashboard/", rounds.dashboard, name="dashboard"),
     path(M + "dashboard/tables/", rounds.dashboard_tables, name="dashboard-tables"),
+    path(M + "dashboard/hall/", hall.hall, name="hall"),
+    path(M + "dashboard/hall/tables/", hall.hall_tables, name="hall-tables"),
     path(M + "tables/<id:pairing_id>/result/", rounds.result, name="result"),
     path(M + "tables/<id:pairing_id>/clear/", rounds.clear_result, name="clear-result"),
     path(M + "tables/<id:pairing_id>/extend/", rounds.extend_table, name="extend-table"),

@@ -180,7 +180,7 @@ def test_organiser_messages_and_worded_values_in_italian(org, event):
 
 def test_load_demo_in_italian_names_the_demo_in_italian():
     call_command("load_demo", "--language", "it", stdout=StringIO())
-    tournament = Tournament.objects.get()
+    tournament = Tournament.objects.get(state="running")
     assert (tournament.name, tournament.venue, tournament.language) == (
         "Open dimostrativo",
         "Sala del club",
@@ -188,13 +188,15 @@ def test_load_demo_in_italian_names_the_demo_in_italian():
     )
     assert tournament.club.name == "Gin Club dimostrativo"
     assert tournament.club.seasons.get().name == "Stagione dimostrativa"
+    finished = Tournament.objects.get(state="finished")
+    assert (finished.name, finished.language) == ("Coppa d'autunno dimostrativa", "it")
     call_command("load_demo", stdout=StringIO())  # loaded once, whatever the language
-    assert Tournament.objects.count() == 1
+    assert Tournament.objects.count() == 2
 
 
 def test_load_demo_by_default_is_the_english_demo():
     call_command("load_demo", stdout=StringIO())
-    tournament = Tournament.objects.get()
+    tournament = Tournament.objects.get(state="running")
     assert (tournament.name, tournament.venue, tournament.language) == (
         "Demo Open",
         "Club room",

@@ -44,9 +44,11 @@ from tournaments.selectors.clock import (
 from tournaments.selectors.corrections import ResultChangeNotice, results_changed
 from tournaments.selectors.dashboard import (
     DASHBOARD_DEFERRED,
+    HALL_STATES,
     Dashboard,
     dashboard,
     dashboard_facts,
+    hall_rows,
     shown_pairings,
 )
 from tournaments.selectors.events import (
@@ -200,4 +202,6 @@ __all__ = [
     "dashboard",
     "dashboard_facts",
     "shown_pairings",
+    "hall_rows",
+    "HALL_STATES",
 ]

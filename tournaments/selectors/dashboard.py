@@ -8,10 +8,14 @@ Terms:
     deferred     what the dashboard never reads of a table (DASHBOARD_DEFERRED).
     facts        the poll reads the tables as plain values (PairingFacts) and the
                  Pairings of only the rows that moved (shown_pairings).
+    hall         the dense view of a big hall: one line a table, narrowed to one state
+                 (HALL_STATES; "after_time": tables still playing after time was called)
+                 or to a search (a table number, or part of a player's name).
 """
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from tournaments.models import Pairing, Round
@@ -60,6 +64,53 @@ class Dashboard:
     @property
     def disputes(self) -> list[TableRow]:
         return [row for row in self.tables if row.state == TableState.DISPUTED]
+
+    @property
+    def hall_counts(self) -> dict[str, int]:
+        """The tables in each of the hall view's filters (HALL_STATES)."""
+        return {state: len(hall_rows(self.tables, state=state)) for state in HALL_STATES}
+
+
+# The hall view's filters, in the order it lists them. A table finishing after time is
+# also playing, pending or disputed: it counts in both.
+AFTER_TIME = "after_time"
+HALL_STATES = (
+    TableState.PLAYING,
+    TableState.PENDING,
+    TableState.DISPUTED,
+    AFTER_TIME,
+    TableState.FINISHED,
+)
+
+
+def _folded(text: str) -> str:
+    """`text` without case or accents, so "nicolo" finds Niccolò."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def hall_rows(rows: list[TableRow], *, state: str = "", search: str = "") -> list[TableRow]:
+    """The rows (of PairingFacts, `dashboard_facts`) in the filter `state` (one of
+    HALL_STATES, or "" for every table) whose table number is `search` or whose players'
+    names contain it (case and accents ignored)."""
+    wanted = _folded(search.strip())
+    found = []
+    for row in rows:
+        if state == AFTER_TIME and not row.plays_after_the_call:
+            continue
+        if state and state != AFTER_TIME and row.state != state:
+            continue
+        if wanted and not _found(row.pairing, wanted):
+            continue
+        found.append(row)
+    return found
+
+
+def _found(pairing, wanted: str) -> bool:
+    if wanted.isdigit() and pairing.table is not None and int(wanted) == pairing.table:
+        return True
+    names = (pairing.player_a_name, pairing.player_b_name or "")
+    return any(wanted in _folded(name) for name in names)
 
 
 # What the dashboard never shows of a table: each match's rule profile (JSON, parsed for

@@ -230,7 +230,7 @@ def adjust(request: HttpRequest, tournament: Tournament, number: int, action: st
 # ---------------------------------------------------------------------- dashboard
 
 
-def _dashboard_round(tournament: Tournament, request: HttpRequest) -> Round | None:
+def dashboard_round(tournament: Tournament, request: HttpRequest) -> Round | None:
     number = whole_number(request, "round", _("A round"))
     published = tournament.round_set.exclude(state=Round.State.DRAFT)
     if number is not None:
@@ -240,7 +240,7 @@ def _dashboard_round(tournament: Tournament, request: HttpRequest) -> Round | No
 
 @organiser_page
 def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    rnd = _dashboard_round(tournament, request)
+    rnd = dashboard_round(tournament, request)
     context = {
         "tournament": tournament,
         "tab": "dashboard",
@@ -262,7 +262,7 @@ def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_GET
 def dashboard_tables(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The `dashboard-tables` partial the dashboard polls."""
-    rnd = _dashboard_round(tournament, request)
+    rnd = dashboard_round(tournament, request)
 
     def board() -> HttpResponse:
         context = {"tournament": tournament, "board": None}
@@ -285,21 +285,32 @@ def dashboard_tables(request: HttpRequest, tournament: Tournament) -> HttpRespon
 DASHBOARD_ROW_SECONDS = 15 * 60
 
 
-def board_rows(request: HttpRequest, tournament: Tournament, board) -> list[SafeString]:
+def board_rows(
+    request: HttpRequest,
+    tournament: Tournament,
+    board,
+    *,
+    subset: list | None = None,
+    template: str = "tournaments/_dashboard_row.html",
+    lens: tuple = (),
+) -> list[SafeString]:
     """The rows of `board` (selectors.dashboard_facts) as HTML, from the last poll's
-    where unchanged; the rows that moved are read as Pairings and rendered."""
+    where unchanged; the rows that moved are read as Pairings and rendered. `subset`: the
+    board's rows to show (all by default), each rendered with `template`; `lens`: what
+    chose them (the hall view's filter), so each view keeps its own last poll."""
     rnd, clock = board.round, board.clock
+    table_rows = board.tables if subset is None else subset
     csrf = hashlib.sha256(request.META.get("CSRF_COOKIE", "").encode()).hexdigest()[:16]
-    viewer = (get_language(), csrf, tournament.pk, rnd.pk)
+    viewer = (get_language(), csrf, tournament.pk, rnd.pk, template, *lens)
     # The shared cache's keys carry the deploy (ginclub.http.shared_cache_key).
     shared = (*viewer, rnd.state, bool(rnd.time_called), bool(clock.ends_at))
-    keys = [_row_key(shared, row) for row in board.tables]
+    keys = [_row_key(shared, row) for row in table_rows]
     board_key = "dashboard-rows:" + hashlib.sha256(repr(viewer).encode()).hexdigest()[:32]
     kept = caches["shared"].get(board_key) or {}
-    moved = [row.pairing.pk for key, row in zip(keys, board.tables, strict=True) if key not in kept]
+    moved = [row.pairing.pk for key, row in zip(keys, table_rows, strict=True) if key not in kept]
     shown = selectors.shown_pairings(rnd, moved) if moved else {}
     rows, now = [], {}
-    for key, row in zip(keys, board.tables, strict=True):
+    for key, row in zip(keys, table_rows, strict=True):
         html = kept.get(key)
         if html is None:
             # Read after the facts, the Pairing may be a change newer than its key: the
@@ -313,7 +324,7 @@ def board_rows(request: HttpRequest, tournament: Tournament, board) -> list[Safe
                 "clock": clock,
                 "tournament": tournament,
             }
-            html = render_to_string("tournaments/_dashboard_row.html", context, request=request)
+            html = render_to_string(template, context, request=request)
         now[key] = html
         rows.append(mark_safe(html))  # our own template's output, kept as a str
     if now.keys() != kept.keys():

@@ -1,6 +1,8 @@
-"""`manage.py load_demo`: a demo club, organiser, players and one match, and a demo
-tournament with the eight players checked in and round 1 published. Each part is made
-once: when it exists it is left alone, so `make run` can call this every time.
+"""`manage.py load_demo`: a demo club, organiser, players and one match, a demo
+tournament with the eight players checked in and round 1 published, and beside it a
+finished event with its history (tournaments.demo: standings with their why, a bracket,
+a corrected hand, a time decision, the players' statistics, the season ladder). Each part
+is made once: when it exists it is left alone, so `make run` can call this every time.
 
 `--language it` names the club, tournament, venue and season in Italian (the demo's
 data, shown on every page) and makes Italian the demo tournament's language; the
@@ -24,6 +26,7 @@ from ginclub.permissions import table_token
 from scoring import services
 from scoring.models import Club
 from tournaments import services as tournament_services
+from tournaments.demo import FINISHED_NAME, load_finished_event
 from tournaments.services import seasons as season_services
 
 # The demo's visible words, in the language it is loaded in.
@@ -99,8 +102,18 @@ class Command(BaseCommand):
                     "8 players checked in, round 1 published."
                 )
             )
+        finished = club.tournaments.filter(name__in=_in_every_language(FINISHED_NAME)).first()
+        if finished is None:
+            finished = load_finished_event(club, self._organiser(club), language=event_language)
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"Demo finished event {finished.name} loaded: a Swiss of 3 rounds, "
+                    "a top cut of 4, a corrected hand and a time decision."
+                )
+            )
         season = club.seasons.first() or self._season(club)
         slug = tournament.slug
+        ada = club.players.order_by("pk").values_list("pk", flat=True).first()
         self.stdout.write(
             f"Tournament dashboard (log in as organiser): {host}"
             f"{reverse('tournaments:dashboard', args=[slug])}\n"
@@ -108,7 +121,14 @@ class Command(BaseCommand):
             f"Projector: {host}{reverse('tournaments:projector', args=[slug])}\n"
             f"Table cards with QR codes: {host}{reverse('tournaments:print-cards', args=[slug])}\n"
             f"Season ladder (public): "
-            f"{host}{reverse('tournaments:season', args=[club.slug, season.slug])}"
+            f"{host}{reverse('tournaments:season', args=[club.slug, season.slug])}\n"
+            f"Finished event's standings: "
+            f"{host}{reverse('tournaments:public-standings', args=[finished.slug])}\n"
+            f"Its bracket: {host}{reverse('tournaments:bracket', args=[finished.slug])}\n"
+            f"Its corrections and ledger (log in as organiser): "
+            f"{host}{reverse('tournaments:corrections', args=[finished.slug])}\n"
+            f"A player's page with statistics (log in as organiser): "
+            f"{host}{reverse('scoring:player', args=[ada])}"
         )
 
     def _season(self, club: Club):
@@ -128,11 +148,7 @@ class Command(BaseCommand):
     def _tournament(self, club: Club, event_language: str):
         """Through the tournament services, as the organiser would on the day. Short
         rules (one game to 100) so a demo match ends in a few hands."""
-        organiser = (
-            club.organisers.order_by("pk").first()
-            or get_user_model().objects.filter(is_superuser=True).order_by("pk").first()
-        )
-        actor = services.Actor(user=organiser)
+        actor = services.Actor(user=self._organiser(club))
         with transaction.atomic():
             tournament = tournament_services.create_tournament(
                 club=club,
@@ -154,6 +170,12 @@ class Command(BaseCommand):
             draft = tournament_services.draft_round(tournament_id=tournament.pk, actor=actor)
             tournament_services.publish_round(round_id=draft.pk, actor=actor)
         return tournament
+
+    def _organiser(self, club: Club):
+        return (
+            club.organisers.order_by("pk").first()
+            or get_user_model().objects.filter(is_superuser=True).order_by("pk").first()
+        )
 
     def _load(self):
         users = get_user_model()
