@@ -5,17 +5,19 @@ the season ladder it counts in.
 
 Terms:
     script   the fixed hands every match is played from (HANDS): knocks, gins, an
-             undercut, a big gin and a dead hand, entered by one player on their phone
-             and confirmed by the other, until the match is won. The same script and
-             the same draws make the same event on every load.
+             undercut, a big gin, a dead hand and two hands entered card by card, until
+             the match is won. In the top cut each hand is entered by one player on their
+             phone and confirmed by the other; the Swiss tables' score sheets are typed
+             in by the organiser. The same script and the same draws make the same event
+             on every load.
     story    the few things an organiser does on the night, each through its service:
              a disputed hand the organiser corrects (with the reason), time called in
              the last Swiss round and one table decided by the time policy.
 
 The event is a Swiss of three rounds then a top cut of four (semi-finals, final) among
 the demo club's eight players, earlier on the day it is loaded (its matches are dated
-when they were played). Everything goes
-through the services, so the ledger verifies (`manage.py verify_ledger`).
+when they were played). Everything goes through the services, so the ledger verifies
+(`manage.py verify_ledger`).
 """
 
 from __future__ import annotations
@@ -120,14 +122,18 @@ def _play_round(event: Tournament, actor, number: int, draw: int, keys) -> None:
     )
     for index, pairing in enumerate(tables):
         start = number * 3 + index  # where in the script this table's hands start
+        # The cut and the disputed table play on their phones; the other Swiss tables
+        # hand in score sheets the organiser types in (half the services' work).
+        phones = number > SWISS_ROUNDS or (number, pairing.table) == DISPUTED
+        by = None if phones else actor
         if (number, pairing.table) == DISPUTED:
             _dispute_and_correct(pairing, actor, keys)
         if (number, pairing.table) == TIME_CALLED:
-            _play(pairing, keys, start, most=2)
+            _play(pairing, keys, start, by=by, most=2)
             services.call_time(round_id=rnd.pk, actor=actor)
             services.apply_time_policy(round_id=rnd.pk, actor=actor, pairing_ids=[pairing.pk])
         else:
-            _play(pairing, keys, start)
+            _play(pairing, keys, start, by=by)
     services.close_round(round_id=rnd.pk, actor=actor)
 
 
@@ -135,9 +141,10 @@ def _hand(game: int, number: int, step: int) -> HandInput:
     return replace(HANDS[step % len(HANDS)], game=game, number=number)
 
 
-def _play(pairing: Pairing, keys, start: int, *, most: int = 40) -> None:
-    """The script's hands from `start`, each entered by one player and confirmed by the
-    other, until the match is won (or `most` hands are played)."""
+def _play(pairing: Pairing, keys, start: int, *, by=None, most: int = 40) -> None:
+    """The script's hands from `start` until the match is won (or `most` hands are
+    played): each entered by one player and confirmed by the other, or entered by `by`
+    (the organiser, whose entry stands at once)."""
     a, b = pairing.player_a.player, pairing.player_b.player
     for step in range(start, start + most):
         match = Match.objects.get(pk=pairing.match_id)
@@ -145,10 +152,10 @@ def _play(pairing: Pairing, keys, start: int, *, most: int = 40) -> None:
             return
         game = match.games.filter(state=Game.State.IN_PROGRESS).order_by("number").first()
         number = game.hands.count() + 1
-        by, other = (a, b) if step % 2 else (b, a)
+        player, other = (a, b) if step % 2 else (b, a)
         hand = scoring.submit_hand(
             match_id=match.pk,
-            actor=scoring.Actor(player=by),
+            actor=by or scoring.Actor(player=player),
             hand=_hand(game.number, number, step),
             idempotency_key=next(keys),
         ).hand

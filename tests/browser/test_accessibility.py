@@ -132,6 +132,8 @@ def test_no_serious_violations_on_public_and_organiser_pages(browser, live_serve
         ("players", base + "manage/players/"),
         ("rounds", base + "manage/rounds/"),
         ("dashboard", base + "manage/dashboard/"),
+        ("hall view", base + "manage/dashboard/hall/"),
+        ("hall view, disputed", base + "manage/dashboard/hall/?state=disputed"),
         ("result", f"{base}manage/tables/{finished.pk}/result/"),
         ("standings", base + "manage/standings/"),
         ("corrections", base + "manage/corrections/"),

@@ -193,6 +193,12 @@ def test_sixty_four_tables_fit_one_desk_screen_filter_in_one_tap_and_find_a_play
     expect(rows).to_have_count(1)
     expect(rows.first).to_have_attribute("data-testid", "hall-table-7")
     expect(desk).to_have_url(re.compile(r"q=niccolo"))
+    # The next poll asks for the same search (the box's words), and keeps the one line.
+    polls: list[str] = []
+    desk.on("request", lambda r: polls.append(r.url) if "/hall/tables/" in r.url else None)
+    desk.wait_for_timeout(5500)
+    assert polls and all("q=niccolo" in url for url in polls), polls
+    expect(rows).to_have_count(1)
     # A table by its number (and a player whose name holds it: none here).
     desk.get_by_test_id("hall-search").fill("41")
     expect(rows).to_have_count(1)

@@ -107,6 +107,7 @@ def test_every_tournament_page_fits_a_phone(phone):
             ("players", "players/"),
             ("rounds", "rounds/"),
             ("dashboard", "dashboard/"),
+            ("hall", "dashboard/hall/"),
             ("result", f"tables/{finished.pk}/result/"),
             ("standings", "standings/"),
             ("corrections", "corrections/"),

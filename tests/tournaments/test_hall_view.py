@@ -100,8 +100,10 @@ def test_the_hall_page_links_each_count_to_its_filter_and_shows_only_those_table
     disputed = client.get(hall, {"round": 1, "state": "disputed"}).content.decode()
     assert disputed.count('class="hall-row') == 1 and 'data-testid="hall-table-3"' in disputed
     assert "1 table of 5 shown" in disputed
-    # The poll carries the filter, so it keeps showing the same tables.
+    # The poll carries the filter (and the search box's words), so it keeps showing the
+    # same tables.
     assert '/manage/dashboard/hall/tables/?round=1&amp;state=disputed"' in disputed
+    assert 'hx-include="#hall-search"' in disputed
     found = client.get(hall, {"q": "Gus"}).content.decode()
     assert found.count('class="hall-row') == 1 and "Gus" in found
     nobody = client.get(hall, {"q": "Zed"}).content.decode()

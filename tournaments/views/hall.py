@@ -55,7 +55,9 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict:
         board = selectors.dashboard_facts(rnd)
         shown = selectors.hall_rows(board.tables, state=state, search=search)
         context["board"] = board
-        lens = {"round": rnd.number, "state": state, "q": search}
+        # The poll sends the search box's words as they are then (hx-include), so a poll
+        # that crossed a search in flight cannot bring back the previous search.
+        lens = {"round": rnd.number, "state": state}
         context["poll_query"] = urlencode({k: v for k, v in lens.items() if v})
         context["shown"] = len(shown)
         context["board_rows"] = board_rows(
