@@ -227,8 +227,13 @@ def test_sixty_four_tables_fit_one_desk_screen_filter_in_one_tap_and_find_a_play
     phone.screenshot(path=str(ARTIFACTS / "hall-phone-360.png"))
     phone.get_by_test_id("filter-disputed").tap()
     expect(rows_of(phone)).to_have_count(4)
+    # A search looks at every table, whatever the filter: tables 29 to 32 seat the Grecos.
     phone.get_by_test_id("hall-search").fill("Greco")
-    expect(rows_of(phone)).to_have_count(4)  # tables 29 to 32: Ada to Hana Greco
+    expect(phone.get_by_test_id("hall-table-29")).to_be_visible()
+    assert [rows_of(phone).nth(i).get_attribute("data-testid") for i in range(4)] == [
+        f"hall-table-{t}" for t in (29, 30, 31, 32)
+    ]
+    expect(phone.get_by_test_id("filter-all")).not_to_have_attribute("aria-current", "true")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     phone.screenshot(path=str(ARTIFACTS / "hall-phone-360-search.png"), full_page=True)
     assert phone.console_errors == [], phone.console_errors
