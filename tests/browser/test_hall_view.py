@@ -207,6 +207,18 @@ def test_sixty_four_tables_fit_one_desk_screen_filter_in_one_tap_and_find_a_play
     expect(desk.get_by_test_id("hall-empty")).to_contain_text("No table or player matches")
     assert desk.console_errors == [], desk.console_errors
 
+    # Time called: every unfinished table finishes after time, and says so on its line.
+    desk.goto(hall)
+    services.call_time(round_id=rnd.pk, actor=scoring.Actor(user=event.club.organisers.get()))
+    expect(desk.get_by_test_id("filter-after_time")).to_have_text(
+        "58 finishing after time", timeout=12000
+    )
+    desk.get_by_test_id("filter-after_time").click()
+    expect(rows).to_have_count(58)
+    expect(desk.get_by_test_id("hall-table-1")).to_contain_text("after time")
+    assert _outside_the_screen(desk) == []
+    desk.screenshot(path=str(ARTIFACTS / "hall-desk-after-time.png"))
+
     # In Italian: the words change, the 64 lines still fit the screen.
     desk.goto(hall)
     desk.get_by_test_id("language-it").click()
