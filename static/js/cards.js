@@ -45,7 +45,6 @@
     if (!f) return;
     var checked = f.querySelector('[name="outcome"]:checked');
     var outcome = checked ? checked.value : "knock";
-    f.dataset.outcome = outcome;
     function apply(selector, off) {
       f.querySelectorAll(selector).forEach(function (box) {
         box.hidden = off;
@@ -54,6 +53,11 @@
     }
     apply("[data-knock-only]", outcome !== "knock");
     apply("[data-not-dead]", outcome === "dead");
+    var gin = outcome === "gin" || outcome === "big_gin";
+    f.querySelectorAll("[data-gin-words]").forEach(function (el) {
+      if (!el.dataset.knockWords) el.dataset.knockWords = el.textContent;
+      el.textContent = gin ? el.dataset.ginWords : el.dataset.knockWords;
+    });
   }
   document.addEventListener("change", function (e) {
     if (e.target.matches && e.target.matches('#hand-entry [name="outcome"]')) shapeByOutcome();

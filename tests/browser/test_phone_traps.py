@@ -18,7 +18,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # A refusal is an answer (400 or 409): Chromium logs its status as it logs any 4xx. Only
 # these lines are let through, and only in tests that expect a refusal.
-REFUSED_STATUS = re.compile(r"^Failed to load resource: the server responded with a status of 4(00|09)")
+REFUSED_STATUS = re.compile(
+    r"^Failed to load resource: the server responded with a status of 4(00|09)"
+)
 
 
 def watch_console(page) -> list[str]:
@@ -208,3 +210,50 @@ def test_the_gin_form_asks_who_went_gin_and_no_knock_questions(phone, language):
     expect(entry.get_by_text(knock, exact=True)).to_be_visible()
     expect(alice.locator("#id_knocker_deadwood")).to_be_visible()
     no_errors(errors)
+
+
+# ------------------------------------------ trap 6: a withdrawn hand keeps its number
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_dispute_needs_a_reason_and_a_withdrawn_hand_is_entered_again_under_its_number(
+    phone, language
+):
+    """'Disputed: no reason given' went through; the re-entry of hand 1 became hand 2."""
+    match, link = start()
+    alice, bob = phone(), phone()
+    errors = watch_console(alice) + watch_console(bob)
+    sit_down(alice, link, "Alice", "1111")
+    sit_down(bob, link, "Bob", "2222")
+    if language == "it":
+        in_italian(bob)
+    fill_quick_knock(alice, "4", "30")
+    alice.get_by_test_id("submit-hand").click()
+    expect(bob.get_by_test_id("confirm-1")).to_be_visible(timeout=10000)
+    dispute = bob.locator("ol.hands > li").first.locator("form", has=bob.locator("[name=reason]"))
+    sent = []
+    bob.on("request", lambda r: sent.append(r.url) if "/dispute/" in r.url else None)
+    dispute.locator("button").click()  # no reason: the phone asks for one, sends nothing
+    assert dispute.locator("[name=reason]").evaluate("i => i.matches(':invalid')")
+    bob.wait_for_timeout(300)
+    assert sent == []
+    assert Hand.objects.get(game__match=match).state == Hand.State.PENDING
+    dispute.locator("[name=reason]").fill("I had 31")
+    dispute.locator("button").click()
+    withdraw = alice.get_by_test_id("withdraw-1")
+    expect(withdraw).to_contain_text("enter it again", timeout=10000)
+    withdraw.click()
+    expect(alice.locator("#hand-form h2")).to_contain_text("Enter hand 1")
+    fill_quick_knock(alice, "4", "31")
+    alice.get_by_test_id("submit-hand").click()
+    expect(alice.locator("#hand-form h2")).to_contain_text("Enter hand 2")
+    expect(alice.locator("ol.hands > li")).to_have_count(2)
+    titles = alice.locator("ol.hands > li .row").all_inner_texts()
+    assert [t.split()[:3] for t in titles] == [["Hand", "1", "Pending"], ["Hand", "1", "Withdrawn"]]
+    hands = Hand.objects.filter(game__match=match).order_by("id")
+    assert [(h.number, h.state) for h in hands] == [(1, "voided"), (1, "pending")]
+    expect(bob.get_by_test_id("confirm-1")).to_be_visible(timeout=10000)
+    shot(bob, f"withdrawn-{language}")
+    bob.get_by_test_id("confirm-1").click()
+    expect(bob.locator("#hand-form h2")).to_contain_text("2")
+    no_errors(errors, refusals=True)

@@ -111,14 +111,20 @@ def test_confirm_with_the_opponents_pin_on_the_same_phone(api, match, bob):
 
 
 def test_dispute_without_a_reason_as_a_form(api, match, bob):
-    """A form post (or JSON) may leave the optional reason out: it was a 500 (found by
-    tests/test_api_fuzz.py)."""
+    """A form post (or JSON) that leaves the reason out was a 500 (found by
+    tests/test_api_fuzz.py), then went through as "Disputed: no reason given": it is
+    refused, saying what to do (issue 23, trap 6)."""
     hand = api.post(f"/api/matches/{match.pk}/hands/", hand_payload(), format="json").json()
-    response = api.post(
-        f"/api/hands/{hand['hand']['id']}/dispute/",
-        {"version": 1, "idempotency_key": key(), "player": bob.pk, "pin": "1234"},
-        format="multipart",
-    )
+    body = {"version": 1, "idempotency_key": key(), "player": bob.pk, "pin": "1234"}
+    url = f"/api/hands/{hand['hand']['id']}/dispute/"
+    response = api.post(url, body, format="multipart")
+    assert response.status_code == 400, response.content
+    assert response.json()["error"] == {
+        "code": "reason_required",
+        "message": "Say what is wrong with hand 1: a dispute needs a reason.",
+        "fields": {"reason": "required"},
+    }
+    response = api.post(url, {**body, "reason": "I had 31"}, format="multipart")
     assert response.status_code == 200, response.content
     assert response.json()["hand"]["state"] == "disputed"
 
