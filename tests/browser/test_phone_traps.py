@@ -257,3 +257,91 @@ def test_a_dispute_needs_a_reason_and_a_withdrawn_hand_is_entered_again_under_it
     bob.get_by_test_id("confirm-1").click()
     expect(bob.locator("#hand-form h2")).to_contain_text("2")
     no_errors(errors, refusals=True)
+
+
+# ------------------------------------------------ trap 1: a player with no PIN
+
+
+@pytest.fixture
+def desk(browser, live_server, settings):
+    """The organiser's laptop (1280 px)."""
+    settings.SESSION_COOKIE_SECURE = settings.CSRF_COOKIE_SECURE = False
+    settings.SECURE_SSL_REDIRECT = False
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_server.url)
+    context.set_default_timeout(15000)
+    yield context.new_page()
+    context.close()
+
+
+def _event_with_a_player_without_pin():
+    import datetime as dt
+
+    from scoring.services import Actor
+    from tests.factories import ClubFactory, PlayerFactory, UserFactory
+    from tournaments import services as events
+
+    club = ClubFactory(name="Riverside Gin", slug="riverside")
+    olga = UserFactory(username="olga")
+    club.organisers.add(olga)
+    PlayerFactory(club=club, name="Ada", pin="1111")
+    # Jun Park is registered by name: a new club player, with no PIN (as from a CSV)
+    who = Actor(user=olga)
+    event = events.create_tournament(
+        club=club, actor=who, name="Autumn Open", date=dt.date(2026, 11, 28)
+    )
+    for name in ("Ada", "Jun Park"):
+        events.add_registration(tournament_id=event.pk, actor=who, name=name)
+    return event, who
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_player_without_a_pin_is_flagged_before_publishing_and_the_desk_confirms_for_him(
+    desk, phone, language
+):
+    from ginclub.permissions import table_token
+    from tests.browser.test_time_called import _log_in
+    from tournaments.models import Pairing
+
+    event, who = _event_with_a_player_without_pin()
+    errors = watch_console(desk)
+    _log_in(desk)
+    if language == "it":
+        in_italian(desk)
+    warning = {
+        "en": "No PIN yet: Jun Park. This player cannot sit at a table's phone",
+        "it": "Ancora senza PIN: Jun Park.",
+    }[language]
+    desk.goto(f"/tournaments/{event.slug}/manage/players/")
+    expect(desk.get_by_test_id("without-pin")).to_contain_text(warning)
+    desk.goto(f"/tournaments/{event.slug}/manage/rounds/")
+    desk.locator("form[action$='/draft/'] button").click()
+    expect(desk.get_by_test_id("without-pin")).to_contain_text(warning)  # before publishing
+    shot(desk, f"draft-without-pin-{language}")
+    desk.locator("form[action$='/publish/'] button").click()
+    desk.goto(f"/tournaments/{event.slug}/manage/dashboard/")
+    expect(desk.get_by_test_id("without-pin")).to_contain_text(warning)
+
+    # Ada enters hand 1 on her phone; Jun cannot sit, so the desk confirms it for him
+    pairing = Pairing.objects.select_related("match").get(round__tournament=event)
+
+    ada = phone()
+    ada_errors = watch_console(ada)
+    sit_down(ada, f"/t/{table_token(pairing.match)}/", "Ada", "1111")
+    seat = "A" if pairing.match.player_a.name == "Ada" else "B"
+    ada.locator(f'input[name="knocker"][value="{seat}"]').check()
+    ada.locator("#id_knocker_deadwood").fill("4")
+    ada.locator("#id_defender_deadwood").fill("30")
+    ada.get_by_test_id("submit-hand").click()
+    expect(ada.locator("#hand-form h2")).to_contain_text("Enter hand 2")
+    desk.goto(f"/matches/{pairing.match.pk}/")
+    expect(desk.get_by_test_id("match-without-pin")).to_contain_text("Jun Park")
+    confirm = desk.get_by_test_id("confirm-for-1")
+    expect(confirm).to_contain_text("Jun Park")
+    shot(desk, f"match-without-pin-{language}")
+    confirm.click()
+    expect(desk.locator("ol.hands > li").first.locator(".badge")).to_have_text(
+        {"en": "Confirmed", "it": "Confermata"}[language]
+    )
+    assert pairing.match.games.get().hands.get().state == "confirmed"
+    no_errors(errors)
+    no_errors(ada_errors)

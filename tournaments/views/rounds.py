@@ -63,6 +63,7 @@ def _rounds_page(request, tournament, swap=None, fix=None, status=200) -> HttpRe
         context["draft"] = selectors.tables(latest)
         default_swap, default_fix = _draft_forms(latest)
         context["swap_form"], context["fix_form"] = swap or default_swap, fix or default_fix
+        context["without_pin"] = selectors.without_pin(tournament, latest)
     return render(request, "tournaments/rounds.html", context, status=status)
 
 
@@ -249,6 +250,7 @@ def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if rnd is not None:
         context["board"] = selectors.dashboard_facts(rnd)
         context["board_rows"] = board_rows(request, tournament, context["board"])
+        context["without_pin"] = selectors.without_pin(tournament, rnd)
     context["pin_locks"] = scoring.pin_locks(
         [r.player for r in tournament.registrations.select_related("player__club")]
     )
