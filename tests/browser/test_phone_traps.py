@@ -345,3 +345,68 @@ def test_a_player_without_a_pin_is_flagged_before_publishing_and_the_desk_confir
     assert pairing.match.games.get().hands.get().state == "confirmed"
     no_errors(errors)
     no_errors(ada_errors)
+
+
+# ----------------------------------------------- trap 4: results after time is called
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_calling_time_asks_first_and_a_level_result_reads_as_a_win_on_time(desk, language):
+    """'Cleo wins 0–0: time was called…', 'games 0–0 · Cleo wins', game-win % '0 of 0'
+    as 0.0%, '1 finishing the hand in play' beside 'No hand in play: decide now', and a
+    'Call time' that acted at once."""
+    from scoring import services as scoring
+    from scoring.hand_input import HandInput
+    from tests.browser.test_time_called import _log_in, _table
+
+    event, pairing = _table()
+    olga = scoring.Actor(user=event.club.organisers.get())
+    leader = pairing.match.player_a.name
+    scoring.submit_hand(
+        match_id=pairing.match_id,
+        actor=olga,
+        hand=HandInput(
+            game=1,
+            number=1,
+            outcome="knock",
+            knocker="A",
+            knocker_deadwood=4,
+            defender_deadwood=20,
+        ),  # fmt: skip
+        idempotency_key="hand-1",
+    )
+    errors = watch_console(desk)
+    _log_in(desk)
+    if language == "it":
+        in_italian(desk)
+    desk.goto(f"/tournaments/{event.slug}/manage/dashboard/")
+    desk.get_by_text({"en": "Call time…", "it": "Chiama il tempo…"}[language]).click()
+    ask = desk.get_by_test_id("call-time")
+    expect(ask).to_contain_text({"en": "Call time now?", "it": "Chiamare il tempo ora?"}[language])
+    pairing.round.refresh_from_db()
+    assert not pairing.round.time_called  # one tap only opened the question
+    desk.get_by_test_id("call-time-now").click()
+    expect(desk.get_by_test_id("play-counts")).to_be_visible()
+    decide = desk.get_by_test_id("time-policy-1")
+    expect(decide).to_have_text(
+        {"en": "Decide now, without the hand in play", "it": "Decidi ora, senza la mano in corso"}[
+            language
+        ]
+    )
+    decide.click()
+    said = desk.locator(".messages")
+    expect(said).to_contain_text(
+        {"en": f"Table 1: {leader} wins: time was called with games level",
+         "it": f"Tavolo 1: {leader} vince: "}[language]
+    )  # fmt: skip
+    assert "0–0" not in said.inner_text()
+    row = desk.get_by_test_id("table-1")
+    expect(row).to_contain_text(
+        {"en": f"{leader} wins on time", "it": f"vince {leader} allo scadere del tempo"}[language]
+    )
+    shot(desk, f"time-called-dashboard-{language}")
+    desk.goto(f"/tournaments/{event.slug}/manage/standings/")
+    table = desk.locator("table").first
+    expect(table).to_be_visible()
+    assert not re.search(r"(?<![0-9])0[.,]0%", table.inner_text())  # "—": no game finished
+    no_errors(errors)

@@ -117,7 +117,7 @@ def test_a_result_set_by_the_organiser_says_so_with_its_reason(table, organiser)
         pairing_id=table.pk, actor=actor(organiser), winner="B", reason="Ada had to leave"
     )
     board = _get(_phone(table, "A"), f"/matches/{table.match_id}/scoreboard/")
-    assert f"{b} wins 0–0: result set by the organiser (Ada had to leave)" in board
+    assert f"{b} wins: result set by the organiser (Ada had to leave)" in board
 
 
 def test_game_totals_explain_themselves_with_names_not_seats(table, organiser, client):
