@@ -204,3 +204,17 @@ def test_api_docs_page_is_served_without_a_cdn(client):
     response = client.get("/api/docs/")
     assert response.status_code == 200
     assert b"cdn" not in response.content.lower() and b"unpkg" not in response.content.lower()
+
+
+def test_api_refusals_name_the_players_and_say_fields_in_words(api, match):
+    """Issue 23, trap 3: the API's messages read as the pages' do ("Say who knocked: Alice
+    or Bob.", not "knocker: ..."); `fields` keeps the JSON names for programs."""
+    url = f"/api/matches/{match.pk}/hands/"
+    no_knocker = api.post(url, hand_payload(knocker=""), format="json").json()["error"]
+    assert no_knocker["message"] == "Say who knocked: Alice or Bob."
+    assert list(no_knocker["fields"]) == ["knocker"]
+    no_deadwood = api.post(url, hand_payload(defender_deadwood=None), format="json").json()
+    assert no_deadwood["error"]["message"] == "Give Bob's deadwood."
+    bad = api.post(url, hand_payload(knocker_deadwood="lots"), format="json").json()["error"]
+    assert bad["message"].startswith("knocker deadwood: "), bad
+    assert "knocker_deadwood" in bad["fields"]
