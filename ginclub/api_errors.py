@@ -97,7 +97,14 @@ def _first_message(detail: Any) -> str:
     if isinstance(detail, dict):
         for key, value in detail.items():
             inner = _first_message(value)
-            return inner if key == "non_field_errors" else f"{key}: {inner}"
+            if key == "non_field_errors":
+                return inner
+            # the field as people write it ("knocker deadwood"), not as JSON spells it
+            # Translators: an API field's problem: "knocker deadwood: A valid integer is required."
+            return _("%(field)s: %(problem)s") % {
+                "field": str(key).replace("_", " "),
+                "problem": inner,
+            }
         return _("Invalid input.")
     if isinstance(detail, list):
         return _first_message(detail[0]) if detail else _("Invalid input.")

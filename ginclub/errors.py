@@ -88,11 +88,6 @@ class Refusal:
     status: int = 400
     fields: dict[str, Any] | None = None
 
-    @property
-    def field_notes(self) -> dict[str, Any]:
-        """The fields' problems that the message does not already say (for pages)."""
-        return {k: v for k, v in (self.fields or {}).items() if str(v) not in self.message}
-
     def as_dict(self) -> dict[str, Any]:
         body: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.fields:

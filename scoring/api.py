@@ -24,6 +24,7 @@ from scoring import selectors, services, stats
 from scoring import serializers as s
 from scoring.hand_input import hand_input_from
 from scoring.models import Club, Hand, Match, Player
+from scoring.words import names_of
 
 
 def _visible_match(request: Request, match_id: int) -> Match:
@@ -141,7 +142,7 @@ def match_detail(request: Request, match_id: int) -> Response:
 @permission_classes([AllowAny])
 def preview(request: Request, match_id: int) -> Response:
     match = _visible_match(request, match_id)
-    hand = hand_input_from(valid(s.PreviewHandSerializer, request))
+    hand = hand_input_from(valid(s.PreviewHandSerializer, request), names_of(match))
     result = services.preview_hand(match=match, hand=hand)
     return Response(s.PreviewOutputSerializer(result.as_dict()).data)
 
@@ -159,7 +160,10 @@ def submit(request: Request, match_id: int) -> Response:
     actor = _actor(request, match, data)
     key = data.pop("idempotency_key")
     outcome = services.submit_hand(
-        match_id=match.pk, actor=actor, hand=hand_input_from(data), idempotency_key=key
+        match_id=match.pk,
+        actor=actor,
+        hand=hand_input_from(data, names_of(match)),
+        idempotency_key=key,
     )
     # The response is HandActionOutputSerializer's, kept with the entry for replays.
     return Response(outcome.response, status=200 if outcome.replayed else 201)
@@ -186,7 +190,7 @@ def _hand_action(serializer_class, service, *, organiser_only: bool = False):
             outcome = service(
                 hand_id=hand.pk,
                 actor=actor,
-                hand_input=hand_input_from(data),
+                hand_input=hand_input_from(data, names_of(match)),
                 version=version,
                 reason=reason,
                 idempotency_key=key,
@@ -229,7 +233,7 @@ def correct_preview(request: Request, hand_id: int) -> Response:
     preview = services.preview_correction(
         hand_id=hand.pk,
         actor=permissions.actor_of(request),
-        hand_input=hand_input_from(data),
+        hand_input=hand_input_from(data, names_of(hand.game.match)),
         version=version,
         reason=reason,
     )

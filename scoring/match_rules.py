@@ -74,3 +74,12 @@ def hollywood_columns(match: Match, games: Sequence[Game]) -> None:
         return
     for hand, scored in zip(confirmed, result.scored_in, strict=True):
         hand.scored_in = scored
+
+
+def next_hand_number(hands: Sequence[Hand], withdrawn: set[int]) -> int:
+    """The number of a game's next hand, given every hand row of the game and the ids of
+    those their enterer withdrew. A withdrawn hand's number is free again: the hand is
+    entered again under it, as the paper sheet numbers it (issue 23, trap 6). A hand an
+    organiser voided keeps its number on record: the next hand takes the one after it."""
+    kept = [h.number for h in hands if h.pk not in withdrawn]
+    return max(kept, default=0) + 1

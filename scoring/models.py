@@ -263,7 +263,12 @@ class Hand(models.Model):
     class Meta:
         ordering = ["game", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "number"], name="hand_number_unique")
+            # a withdrawn hand (voided) leaves its number to the hand entered again
+            models.UniqueConstraint(
+                fields=["game", "number"],
+                condition=~models.Q(state="voided"),
+                name="hand_number_unique_while_live",
+            )
         ]
 
     def __str__(self) -> str:

@@ -16,6 +16,7 @@ from scoring.match_rules import (
     entry_game,
     hollywood_columns,
     is_hollywood,
+    next_hand_number,
     profile_of,
 )
 from scoring.models import Club, Entry, Game, Hand, LedgerRow, Match, Player
@@ -60,7 +61,7 @@ class MatchView:
     @property
     def next_hand_number(self) -> int:
         hands = self.current_hands
-        return (max(h.number for h in hands) + 1) if hands else 1
+        return next_hand_number(hands, {h.pk for h in hands if h.withdrawn})
 
     @property
     def attention(self) -> list[Hand]:
@@ -84,7 +85,7 @@ def match_view(match_id: int) -> MatchView:
     match = Match.objects.select_related("club", "player_a", "player_b").get(pk=match_id)
     games = list(
         match.games.order_by("number").prefetch_related(
-            Prefetch("hands", queryset=Hand.objects.order_by("number"))
+            Prefetch("hands", queryset=Hand.objects.order_by("number", "id"))
         )
     )
     hands_by_game = {g.pk: list(g.hands.all()) for g in games}
@@ -92,14 +93,20 @@ def match_view(match_id: int) -> MatchView:
     entered: dict[int, set[str]] = {}
     names: dict[int, list[str]] = {}
     firsts: dict[int, str] = {}
-    submits = Entry.objects.filter(match=match, kind=Entry.Kind.SUBMIT).order_by("id")
-    for hand_id, seat in submits.values_list("hand_id", "seat"):
+    withdrawn: set[int] = set()
+    kinds = (Entry.Kind.SUBMIT, Entry.Kind.WITHDRAW)
+    entries = Entry.objects.filter(match=match, kind__in=kinds).order_by("id")
+    for hand_id, seat, kind in entries.values_list("hand_id", "seat", "kind"):
+        if kind == Entry.Kind.WITHDRAW:
+            withdrawn.add(hand_id)
+            continue
         entered.setdefault(hand_id, set()).add(seat)
         firsts.setdefault(hand_id, seat)
         names.setdefault(hand_id, []).append(match.player(seat).name if seat else "an organiser")
     for game in games:
         for hand in hands_by_game[game.pk]:
             hand.game = game  # already loaded: spare the serializer a query per hand
+            hand.withdrawn = hand.pk in withdrawn
             hand.entered_seats = entered.get(hand.pk, set())
             hand.entered_names = names.get(hand.pk, [])
             hand.by_organiser = "" in hand.entered_seats

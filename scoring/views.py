@@ -49,6 +49,7 @@ from scoring.hand_input import (
     hand_input_from,
     outcome_text,
     show_value,
+    winner_seat,
 )
 from scoring.models import Hand, Match, Player
 from scoring.services.hand_entry import hand_values
@@ -442,11 +443,13 @@ def preview(request: HttpRequest, match_id: int) -> HttpResponse:
     form, _data = _hand_of_form(request, match)
     hand = hand_input_from(form.hand_data(), _seat_names(match))
     result = services.preview_hand(match=match, hand=hand)
+    # the preview says for whom, as the hand list does ("→ Alice +15")
+    winner = winner_seat(result, hand.knocker) if hand.knocker else ""
     context = {
         "match": match,
         "result": result,
         "shown": _shown_result(result),
-        "knocker": match.player(hand.knocker) if hand.knocker else None,
+        "winner": match.player(winner) if winner else None,
     }
     return render(request, "scoring/_preview.html", context)
 

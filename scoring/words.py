@@ -179,11 +179,14 @@ def decision_why(match: Match) -> str:
 
 def result(match: Match) -> str:
     """How the match ended, winner's games first ("Ben wins 3–1"; set over the hands:
-    "Ada wins 2–1: time was called and Ada led on games"); blank while it is played."""
+    "Ada wins 2–1: time was called and Ada led on games"; with games level, "Cleo wins:
+    time was called with games level and Cleo led game 1 45–20"); blank while played."""
     names = names_of(match)
     if why := decision_why(match):
         w, games = match.winner, {"A": match.games_won_a, "B": match.games_won_b}
         values = {"name": names[w], "won": games[w], "lost": games[_other(w)], "why": why}
+        if values["won"] == values["lost"]:  # not "Cleo wins 0–0": the why says it
+            return _("%(name)s wins: %(why)s") % values
         return _("%(name)s wins %(won)s–%(lost)s: %(why)s") % values
     if not match.winner:
         if match.state == Match.State.CLOSED:

@@ -197,13 +197,14 @@ def test_every_hand_action_and_the_match_detail(people):
     # withdrawn, disputed then corrected, voided
     second = check(a.post(submit_url, keyed(quick(2)), format="json"), 201, out)["hand"]
     act(a, second, "withdraw")
-    third = check(a.post(submit_url, keyed(quick(3)), format="json"), 201, out)["hand"]
+    # entered again under its own number (issue 23, trap 6)
+    third = check(a.post(submit_url, keyed(quick(2)), format="json"), 201, out)["hand"]
     third = act(b, third, "dispute", reason="it was 4")["hand"]
-    act(org, third, "correct", **quick(3, kd=4), reason="agreed at the table")
-    fourth = check(a.post(submit_url, keyed(quick(4)), format="json"), 201, out)["hand"]
+    act(org, third, "correct", **quick(2, kd=4), reason="agreed at the table")
+    fourth = check(a.post(submit_url, keyed(quick(3)), format="json"), 201, out)["hand"]
     act(org, fourth, "void", reason="entered twice")
     # the organiser's hand ends game 1 (a breakdown), then game 2 begins
-    check(org.post(submit_url, keyed(quick(5, dd=35)), format="json"), 201, out)
+    check(org.post(submit_url, keyed(quick(4, dd=35)), format="json"), 201, out)
     detail = check(org.get(f"/api/matches/{match['id']}/"), 200, ss.MatchOutputSerializer)
     first_game = detail["games"][0]
     assert first_game["breakdown"] is not None and len(detail["games"]) == 2

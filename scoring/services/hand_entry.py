@@ -22,7 +22,7 @@ from scoring.hand_input import (
     state_text,
     winner_seat,
 )
-from scoring.match_rules import dealer_after, entry_game, game_result
+from scoring.match_rules import dealer_after, entry_game, game_result, next_hand_number
 from scoring.models import Entry, Game, Hand, Match
 from scoring.rules import RuleProfile, parse_cards
 from scoring.services.base import (
@@ -65,9 +65,10 @@ def submit_hand(*, match_id: int, actor: Actor, hand: HandInput, idempotency_key
         game = _current_game(match, hand.game)
         profile = RuleProfile.from_dict(match.rules)
         values = hand_values(hand, evaluate(hand, profile))
-        # Every hand of the game, voided ones included (their numbers are never reused),
-        # read once: the next number, the dealer and whether the game is decided need them.
-        hands = list(game.hands.order_by("number"))
+        # Every hand of the game, voided ones included (an organiser's void keeps its
+        # number; a withdrawal frees it), read once: the next number, the dealer and
+        # whether the game is decided need them.
+        hands = list(game.hands.order_by("number", "id"))
         live = [h for h in hands if h.state != Hand.State.VOIDED]
         existing = next((h for h in live if h.number == hand.number), None)
         entry = record_entry(
@@ -117,7 +118,7 @@ def _new_hand(
     entry,
     actor,
 ) -> Hand:
-    expected = (hands[-1].number if hands else 0) + 1
+    expected = next_hand_number(hands, withdrawn_hands(hands))
     if hand.number != expected:
         raise Conflict(
             "wrong_hand_number",
@@ -152,6 +153,15 @@ def _new_hand(
     if by_organiser:
         recompute(match, actor, action="hand_entered", hand=row)
     return row
+
+
+def withdrawn_hands(hands: list[Hand]) -> set[int]:
+    """The ids of those of `hands` their enterer withdrew (voided by a withdrawal)."""
+    voided = [h.pk for h in hands if h.state == Hand.State.VOIDED]
+    if not voided:
+        return set()
+    entries = Entry.objects.filter(hand_id__in=voided, kind=Entry.Kind.WITHDRAW)
+    return set(entries.values_list("hand_id", flat=True))
 
 
 def hand_fields(values: dict[str, Any]) -> dict[str, Any]:
@@ -292,8 +302,9 @@ def dispute_hand(
     *, hand_id: int, actor: Actor, version: int, reason: str, idempotency_key: str
 ) -> Outcome:
     """The opponent disagrees with a pending hand, under the match lock on the hand as it
-    is then; the dispute moves the hand's version. Raises Forbidden, Conflict
-    (`stale_version`, `not_pending`: confirmed first, `match_closed`)."""
+    is then; the dispute moves the hand's version. Raises Forbidden, ServiceError
+    (`reason_required`), Conflict (`stale_version`, `not_pending`: confirmed first,
+    `match_closed`)."""
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version, "reason": reason}
         hand, match, seat, key_hash, replay = _begin(
@@ -308,6 +319,11 @@ def dispute_hand(
         first = hand.entries.filter(kind=Entry.Kind.SUBMIT).first()
         if seat and first is not None and first.seat == seat:
             raise Forbidden("own_entry", _("You entered this hand; withdraw it instead."))
+        require_reason(
+            reason,
+            _("Say what is wrong with hand %(number)s: a dispute needs a reason.")
+            % {"number": hand.number},
+        )
         entry = record_entry(
             match, actor, seat, Entry.Kind.DISPUTE, payload, idempotency_key, key_hash, hand=hand
         )

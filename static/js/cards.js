@@ -36,6 +36,33 @@
     if (e.target.matches && e.target.matches('.stepper input')) e.target.select();
   });
 
+  // ------------------------------------------------------------ the outcome
+  // A gin or big gin has no knocker's deadwood to give (it is 0) and no lay-offs; a dead
+  // hand has no knocker and no deadwood. What does not apply is hidden and disabled, so
+  // it is neither asked nor sent.
+  function shapeByOutcome() {
+    var f = form();
+    if (!f) return;
+    var checked = f.querySelector('[name="outcome"]:checked');
+    var outcome = checked ? checked.value : "knock";
+    function apply(selector, off) {
+      f.querySelectorAll(selector).forEach(function (box) {
+        box.hidden = off;
+        box.querySelectorAll("input, button").forEach(function (el) { el.disabled = off; });
+      });
+    }
+    apply("[data-knock-only]", outcome !== "knock");
+    apply("[data-not-dead]", outcome === "dead");
+    var gin = outcome === "gin" || outcome === "big_gin";
+    f.querySelectorAll("[data-gin-words]").forEach(function (el) {
+      if (!el.dataset.knockWords) el.dataset.knockWords = el.textContent;
+      el.textContent = gin ? el.dataset.ginWords : el.dataset.knockWords;
+    });
+  }
+  document.addEventListener("change", function (e) {
+    if (e.target.matches && e.target.matches('#hand-entry [name="outcome"]')) shapeByOutcome();
+  });
+
   // ------------------------------------------------------------- card grid
   function grids() {
     return {
@@ -231,6 +258,30 @@
   document.addEventListener("input", touched);
   document.addEventListener("change", touched);
 
+  // A new preview or save makes what the last one showed stale: its score, its refusal,
+  // the other phone's entry beside it. They go before the answer comes (issue 23, trap 2).
+  function clearShown(f) {
+    var preview = f.querySelector("#preview");
+    if (preview) {
+      preview.replaceChildren();
+      preview.className = "";
+      preview.removeAttribute("role");
+    }
+    var clash = f.querySelector("#hand-clash");
+    if (clash) clash.replaceChildren();
+    var slot = f.querySelector(":scope > .refusal-slot");
+    if (slot) slot.replaceChildren();
+    f.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
+  }
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var f = form();
+    var elt = e.detail.elt;
+    var saves = elt === f && e.detail.requestConfig.path === f.getAttribute("hx-post");
+    if (f && (saves || (elt.classList && elt.classList.contains("preview-button") && f.contains(elt)))) {
+      clearShown(f);
+    }
+  });
+
   // The request that saved the hand: forget its draft, and guard the fresh form's Save.
   var saving = null;
   document.addEventListener("htmx:beforeRequest", function (e) {
@@ -277,6 +328,23 @@
     htmx.ajax("POST", document.getElementById("hand-form").dataset.compare,
       { source: f, target: "#hand-clash", swap: "innerHTML" });
   });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    // the clash says it all, once: who saved what, beside this entry, and what to do
+    var f = form();
+    if (!f || !e.detail.target || e.detail.target.id !== "hand-clash") return;
+    var slot = f.querySelector(":scope > .refusal-slot");
+    if (slot) slot.replaceChildren();
+  });
+
+  // While the clash shows its Confirm and Dispute beside the form, the hand list does not
+  // show a second pair for the same hand (issue 23, trap 3).
+  function oneSetOfButtons() {
+    var clash = document.querySelector("#hand-clash [data-hand-id][data-settles]");
+    document.querySelectorAll("li.hand .hand-steps").forEach(function (steps) {
+      steps.hidden = !!clash && steps.closest("li.hand").id === "hand-" + clash.dataset.handId;
+    });
+  }
+  document.addEventListener("htmx:afterSwap", oneSetOfButtons);
 
   function setUp() {
     var f = form();
@@ -285,6 +353,7 @@
     if (four) four.checked = root.classList.contains("four-colour");
     show("knocker");
     restore();
+    shapeByOutcome();
     sync();
     if (f.querySelector("[data-card-entry]") && !document.querySelector('[data-side][aria-pressed="true"]')) show("knocker");
   }

@@ -246,10 +246,11 @@ def test_organiser_day_from_registration_to_public_standings(desk, phone):
     expect(second.get_by_test_id("confirm-1")).to_have_count(0)
 
     desk.goto(f"/tournaments/{tournament.slug}/manage/dashboard/")
-    desk.get_by_role("button", name="Call time").click()
+    desk.get_by_text("Call time…").click()
+    desk.get_by_role("button", name="Yes, call time now").click()
     desk.get_by_test_id(f"time-policy-{by_time.table}").click()
     expect(desk.locator(".messages")).to_contain_text(
-        f"Table {by_time.table}: {knocker} wins 0–0: time was called"
+        f"Table {by_time.table}: {knocker} wins: time was called"
     )
     expect(desk.locator("#dashboard-tables")).to_contain_text("2 finished", timeout=10000)
     shot(desk, "12-round-2-decided")

@@ -93,11 +93,14 @@ def test_time_called_stops_play_and_both_phones_say_how_the_match_ended(desk, ph
 
     _log_in(desk)
     desk.goto(f"/tournaments/{event.slug}/manage/dashboard/")
-    desk.get_by_role("button", name="Call time").click()
+    desk.get_by_text("Call time…").click()
+    desk.get_by_role("button", name="Yes, call time now").click()
     expect(desk.get_by_test_id("play-1")).to_contain_text(
         f"{a} and {b} finish the hand in play; no new hand after it."
     )
-    expect(desk.get_by_test_id("time-policy-1")).to_have_text("No hand in play: decide now")
+    expect(desk.get_by_test_id("time-policy-1")).to_have_text(
+        "Decide now, without the hand in play"
+    )
     for page in (first, second):  # the phones learn it by polling
         expect(page.get_by_test_id("play-note")).to_contain_text(
             f"{a} and {b} finish the hand in play; no new hand after it.", timeout=10000

@@ -42,13 +42,23 @@ def test_a_bug_is_not_a_refusal():
     assert refusal_of(TypeError("unexpected keyword")) is None
 
 
-def test_the_page_lists_only_the_field_problems_the_message_does_not_already_say():
+def test_a_refusal_page_says_the_message_and_never_a_field_name(rf):
+    """Issue 23, trap 3: "games_b: at least 2" under the message. The fields mark the
+    inputs (data-fields) for the page's script; people read the message alone."""
+    from django.template.loader import render_to_string
+
     refusal = refusal_of(
-        ServiceError("invalid", "knock_limit is 99", fields={"overrides": "knock_limit is 99"})
+        ServiceError(
+            "invalid",
+            "Cleo cannot win the match with fewer games (1) than Ada (2).",
+            fields={"games_b": "at least 2"},
+        )
     )
-    assert refusal.field_notes == {}
-    refusal = refusal_of(ServiceError("invalid", "Check the form.", fields={"pin": "4 digits"}))
-    assert refusal.field_notes == {"pin": "4 digits"}
+    html = render_to_string("core/_refusal.html", {"refusal": refusal})
+    assert 'data-fields="games_b"' in html
+    text = html.split(">", 1)[1]  # what is shown, after the element's attributes
+    assert "games_b" not in text and "at least 2" not in text
+    assert "Cleo cannot win the match with fewer games (1) than Ada (2)." in text
 
 
 @pytest.mark.django_db

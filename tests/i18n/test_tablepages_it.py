@@ -178,4 +178,4 @@ def test_numbers_that_feed_code_are_never_written_the_italian_way(settings):
         page = render_to_string("scoring/_hand_clash.html", context)
     assert 'data-hand-number="1234"' in page
     assert 'name="version" value="5678"' in page and 'value="k-c1234"' in page
-    assert "Mano 1.234: due registrazioni" in page  # words for people are localised
+    assert "Bob ha già registrato la mano 1.234" in page  # words for people are localised

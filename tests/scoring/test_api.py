@@ -111,14 +111,20 @@ def test_confirm_with_the_opponents_pin_on_the_same_phone(api, match, bob):
 
 
 def test_dispute_without_a_reason_as_a_form(api, match, bob):
-    """A form post (or JSON) may leave the optional reason out: it was a 500 (found by
-    tests/test_api_fuzz.py)."""
+    """A form post (or JSON) that leaves the reason out was a 500 (found by
+    tests/test_api_fuzz.py), then went through as "Disputed: no reason given": it is
+    refused, saying what to do (issue 23, trap 6)."""
     hand = api.post(f"/api/matches/{match.pk}/hands/", hand_payload(), format="json").json()
-    response = api.post(
-        f"/api/hands/{hand['hand']['id']}/dispute/",
-        {"version": 1, "idempotency_key": key(), "player": bob.pk, "pin": "1234"},
-        format="multipart",
-    )
+    body = {"version": 1, "idempotency_key": key(), "player": bob.pk, "pin": "1234"}
+    url = f"/api/hands/{hand['hand']['id']}/dispute/"
+    response = api.post(url, body, format="multipart")
+    assert response.status_code == 400, response.content
+    assert response.json()["error"] == {
+        "code": "reason_required",
+        "message": "Say what is wrong with hand 1: a dispute needs a reason.",
+        "fields": {"reason": "required"},
+    }
+    response = api.post(url, {**body, "reason": "I had 31"}, format="multipart")
     assert response.status_code == 200, response.content
     assert response.json()["hand"]["state"] == "disputed"
 
@@ -198,3 +204,17 @@ def test_api_docs_page_is_served_without_a_cdn(client):
     response = client.get("/api/docs/")
     assert response.status_code == 200
     assert b"cdn" not in response.content.lower() and b"unpkg" not in response.content.lower()
+
+
+def test_api_refusals_name_the_players_and_say_fields_in_words(api, match):
+    """Issue 23, trap 3: the API's messages read as the pages' do ("Say who knocked: Alice
+    or Bob.", not "knocker: ..."); `fields` keeps the JSON names for programs."""
+    url = f"/api/matches/{match.pk}/hands/"
+    no_knocker = api.post(url, hand_payload(knocker=""), format="json").json()["error"]
+    assert no_knocker["message"] == "Say who knocked: Alice or Bob."
+    assert list(no_knocker["fields"]) == ["knocker"]
+    no_deadwood = api.post(url, hand_payload(defender_deadwood=None), format="json").json()
+    assert no_deadwood["error"]["message"] == "Give Bob's deadwood."
+    bad = api.post(url, hand_payload(knocker_deadwood="lots"), format="json").json()["error"]
+    assert bad["message"].startswith("knocker deadwood: "), bad
+    assert "knocker_deadwood" in bad["fields"]

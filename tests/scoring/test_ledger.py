@@ -49,14 +49,15 @@ def test_every_transition_writes_exactly_one_ledger_row(club, alice, bob, organi
             hand_id=first.pk, actor=as_player(alice), version=2, idempotency_key=key()
         ),  # the dispute moved the version
     )
-    second = step("hand_entered", lambda: submit(match, alice, quick(number=2, kd=5, dd=6)).hand)
+    # a withdrawn hand is entered again under its own number (issue 23, trap 6)
+    second = step("hand_entered", lambda: submit(match, alice, quick(number=1, kd=5, dd=6)).hand)
     step("hand_confirmed", lambda: confirm(second, bob))
     step(
         "hand_corrected",
         lambda: services.correct_hand(
             hand_id=second.pk,
             actor=actor,
-            hand_input=quick(number=2, kd=0, dd=30, outcome="gin"),
+            hand_input=quick(number=1, kd=0, dd=30, outcome="gin"),
             version=1,
             reason="it was gin",
             idempotency_key=key(),

@@ -153,7 +153,51 @@ def test_withdraw_voids_a_pending_entry_and_keeps_it_on_record(match, alice, bob
     hand.refresh_from_db()
     assert hand.state == Hand.State.VOIDED
     assert Hand.objects.filter(pk=hand.pk).exists()
+    # issue 23, trap 6: the hand is entered again under its own number, as on paper
+    with pytest.raises(Conflict) as caught:
+        submit(match, alice, quick(number=2))
+    assert caught.value.code == "wrong_hand_number"
+    again = submit(match, alice, quick(number=1)).hand
+    assert (again.number, again.state) == (1, Hand.State.PENDING)
+    assert again.pk != hand.pk  # the withdrawn entry stays on record, its own row
+    confirm(again, bob)
     assert submit(match, alice, quick(number=2)).hand.number == 2
+
+
+def test_an_organisers_void_keeps_the_hand_number_on_record(match, alice, bob, organiser):
+    hand = submit(match, alice, quick()).hand
+    services.void_hand(
+        hand_id=hand.pk,
+        actor=services.Actor(user=organiser),
+        version=1,
+        reason="misdeal",
+        idempotency_key=key(),
+    )
+    assert submit(match, alice, quick(number=2)).hand.number == 2
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "Say what is wrong with hand 1: a dispute needs a reason."),
+        ("it", "Di' cosa non va nella mano 1: una contestazione ha bisogno di un motivo."),
+    ],
+)
+def test_a_dispute_without_a_reason_is_refused_and_writes_nothing(
+    match, alice, bob, language, message
+):
+    from django.utils import translation
+
+    hand = submit(match, alice, quick()).hand
+    before = db_state()
+    with translation.override(language), pytest.raises(ServiceError) as caught:
+        services.dispute_hand(
+            hand_id=hand.pk, actor=as_player(bob), version=1, reason="  ", idempotency_key=key()
+        )
+    assert (caught.value.code, caught.value.message) == ("reason_required", message)
+    assert db_state() == before
+    hand.refresh_from_db()
+    assert hand.state == Hand.State.PENDING
 
 
 def test_only_the_enterer_withdraws(match, alice, bob):

@@ -100,9 +100,10 @@ def test_a_withdrawn_hand_in_play_may_be_entered_again(table, organiser):
         version=hand.version,
         idempotency_key="withdraw",
     )
-    _ada_enters(table, 3, "second try")  # the same hand in play, entered again
-    with pytest.raises(Conflict, match="hand 3 of game 1 was the hand in play"):
-        play_hand(table.match, organiser, game=1, number=4, winner="A", **SMALL)
+    # the same hand in play, entered again under its own number (issue 23, trap 6)
+    _ada_enters(table, 2, "second try")
+    with pytest.raises(Conflict, match="hand 2 of game 1 was the hand in play"):
+        play_hand(table.match, organiser, game=1, number=3, winner="A", **SMALL)
 
 
 def test_one_more_hand_and_extra_minutes_for_one_table(table, organiser):

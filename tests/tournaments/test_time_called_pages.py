@@ -117,7 +117,7 @@ def test_a_result_set_by_the_organiser_says_so_with_its_reason(table, organiser)
         pairing_id=table.pk, actor=actor(organiser), winner="B", reason="Ada had to leave"
     )
     board = _get(_phone(table, "A"), f"/matches/{table.match_id}/scoreboard/")
-    assert f"{b} wins 0–0: result set by the organiser (Ada had to leave)" in board
+    assert f"{b} wins: result set by the organiser (Ada had to leave)" in board
 
 
 def test_game_totals_explain_themselves_with_names_not_seats(table, organiser, client):
@@ -200,7 +200,7 @@ def test_the_dashboard_tells_the_hand_in_play_from_time_up(club, organiser, org)
     board = _get(org, f"/tournaments/{event.slug}/manage/dashboard/tables/")
     assert "Last hand done" not in board
     assert "1 finishing the hand in play" in board and "1 time up" in board
-    assert 'data-testid="time-policy-1">No hand in play: decide now' in board
+    assert 'data-testid="time-policy-1">Decide now, without the hand in play' in board
     assert 'data-testid="time-policy-2">Decide by the time policy' in board
     assert "finish the hand in play; no new hand (hand 1 of game 1 was the hand in play)" in board
 

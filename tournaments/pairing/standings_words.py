@@ -133,6 +133,8 @@ def _value(line: Standing, criterion: str, decimals: int = 0) -> Number | Phrase
     if criterion == "match_wins":
         return Number(line.match_wins)
     if criterion == "game_win_pct":
+        if not line.games_played:  # a match decided on time with no game finished
+            return Phrase(gettext_noop("no game finished"))
         # Translators: games won of games played, "7 of 11".
         return Phrase(
             gettext_noop("%(won)s of %(played)s"),

@@ -64,6 +64,7 @@ from tournaments.selectors.events import (
     rounds_of,
     rounds_planned,
     tournaments_for,
+    without_pin,
 )
 from tournaments.selectors.exports import (
     hands_csv,
@@ -120,6 +121,7 @@ from tournaments.selectors.tables import (
 __all__ = [
     # events
     "tournaments_for",
+    "without_pin",
     "registrations_of",
     "rounds_of",
     "current_round",

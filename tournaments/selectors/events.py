@@ -48,6 +48,21 @@ def registrations_of(tournament: Tournament) -> QuerySet[Registration]:
     return tournament.registrations.select_related("player").order_by("player__name")
 
 
+def without_pin(tournament: Tournament, round: Round | None = None) -> list[str]:
+    """The names of players who cannot sit at a table's phones (no PIN yet), A to Z: the
+    round's paired players, or else the tournament's players still in it. Their hands
+    wait for a confirmation nobody can give (issue 23, trap 1)."""
+    registrations = tournament.registrations.filter(player__pin_hash="")
+    if round is not None:
+        paired = Q(pk__in=round.pairings.values("player_a")) | Q(
+            pk__in=round.pairings.values("player_b")
+        )
+        registrations = registrations.filter(paired)
+    else:
+        registrations = registrations.filter(withdrawn=False)
+    return list(registrations.order_by("player__name").values_list("player__name", flat=True))
+
+
 def rounds_of(tournament: Tournament) -> QuerySet[Round]:
     return tournament.round_set.order_by("number")
 

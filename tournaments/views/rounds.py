@@ -24,6 +24,7 @@ from ginclub.http import answer_poll
 from ginclub.permissions import actor_of
 from scoring import services as scoring
 from scoring.selectors import current_standing
+from scoring.words import result as result_words
 from tournaments import selectors, services, translated
 from tournaments.forms import ReasonForm, ResultForm, RoundPlayersForm, TimerForm
 from tournaments.models import Pairing, Round, Tournament
@@ -63,6 +64,7 @@ def _rounds_page(request, tournament, swap=None, fix=None, status=200) -> HttpRe
         context["draft"] = selectors.tables(latest)
         default_swap, default_fix = _draft_forms(latest)
         context["swap_form"], context["fix_form"] = swap or default_swap, fix or default_fix
+        context["without_pin"] = selectors.without_pin(tournament, latest)
     return render(request, "tournaments/rounds.html", context, status=status)
 
 
@@ -169,18 +171,11 @@ def round_action(
 
 def _report_time_policy(request, report) -> None:
     for pairing in report.settled:
-        m = pairing.match
-        winner = pairing.player_a if m.winner == "A" else pairing.player_b
+        # the result as the phones and the dashboard say it (scoring.words.result)
         messages.success(
             request,
-            _("Table %(table)s: %(name)s wins %(games_a)s–%(games_b)s: %(reason)s.")
-            % {
-                "table": pairing.table,
-                "name": winner.player.name,
-                "games_a": m.games_won_a,
-                "games_b": m.games_won_b,
-                "reason": translated.reason_text(m.decision_reason),
-            },
+            _("Table %(table)s: %(result)s.")
+            % {"table": pairing.table, "result": result_words(pairing.match)},
         )
     for _pairing, why in report.waiting:
         messages.warning(request, _("Still open: %(why)s.") % {"why": translated.worded(why)})
@@ -249,6 +244,7 @@ def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if rnd is not None:
         context["board"] = selectors.dashboard_facts(rnd)
         context["board_rows"] = board_rows(request, tournament, context["board"])
+        context["without_pin"] = selectors.without_pin(tournament, rnd)
     context["pin_locks"] = scoring.pin_locks(
         [r.player for r in tournament.registrations.select_related("player__club")]
     )

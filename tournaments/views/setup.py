@@ -184,6 +184,7 @@ def _players_page(
         {
             "tournament": tournament,
             "registrations": registrations,
+            "without_pin": selectors.without_pin(tournament),
             "form": form or RegistrationForm(),
             "import_form": import_form or ImportForm(),
             "report": report,
