@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,13 +128,20 @@ class Break:
         return f"{self.chain} row {self.position} (id {self.row_id}): {self.problem}"
 
 
-def verify(chain: str | None = None) -> list[Break]:
-    """Walk every chain (or one) and return the first row of each that does not fit,
-    then every chain that does not reach its head in the last checkpoint (and what is
-    wrong with the checkpoint itself)."""
-    rows = _rows().objects.order_by("chain", "position")
-    if chain is not None:
-        rows = rows.filter(chain=chain)
+Chains = str | Collection[str] | None
+
+
+def _only(rows, chain: Chains):
+    if chain is None:
+        return rows
+    return rows.filter(chain=chain) if isinstance(chain, str) else rows.filter(chain__in=chain)
+
+
+def verify(chain: Chains = None) -> list[Break]:
+    """Walk every chain (or one, or these) and return the first row of each that does not
+    fit, then every chain that does not reach its head in the last checkpoint (and what
+    is wrong with the checkpoint itself, as breaks of the chain "checkpoint")."""
+    rows = _only(_rows().objects.order_by("chain", "position"), chain)
     breaks: list[Break] = []
     current, expected_prev, expected_pos, broken, keyed = None, GENESIS, 1, False, False
     for row in rows.iterator(chunk_size=2000):
@@ -149,6 +156,12 @@ def verify(chain: str | None = None) -> list[Break]:
         expected_prev, expected_pos = row.hash, row.position + 1
         keyed = keyed or row.key_id != LEGACY
     return breaks + against_checkpoint(chain)
+
+
+def legacy_rows(chain: Chains = None) -> int:
+    """How many rows carry a plain hash (written before keys): anyone holding the
+    database could rewrite those with their chain's tail, short of a checkpoint."""
+    return _only(_rows().objects.filter(key_id=LEGACY), chain).count()
 
 
 def _problem(row: Any, expected_prev: str, expected_pos: int, keyed: bool) -> str:
@@ -174,7 +187,7 @@ def _problem(row: Any, expected_prev: str, expected_pos: int, keyed: bool) -> st
 CHECKPOINT = "checkpoint"
 
 
-def against_checkpoint(chain: str | None = None) -> list[Break]:
+def against_checkpoint(chain: Chains = None) -> list[Break]:
     """Each chain (or one) held against the last checkpoint: its row at the checkpointed
     head must still be there with the same hash. Problems with the checkpoint file itself
     come first, as breaks of the chain "checkpoint"."""
@@ -183,14 +196,13 @@ def against_checkpoint(chain: str | None = None) -> list[Break]:
     if found.checkpoint is None:
         return breaks
     taken = _("the checkpoint of %(time)s") % {"time": found.checkpoint["written_at"]}
+    chosen = {chain} if isinstance(chain, str) else chain
     wanted = {
         name: head
         for name, head in found.checkpoint["heads"].items()
-        if chain is None or name == chain
+        if chosen is None or name in chosen
     }
-    rows = _rows().objects.filter(position__in={head[0] for head in wanted.values()})
-    if chain is not None:
-        rows = rows.filter(chain=chain)
+    rows = _only(_rows().objects.filter(position__in={head[0] for head in wanted.values()}), chain)
     stored = {
         (c, p): (pk, h) for c, p, pk, h in rows.values_list("chain", "position", "pk", "hash")
     }
