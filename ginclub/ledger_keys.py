@@ -33,6 +33,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.conf import settings
+from django.core import checks
 from django.utils import timezone
 
 LEGACY = "legacy"
@@ -195,3 +196,24 @@ def public_pem(key: Ed25519PrivateKey) -> bytes:
     return key.public_key().public_bytes(
         serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
     )
+
+
+# ------------------------------------------------------------------- deploy check
+
+
+@checks.register(checks.Tags.security, deploy=True)
+def check_ledger_keys(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    """`ginclub.W003`, in `check --deploy` only: no ledger MAC key yet. One would be
+    made in the ledger directory on the first write; say so before production runs on it."""
+    if configured():
+        return []
+    return [
+        checks.Warning(
+            f"The ledger has no MAC key: neither DJANGO_LEDGER_KEYS nor "
+            f"{ledger_dir() / MAC_FILE} exists, so the first ledger row will create that file.",
+            hint="Set DJANGO_LEDGER_KEYS, or make the file now with `manage.py "
+            "rotate_ledger_key`; keep DJANGO_LEDGER_DIR out of database backups "
+            "(docs/audit.md).",
+            id="ginclub.W003",
+        )
+    ]

@@ -37,7 +37,7 @@ from scoring.services.hand_entry import hand_fields, hand_values
 from scoring.services.matches import check_players
 from scoring.services.ratings import counts, queue_ratings
 from scoring.services.recompute import recompute_match
-from scoring.services.results import result_of
+from scoring.services.results import decision_of, result_of
 from scoring.services.summaries import write_summaries
 
 # ------------------------------------------------------- what a stored hand said
@@ -320,7 +320,7 @@ def import_match(
                 # each hand as imported, for the replay (scoring.replay)
                 after={
                     "rules": match.rules,
-                    **summary,
+                    **decision_of(match),  # the result, and who set it over the hands
                     "hands": [snapshot(hand) | {"id": hand.pk} for hand in hands],
                 },
             )

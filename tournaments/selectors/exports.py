@@ -20,6 +20,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db.models import Q
 from django.utils import timezone
 
 from ginclub import ledger_keys, seals
@@ -228,10 +229,11 @@ LEDGER_FIELDS = (
 def _ledger(tournament: Tournament) -> dict[str, Any]:
     """The ledger rows of the tournament's chain and of its matches', as stored (ids are
     this instance's), and each chain's head."""
-    matches = Match.objects.filter(pairing__round__tournament=tournament).values_list("pk")
-    chains = [tournament.chain, *(f"match:{pk}" for (pk,) in matches)]
+    # a match's chain holds only rows of that match (scoring.services.base.log)
+    of_matches = Q(chain__startswith="match:", match__pairing__round__tournament=tournament)
+    found = LedgerRow.objects.filter(Q(chain=tournament.chain) | of_matches)
     rows = []
-    for row in LedgerRow.objects.filter(chain__in=chains).order_by("chain", "position"):
+    for row in found.order_by("chain", "position"):
         item = {name: getattr(row, name) for name in LEDGER_FIELDS}
         for name in ("match", "hand", "entry", "user"):  # this instance's ids
             item[name] = getattr(row, f"{name}_id")
