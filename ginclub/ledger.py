@@ -137,10 +137,11 @@ def _only(rows, chain: Chains):
     return rows.filter(chain=chain) if isinstance(chain, str) else rows.filter(chain__in=chain)
 
 
-def verify(chain: Chains = None) -> list[Break]:
+def verify(chain: Chains = None, *, checkpoint: bool = True) -> list[Break]:
     """Walk every chain (or one, or these) and return the first row of each that does not
     fit, then every chain that does not reach its head in the last checkpoint (and what
-    is wrong with the checkpoint itself, as breaks of the chain "checkpoint")."""
+    is wrong with the checkpoint itself, as breaks of the chain "checkpoint"). Without
+    `checkpoint`, the chains alone (a backup's copy, older than the checkpoint)."""
     rows = _only(_rows().objects.order_by("chain", "position"), chain)
     breaks: list[Break] = []
     current, expected_prev, expected_pos, broken, keyed = None, GENESIS, 1, False, False
@@ -155,7 +156,7 @@ def verify(chain: Chains = None) -> list[Break]:
                 broken = True
         expected_prev, expected_pos = row.hash, row.position + 1
         keyed = keyed or row.key_id != LEGACY
-    return breaks + against_checkpoint(chain)
+    return breaks + against_checkpoint(chain) if checkpoint else breaks
 
 
 def legacy_rows(chain: Chains = None) -> int:
