@@ -142,6 +142,9 @@ def verify(chain: Chains = None, *, checkpoint: bool = True) -> list[Break]:
     fit, then every chain that does not reach its head in the last checkpoint (and what
     is wrong with the checkpoint itself, as breaks of the chain "checkpoint"). Without
     `checkpoint`, the chains alone (a backup's copy, older than the checkpoint)."""
+    last = checkpoints.last() if checkpoint else checkpoints.Last(None, [])
+    heads = _checkpointed(last, chain)
+    at_heads: dict[str, tuple[int, str]] = {}  # chain: (row id, hash) at its head
     rows = _only(_rows().objects.order_by("chain", "position"), chain)
     breaks: list[Break] = []
     current, expected_prev, expected_pos, broken, keyed = None, GENESIS, 1, False, False
@@ -154,9 +157,11 @@ def verify(chain: Chains = None, *, checkpoint: bool = True) -> list[Break]:
             if problem:
                 breaks.append(Break(row.chain, row.position, row.pk, problem))
                 broken = True
+        if row.chain in heads and heads[row.chain][0] == row.position:
+            at_heads[row.chain] = (row.pk, row.hash)
         expected_prev, expected_pos = row.hash, row.position + 1
         keyed = keyed or row.key_id != LEGACY
-    return breaks + against_checkpoint(chain) if checkpoint else breaks
+    return breaks + _against_checkpoint(last, heads, at_heads)
 
 
 def legacy_rows(chain: Chains = None) -> int:
@@ -188,27 +193,27 @@ def _problem(row: Any, expected_prev: str, expected_pos: int, keyed: bool) -> st
 CHECKPOINT = "checkpoint"
 
 
-def against_checkpoint(chain: Chains = None) -> list[Break]:
-    """Each chain (or one) held against the last checkpoint: its row at the checkpointed
-    head must still be there with the same hash. Problems with the checkpoint file itself
-    come first, as breaks of the chain "checkpoint"."""
-    found = checkpoints.last()
-    breaks = [Break(CHECKPOINT, 0, None, problem) for problem in found.problems]
-    if found.checkpoint is None:
-        return breaks
-    taken = _("the checkpoint of %(time)s") % {"time": found.checkpoint["written_at"]}
+def _checkpointed(last: checkpoints.Last, chain: Chains) -> dict[str, list]:
+    """The last checkpoint's heads of the chains verified."""
+    if last.checkpoint is None:
+        return {}
     chosen = {chain} if isinstance(chain, str) else chain
-    wanted = {
-        name: head
-        for name, head in found.checkpoint["heads"].items()
-        if chosen is None or name in chosen
-    }
-    rows = _only(_rows().objects.filter(position__in={head[0] for head in wanted.values()}), chain)
-    stored = {
-        (c, p): (pk, h) for c, p, pk, h in rows.values_list("chain", "position", "pk", "hash")
-    }
-    for name, (position, digest) in sorted(wanted.items()):
-        row_id, found_hash = stored.get((name, position), (None, None))
+    heads = last.checkpoint["heads"]
+    return {name: head for name, head in heads.items() if chosen is None or name in chosen}
+
+
+def _against_checkpoint(
+    last: checkpoints.Last, heads: dict[str, list], at_heads: dict[str, tuple[int, str]]
+) -> list[Break]:
+    """Each chain held against the last checkpoint: its row at the checkpointed head must
+    still be there with the same hash. The checkpoint file's own problems come first, as
+    breaks of the chain "checkpoint"."""
+    breaks = [Break(CHECKPOINT, 0, None, problem) for problem in last.problems]
+    if last.checkpoint is None:
+        return breaks
+    taken = _("the checkpoint of %(time)s") % {"time": last.checkpoint["written_at"]}
+    for name, (position, digest) in sorted(heads.items()):
+        row_id, found_hash = at_heads.get(name, (None, None))
         if row_id is None:
             problem = _(
                 "%(checkpoint)s has it end at row %(position)s, which is gone (its tail was "

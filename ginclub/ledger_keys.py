@@ -211,8 +211,8 @@ def check_ledger_keys(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
         checks.Warning(
             f"The ledger has no MAC key: neither DJANGO_LEDGER_KEYS nor "
             f"{ledger_dir() / MAC_FILE} exists, so the first ledger row will create that file.",
-            hint="Set DJANGO_LEDGER_KEYS, or make the file now with `manage.py "
-            "rotate_ledger_key`; keep DJANGO_LEDGER_DIR out of database backups "
+            hint="Set DJANGO_LEDGER_KEYS, or make the key file now with `manage.py "
+            "checkpoint_ledger`; keep DJANGO_LEDGER_DIR out of database backups "
             "(docs/audit.md).",
             id="ginclub.W003",
         )

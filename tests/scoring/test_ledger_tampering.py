@@ -219,7 +219,9 @@ def test_the_worker_checkpoints_every_n_rows(match, alice, bob, django_capture_o
 
 
 def test_checkpoint_ledger_writes_a_signed_checkpoint_at_once(match, capsys):
+    (ledger_keys.ledger_dir() / ledger_keys.MAC_FILE).unlink()  # a new deployment's
     call_command("checkpoint_ledger")
+    assert ledger_keys.configured()
     out = capsys.readouterr().out
     assert "checkpoint 1 written" in out and "1 chains" in out
     checkpoint = json.loads((ledger_keys.ledger_dir() / checkpoints.FILE).read_bytes())

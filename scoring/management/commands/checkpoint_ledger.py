@@ -13,6 +13,7 @@ class Command(BaseCommand):
     help = "Write a signed checkpoint of every ledger chain's head to the ledger directory."
 
     def handle(self, *args, **options):
+        ledger_keys.ring()  # the MAC key file too, on a new deployment (check --deploy)
         checkpoint = checkpoints.write()
         if checkpoint is None:
             raise CommandError("Another checkpoint was being written at the same time; run again.")
