@@ -16,6 +16,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.urls import reverse
+from rest_framework.test import APIClient
 
 from ginclub import checkpoints, ledger, ledger_keys, seals
 from ginclub.errors import ServiceError
@@ -147,3 +149,15 @@ def test_a_tournament_verifies_clean_then_names_a_forged_event_row_and_a_hand(ev
         (f"match:{hand.game.match_id}", "points")
     ]
     assert not found.ok and ledger.verify(event.chain) == found.breaks
+
+
+def test_the_downloads_of_the_page_and_the_api_verify_as_written(event, organiser, client):
+    """Whatever renders it (the page's JSON encoder, the API's renderer), the archive
+    downloaded is the archive signed."""
+    client.force_login(organiser)
+    page = client.get(reverse("tournaments:export-archive", args=[event.slug]))
+    api = APIClient()
+    api.force_authenticate(organiser)
+    response = api.get(f"/api/tournaments/{event.slug}/archive/")
+    for body in (page.content, response.content):
+        assert seals.archive_problems(json.loads(body)) == []
