@@ -161,3 +161,18 @@ def test_the_downloads_of_the_page_and_the_api_verify_as_written(event, organise
     response = api.get(f"/api/tournaments/{event.slug}/archive/")
     for body in (page.content, response.content):
         assert seals.archive_problems(json.loads(body)) == []
+
+
+def test_closing_a_round_checkpoints_the_ledger(
+    club, organiser, django_capture_on_commit_callbacks
+):
+    event = new_event(club, organiser, players=4, rounds=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_round(event, organiser, close=False)
+    assert not (ledger_keys.ledger_dir() / checkpoints.FILE).exists()  # 200 rows not reached
+    rnd = event.round_set.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.close_round(round_id=rnd.pk, actor=actor(organiser))
+    checkpoint = json.loads((ledger_keys.ledger_dir() / checkpoints.FILE).read_bytes())
+    assert checkpoint["heads"][event.chain] == checkpoints.heads([event.chain])[event.chain]
+    assert ledger.verify() == []
