@@ -87,15 +87,16 @@ class Replayed:
 
     def read(self, row: LedgerRow) -> None:
         after = row.after if isinstance(row.after, dict) else {}
-        if "rules" in after:
+        if isinstance(after.get("rules"), dict):
             self.rules = after["rules"]
         if row.hand_id is not None and {"number", "state"} <= set(after):
             self.hands[row.hand_id] = after
         if row.action in ("match_rescored", "match_imported"):
             if "hands" not in after:
                 self.unknown = self.unknown or bool(after.get("hands_changed", 1))
-            for hand in after.get("hands", []):
-                self.hands[hand["id"]] = hand
+            for hand in after.get("hands") or []:
+                if isinstance(hand, dict) and "id" in hand:
+                    self.hands[hand["id"]] = hand
         if "decided_by" in after:
             self.decision = after if after["decided_by"] else None
 
@@ -110,27 +111,33 @@ def replay(match: Match) -> Replayed:
 def replay_match(match: Match) -> list[Difference]:
     """Every difference between `match`'s tables and its replayed chain."""
     replayed = replay(match)
-    differences = []
-    if replayed.rules is not None and replayed.rules != match.rules:
-        rules = replayed.rules
-        for key in sorted(set(rules) | set(match.rules)):
-            if rules.get(key) != match.rules.get(key):
-                what = _("the rules")
-                differences.append(
-                    Difference(match.pk, what, key, rules.get(key), match.rules.get(key))
-                )
     hands = list(Hand.objects.filter(game__match=match).select_related("game"))
-    differences += _hands(match, replayed, hands)
-    profile = RuleProfile.from_dict(replayed.rules or match.rules)
+    differences = _rules(match, replayed) + _hands(match, replayed, hands)
     games = list(match.games.order_by("number"))
     try:
+        profile = RuleProfile.from_dict(replayed.rules or match.rules)
         expected_games = _games(replayed, profile)
-    except RulesError as error:
+        return (
+            differences
+            + _compare_games(match, games, expected_games)
+            + _result(match, replayed, expected_games, profile)
+        )
+    except (RulesError, KeyError, TypeError, ValueError) as error:
+        # rows the engine cannot score (a chain that broke there says which row)
         what = _("the ledger's hands")
-        return differences + [Difference(match.pk, what, "score", str(error), "—")]
-    differences += _compare_games(match, games, expected_games)
-    differences += _result(match, replayed, expected_games, profile)
-    return differences
+        return differences + [Difference(match.pk, what, "score", str(error), None)]
+
+
+def _rules(match: Match, replayed: Replayed) -> list[Difference]:
+    said = replayed.rules
+    if not isinstance(said, dict) or said == match.rules:
+        return []
+    what = _("the rules")
+    return [
+        Difference(match.pk, what, key, said.get(key), match.rules.get(key))
+        for key in sorted(set(said) | set(match.rules))
+        if said.get(key) != match.rules.get(key)
+    ]
 
 
 def _hand_name(number: Any, game: Any) -> str:
