@@ -1,8 +1,12 @@
 """The audit ledger: append one hash-chained row per state change, and verify chains.
 
 Each match has its own chain ("match:<id>"); other subjects (a tournament, a club) get
-theirs. A row's hash covers its content and the previous row's hash, so editing, deleting
-or reordering a row behind the service's back breaks the chain from that row on. Callers
+theirs. A row's hash is a keyed MAC (HMAC-SHA256, ginclub.ledger_keys; the key's id is on
+the row) of its content and the previous row's hash, so editing, deleting or reordering a
+row behind the service's back breaks the chain from that row on, and nobody without the
+key can re-hash the chain after it. Chain heads are checkpointed, signed, outside the
+database (ginclub.checkpoints), so a deleted tail is found too. docs/audit.md has the
+threat model. Callers
 append inside the transaction that makes the change, holding the lock on the subject
 (the match row), so positions are taken one at a time; the unique (chain, position)
 constraint refuses a fork if two writers ever raced anyway.
@@ -23,15 +27,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.apps import apps
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
+
+from ginclub import checkpoints, ledger_keys
+from ginclub.ledger_keys import LEGACY
 
 GENESIS = "0" * 64
 ROW_MODEL = "scoring.LedgerRow"
@@ -43,6 +51,8 @@ def _rows():
 
 
 def _digest(row: Any) -> str:
+    """The row's MAC under its key; a legacy row's plain SHA-256 (as it was written).
+    Raises ledger_keys.UnknownKey for a key this server does not hold."""
     content = {
         "chain": row.chain,
         "position": row.position,
@@ -58,8 +68,12 @@ def _digest(row: Any) -> str:
         "created_at": row.created_at.isoformat(timespec="microseconds"),
         "prev_hash": row.prev_hash,
     }
+    if row.key_id == LEGACY:
+        encoded = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(encoded.encode()).hexdigest()
+    content["key_id"] = row.key_id  # a row cannot be passed off as another key's
     encoded = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(encoded.encode()).hexdigest()
+    return ledger_keys.mac(row.key_id, encoded.encode())
 
 
 def append(
@@ -94,9 +108,12 @@ def append(
         after=after,
         created_at=timezone.now(),
         prev_hash=last.hash if last else GENESIS,
+        key_id=ledger_keys.ring().current,
     )
     row.hash = _digest(row)
     row.save(force_insert=True)
+    if row.pk % settings.LEDGER_CHECKPOINT_EVERY == 0:
+        transaction.on_commit(checkpoints.queue)
     return row
 
 
@@ -111,26 +128,49 @@ class Break:
         return f"{self.chain} row {self.position} (id {self.row_id}): {self.problem}"
 
 
-def verify(chain: str | None = None) -> list[Break]:
-    """Walk every chain (or one) and return the first row of each that does not fit."""
-    rows = _rows().objects.order_by("chain", "position")
-    if chain is not None:
-        rows = rows.filter(chain=chain)
+Chains = str | Collection[str] | None
+
+
+def _only(rows, chain: Chains):
+    if chain is None:
+        return rows
+    return rows.filter(chain=chain) if isinstance(chain, str) else rows.filter(chain__in=chain)
+
+
+def verify(chain: Chains = None, *, checkpoint: bool = True) -> list[Break]:
+    """Walk every chain (or one, or these) and return the first row of each that does not
+    fit, then every chain that does not reach its head in the last checkpoint (and what
+    is wrong with the checkpoint itself, as breaks of the chain "checkpoint"). Without
+    `checkpoint`, the chains alone (a backup's copy, older than the checkpoint)."""
+    last = checkpoints.last() if checkpoint else checkpoints.Last(None, [])
+    heads = _checkpointed(last, chain)
+    at_heads: dict[str, tuple[int, str]] = {}  # chain: (row id, hash) at its head
+    rows = _only(_rows().objects.order_by("chain", "position"), chain)
     breaks: list[Break] = []
-    current, expected_prev, expected_pos, broken = None, GENESIS, 1, False
+    current, expected_prev, expected_pos, broken, keyed = None, GENESIS, 1, False, False
     for row in rows.iterator(chunk_size=2000):
         if row.chain != current:
             current, expected_prev, expected_pos, broken = row.chain, GENESIS, 1, False
+            keyed = False
         if not broken:
-            problem = _problem(row, expected_prev, expected_pos)
+            problem = _problem(row, expected_prev, expected_pos, keyed)
             if problem:
                 breaks.append(Break(row.chain, row.position, row.pk, problem))
                 broken = True
+        if row.chain in heads and heads[row.chain][0] == row.position:
+            at_heads[row.chain] = (row.pk, row.hash)
         expected_prev, expected_pos = row.hash, row.position + 1
-    return breaks
+        keyed = keyed or row.key_id != LEGACY
+    return breaks + _against_checkpoint(last, heads, at_heads)
 
 
-def _problem(row: Any, expected_prev: str, expected_pos: int) -> str:
+def legacy_rows(chain: Chains = None) -> int:
+    """How many rows carry a plain hash (written before keys): anyone holding the
+    database could rewrite those with their chain's tail, short of a checkpoint."""
+    return _only(_rows().objects.filter(key_id=LEGACY), chain).count()
+
+
+def _problem(row: Any, expected_prev: str, expected_pos: int, keyed: bool) -> str:
     if row.position != expected_pos:
         return _("position %(position)s where %(expected)s was expected (a row is missing)") % {
             "position": row.position,
@@ -138,9 +178,54 @@ def _problem(row: Any, expected_prev: str, expected_pos: int) -> str:
         }
     if row.prev_hash != expected_prev:
         return _("its previous hash does not match the row before it")
-    if _digest(row) != row.hash:
-        return _("its content does not match its hash (the row was edited)")
+    if keyed and row.key_id == LEGACY:
+        return _("it has a plain (legacy) hash after keyed rows (the chain was re-hashed)")
+    try:
+        if _digest(row) != row.hash:
+            return _("its content does not match its hash (the row was edited)")
+    except ledger_keys.UnknownKey:
+        return _("it was hashed with key %(key)s, which this server does not hold") % {
+            "key": row.key_id
+        }
     return ""
+
+
+CHECKPOINT = "checkpoint"
+
+
+def _checkpointed(last: checkpoints.Last, chain: Chains) -> dict[str, list]:
+    """The last checkpoint's heads of the chains verified."""
+    if last.checkpoint is None:
+        return {}
+    chosen = {chain} if isinstance(chain, str) else chain
+    heads = last.checkpoint["heads"]
+    return {name: head for name, head in heads.items() if chosen is None or name in chosen}
+
+
+def _against_checkpoint(
+    last: checkpoints.Last, heads: dict[str, list], at_heads: dict[str, tuple[int, str]]
+) -> list[Break]:
+    """Each chain held against the last checkpoint: its row at the checkpointed head must
+    still be there with the same hash. The checkpoint file's own problems come first, as
+    breaks of the chain "checkpoint"."""
+    breaks = [Break(CHECKPOINT, 0, None, problem) for problem in last.problems]
+    if last.checkpoint is None:
+        return breaks
+    taken = _("the checkpoint of %(time)s") % {"time": last.checkpoint["written_at"]}
+    for name, (position, digest) in sorted(heads.items()):
+        row_id, found_hash = at_heads.get(name, (None, None))
+        if row_id is None:
+            problem = _(
+                "%(checkpoint)s has it end at row %(position)s, which is gone (its tail was "
+                "deleted)"
+            )
+        elif found_hash != digest:
+            problem = _("%(checkpoint)s has a different row %(position)s (the chain was rewritten)")
+        else:
+            continue
+        values = {"checkpoint": taken, "position": position}
+        breaks.append(Break(name, position, row_id, problem % values))
+    return breaks
 
 
 # ------------------------------------------------------------------- what rows say

@@ -18,6 +18,12 @@ Environment variables:
                           beside the database file, <SQLITE_PATH>-progress)
     DJANGO_SHARED_CACHE_DIR  the cache the app server's workers share (standings), a
                           directory on this machine (default: <SQLITE_PATH>-cache)
+    DJANGO_LEDGER_DIR     the ledger's key files and signed checkpoint, kept out of the
+                          database and its backups (default: <SQLITE_PATH>-ledger)
+    DJANGO_LEDGER_KEYS    the ledger's MAC keys, "id:hexsecret,..." (the first hashes new
+                          rows); unset: a key file in DJANGO_LEDGER_DIR, made on first use
+    DJANGO_LEDGER_CHECKPOINT_EVERY  the worker checkpoints the chain heads every this many
+                          ledger rows (default 200), and on every round close
 """
 
 from __future__ import annotations
@@ -176,6 +182,15 @@ else:
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The ledger's secrets and checkpoint live outside the database (docs/audit.md): an
+# attacker who can only change the database can neither re-hash a chain nor hide a
+# deleted tail. ginclub.ledger_keys says where each comes from.
+LEDGER_DIR = Path(
+    os.environ.get("DJANGO_LEDGER_DIR", str(SQLITE_PATH.with_name(SQLITE_PATH.name + "-ledger")))
+)
+LEDGER_KEYS = os.environ.get("DJANGO_LEDGER_KEYS", "")
+LEDGER_CHECKPOINT_EVERY = int(os.environ.get("DJANGO_LEDGER_CHECKPOINT_EVERY", "200") or 200)
 
 # Background jobs (tournaments.services.jobs: archive imports, rules changes) are
 # django-tasks tasks. The database backend (django-tasks-db) queues them in this database,

@@ -17,10 +17,10 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ginclub import ledger, permissions
+from ginclub import permissions
 from ginclub.api_errors import ERRORS, valid
 from ginclub.errors import Forbidden, ServiceError
-from scoring import selectors, services, stats
+from scoring import replay, selectors, services, stats
 from scoring import serializers as s
 from scoring.hand_input import hand_input_from
 from scoring.models import Club, Hand, Match, Player
@@ -321,7 +321,7 @@ def match_ledger(request: Request, match_id: int) -> Response:
 def verify_ledger(request: Request) -> Response:
     if not permissions.may_verify_ledgers(permissions.actor_of(request)):
         raise Forbidden("not_allowed", _("Only admins verify the whole ledger."))
-    return Response(s.LedgerVerifyOutputSerializer(ledger.verify()).data)
+    return Response(s.LedgerVerifyOutputSerializer(replay.verify()).data)
 
 
 # ------------------------------------------------------------------ a player's record

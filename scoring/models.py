@@ -353,6 +353,9 @@ class LedgerRow(models.Model):
     created_at = models.DateTimeField()
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
+    # The MAC key that made `hash` (ginclub.ledger_keys); "legacy": a plain SHA-256 row
+    # written before keys existed.
+    key_id = models.CharField(max_length=40, default="legacy")
 
     class Meta:
         ordering = ["chain", "position"]
@@ -363,6 +366,23 @@ class LedgerRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.chain}#{self.position} {self.action}"
+
+
+class LedgerCheckpoint(models.Model):
+    """The database's note of each signed checkpoint written to the ledger directory
+    (ginclub.checkpoints): a checkpoint file swapped for an older one no longer matches
+    the last note. The checkpoint itself lives outside the database."""
+
+    seq = models.PositiveIntegerField(unique=True)
+    digest = models.CharField(max_length=64)
+    rows = models.PositiveIntegerField()
+    written_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-seq"]
+
+    def __str__(self) -> str:
+        return f"checkpoint {self.seq}"
 
 
 class PinFailure(models.Model):

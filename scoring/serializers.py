@@ -516,19 +516,37 @@ class LedgerBreakOutputSerializer(serializers.Serializer):
     problem = serializers.CharField()
 
 
-class _NoneFoundField(serializers.BooleanField):
-    """True when the list (the object) is empty."""
+# Reads a scoring.replay.Difference.
+class LedgerDifferenceOutputSerializer(serializers.Serializer):
+    chain = serializers.CharField(help_text="The match's chain, e.g. match:12.")
+    what = serializers.CharField(help_text="What differs: a hand, a game, the result, the rules.")
+    field = serializers.CharField()
+    ledger = serializers.JSONField(help_text="What the ledger's rows say (null: nothing).")
+    table = serializers.JSONField(help_text="What the tables hold (null: nothing).")
+    text = serializers.CharField(source="__str__", help_text="The difference in a sentence.")
 
-    def to_representation(self, items):
-        return not items
+
+class LedgerCheckpointOutputSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    written_at = serializers.CharField()
 
 
-# Reads scoring.ledger.verify's list of breaks.
+# Reads a scoring.replay.Verification.
 class LedgerVerifyOutputSerializer(serializers.Serializer):
-    """The whole ledger's check."""
+    """The ledger's check: each chain's hashes and its last signed checkpoint (`breaks`,
+    the checkpoint file's own problems under the chain "checkpoint"), and each match's
+    replay against the hands, games and result tables (`differences`)."""
 
-    ok = _NoneFoundField(source="*")
-    breaks = LedgerBreakOutputSerializer(source="*", many=True)
+    ok = serializers.BooleanField()
+    breaks = LedgerBreakOutputSerializer(many=True)
+    differences = LedgerDifferenceOutputSerializer(many=True)
+    rows = serializers.IntegerField(help_text="Ledger rows verified.")
+    legacy_rows = serializers.IntegerField(
+        help_text="Rows with a plain hash from before the ledger had keys."
+    )
+    checkpoint = LedgerCheckpointOutputSerializer(
+        allow_null=True, help_text="The signed checkpoint the chains were held against."
+    )
 
 
 # ------------------------------------------------------- correction and void previews

@@ -36,6 +36,14 @@ def _suite_settings(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
+def _ledger_dir(tmp_path_factory):
+    """Each test's ledger keys and checkpoint in a directory of its own (a checkpoint
+    written by one test would not match the next test's database)."""
+    with override_settings(LEDGER_DIR=tmp_path_factory.mktemp("ledger"), LEDGER_KEYS=""):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _english_unless_asked():
     """Each test starts in the default language: a request through the test client leaves
     the language it activated (Italian, say) active in the thread afterwards."""

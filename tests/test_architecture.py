@@ -503,6 +503,9 @@ WRITERS = {
     # The audit ledger's append is itself the write layer under every service: they call
     # it inside their transaction, and it saves the one row it hash-chains.
     "ginclub.ledger": "appends the ledger row of the service that calls it",
+    # The ledger's checkpoint notes the signed file it writes (seq and digest), in the
+    # same transaction, from the worker's task or manage.py checkpoint_ledger.
+    "ginclub.checkpoints": "notes each signed checkpoint it writes outside the database",
 }
 
 

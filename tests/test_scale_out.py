@@ -20,6 +20,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
@@ -50,6 +51,9 @@ def two_servers():
         "DJANGO_DEBUG": "0",
         "DJANGO_SECURE_SSL_REDIRECT": "0",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        # the ledger's keys this test's process verifies with (tests/conftest.py)
+        "DJANGO_LEDGER_DIR": str(settings.LEDGER_DIR),
+        "DJANGO_LEDGER_KEYS": settings.LEDGER_KEYS,
     }
     ports = [free_port(), free_port()]
     servers = [

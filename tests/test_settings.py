@@ -91,7 +91,8 @@ def deployed(tmp_path_factory) -> dict[str, str]:
         "SQLITE_PATH": str(where / "db.sqlite3"),
         "DJANGO_STATIC_ROOT": str(where / "staticfiles"),
     }
-    for step in (("migrate", "--noinput"), ("collectstatic", "--noinput")):
+    steps = (("migrate", "--noinput"), ("collectstatic", "--noinput"), ("checkpoint_ledger",))
+    for step in steps:
         result = manage(*step, "-v0", env=env)
         assert result.returncode == 0, result.stdout + result.stderr
     return env

@@ -30,13 +30,14 @@ from scoring.services.base import (
     lock_match,
     log,
     request_hash,
+    snapshot,
     user_of,
 )
 from scoring.services.hand_entry import hand_fields, hand_values
 from scoring.services.matches import check_players
 from scoring.services.ratings import counts, queue_ratings
 from scoring.services.recompute import recompute_match
-from scoring.services.results import result_of
+from scoring.services.results import decision_of, result_of
 from scoring.services.summaries import write_summaries
 
 # ------------------------------------------------------- what a stored hand said
@@ -112,6 +113,7 @@ class Rescore:
     games: list[dict[str, Any]] = field(default_factory=list)
     before: dict[str, Any] = field(default_factory=dict)
     after: dict[str, Any] = field(default_factory=dict)
+    changed_hands: list[Hand] = field(default_factory=list)
 
     @property
     def match_changed(self) -> bool:
@@ -147,12 +149,15 @@ def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor, reason:
         games = _games_with_hands(match)
         games_before = {game.number: game_summary(game) for game in games}
         unagreed = _first_payloads(match)
+        versions = {hand.pk: hand.version for game in games for hand in game.hands.all()}
         for game in games:
             for hand in game.hands.all():
                 if hand.state != Hand.State.VOIDED:
                     change = _rescore_hand(match, game, hand, profile, unagreed)
                     if change is not None:
                         report.hands.append(change)
+                    if hand.version != versions[hand.pk]:
+                        report.changed_hands.append(hand)
         old_rules, state = match.rules, match.state
         match.rules = profile.as_dict()
         match.save(update_fields=["rules", "updated_at"])
@@ -174,7 +179,13 @@ def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor, reason:
             actor,
             reason=reason,
             before={"rules": old_rules, **report.before},
-            after={"rules": match.rules, **report.after, "hands_changed": len(report.hands)},
+            after={
+                "rules": match.rules,
+                **report.after,
+                "hands_changed": len(report.hands),
+                # what each changed hand now is, for the replay (scoring.replay)
+                "hands": [snapshot(hand) | {"id": hand.pk} for hand in report.changed_hands],
+            },
         )
     return report
 
@@ -301,11 +312,17 @@ def import_match(
             if state == Match.State.CLOSED:
                 match.state = Match.State.CLOSED
                 match.save(update_fields=["state", "updated_at"])
+            hands = Hand.objects.filter(game__match=match).select_related("game")
             log(
                 match,
                 "match_imported",
                 actor,
-                after={"rules": match.rules, **summary},
+                # each hand as imported, for the replay (scoring.replay)
+                after={
+                    "rules": match.rules,
+                    **decision_of(match),  # the result, and who set it over the hands
+                    "hands": [snapshot(hand) | {"id": hand.pk} for hand in hands],
+                },
             )
     except (RulesError, Conflict) as error:
         raise ServiceError("bad_archive", f"{label}: {message_of(error)}") from None

@@ -23,6 +23,7 @@ from tests.tournaments.helpers import (
     play_hand,
     play_round,
     reg,
+    unsigned,
 )
 from tournaments import selectors, services
 from tournaments.models import Tournament
@@ -181,7 +182,7 @@ def test_an_imported_bracket_goes_on_from_where_it_was(club, organiser, other_or
 
 
 def test_archive_is_a_fixed_number_of_queries(event, django_assert_max_num_queries):
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(9):  # 8, and one for the ledger rows
         tournament_archive(event)
 
 
@@ -196,7 +197,8 @@ def test_import_into_the_same_club_reuses_its_players(event, club, organiser):
 def test_an_archive_written_before_the_event_language_imports_without_one(event, club, organiser):
     archive = json.loads(json.dumps(tournament_archive(event)))
     assert archive["tournament"]["language"] == ""
-    del archive["tournament"]["language"]  # archives written before the setting existed
+    archive = unsigned(archive)  # archives written before the setting existed
+    del archive["tournament"]["language"]
     copy_ = services.import_archive(club=club, actor=actor(organiser), archive=archive)
     assert copy_.language == ""
     assert standings_lines(copy_) == standings_lines(event)
@@ -357,7 +359,7 @@ def test_a_bad_archive_is_refused_naming_the_problem_and_nothing_is_written(
     counts = (Tournament.objects.count(), Match.objects.count(), Player.objects.count())
     with pytest.raises(ServiceError) as caught:
         services.import_archive(
-            club=club, actor=actor(organiser), archive=tamper(archive, path, value)
+            club=club, actor=actor(organiser), archive=tamper(unsigned(archive), path, value)
         )
     assert caught.value.code == "bad_archive"
     assert message in caught.value.message

@@ -24,7 +24,7 @@ from rest_framework.test import APIClient
 from ginclub import ledger
 from ginclub.errors import ServiceError
 from scoring.models import Club, LedgerRow, Match, Player
-from tests.tournaments.helpers import actor, new_event, play_round
+from tests.tournaments.helpers import actor, new_event, play_round, unsigned
 from tournaments import services
 from tournaments.models import Job, Tournament
 from tournaments.selectors.exports import tournament_archive
@@ -65,7 +65,9 @@ def upload(archive: dict) -> SimpleUploadedFile:
 
 def spoil_a_hand(archive: dict) -> dict:
     """An archive whose shape is right but whose round 2 table 1 game 1 hand 1 claims
-    points the engine does not give: only the import itself, scoring again, finds it."""
+    points the engine does not give: only the import itself, scoring again, finds it.
+    Unsigned (version 1): a signed archive changed by hand is refused at once."""
+    archive = unsigned(archive)
     match = next(p for p in archive["rounds"][1]["pairings"] if p["match"])["match"]
     match["games"][0]["hands"][0]["points"] += 1
     return archive

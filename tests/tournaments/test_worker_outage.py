@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.db import connection
 
 REPO = Path(__file__).resolve().parents[2]
@@ -119,6 +120,7 @@ def cluster() -> Iterator[Cluster]:
 def test_the_worker_outlives_a_postgresql_restart_and_runs_what_is_queued_after(cluster, tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     env.update(DJANGO_DEBUG="1", DATABASE_URL=cluster.url, DJANGO_CONN_MAX_AGE="0")
+    env["DJANGO_LEDGER_DIR"] = str(settings.LEDGER_DIR)  # a tmp dir (tests/conftest.py)
     assert manage("migrate", "--noinput", "-v0", env=env).returncode == 0
     log = tmp_path / "worker.log"
     with log.open("w") as out:

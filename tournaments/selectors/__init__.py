@@ -23,7 +23,8 @@ The modules of this package:
     player_event  one player's event as their own phone shows it ("My event")
     seasons       which seasons an actor sees, and a season's ladder
     exports       the standings, every hand and a season's ladder as CSV, and the
-                  tournament as its JSON archive
+                  tournament as its JSON archive (signed, with its ledger)
+    verification  a tournament's ledger chains and its matches' replays, verified
 Their reads are re-exported here: `from tournaments import selectors;
 selectors.standings(...)`. Where a module and its main read share a name (standings,
 clock, tables, dashboard, bracket), the name here is the read: import anything else from
@@ -117,6 +118,7 @@ from tournaments.selectors.tables import (
     table_state,
     tables,
 )
+from tournaments.selectors.verification import verify_tournament
 
 __all__ = [
     # events
@@ -206,4 +208,6 @@ __all__ = [
     "shown_pairings",
     "hall_rows",
     "HALL_STATES",
+    # verification
+    "verify_tournament",
 ]

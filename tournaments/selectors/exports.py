@@ -3,8 +3,11 @@ a season's ladder as CSV, and the JSON archive of a whole tournament.
 
 An archive holds the settings and frozen rules, the players and registrations, every
 round with its pairings and results, and every match with its games and hands (each
-hand with the input it was scored from). Ids inside the archive are the exporting
-instance's, used only as keys. tournaments.services.archive imports it again.
+hand with the input it was scored from), and, from version 2, the ledger rows of the
+tournament and its matches with each chain's head, under a manifest and a seal
+(ginclub.seals) that `manage.py verify_archive` checks without the database. Ids inside
+the archive are the exporting instance's, used only as keys.
+tournaments.services.archive imports it again.
 """
 
 from __future__ import annotations
@@ -12,12 +15,16 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import json
 from collections import defaultdict
 from typing import Any
 
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db.models import Q
 from django.utils import timezone
 
-from scoring.models import Entry, Game, Hand, Match
+from ginclub import ledger_keys, seals
+from scoring.models import Entry, Game, Hand, LedgerRow, Match
 from scoring.services.rescoring import entered_values, stored_input
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.pairing import FIGURE_NAMES, RATIO_PLACES, RATIOS, Standing
@@ -187,14 +194,57 @@ def safe(text: str) -> str:
 # ------------------------------------------------------------------ JSON archive
 
 ARCHIVE_FORMAT = "ginclub.tournament"
-ARCHIVE_VERSION = 1
+# 2: signed, carrying its ledger (docs/audit.md); 1: unsigned, still imported.
+ARCHIVE_VERSION = 2
+ARCHIVE_VERSIONS = (1, 2)
 # Every setting; the date is written as ISO text.
 ARCHIVE_SETTINGS = tuple(key for key in Tournament.SETTINGS if key != "date")
 ROUND_TIMES = ("started_at", "ends_at", "published_at", "closed_at")
 
 
 def tournament_archive(tournament: Tournament) -> dict[str, Any]:
-    """The whole tournament as plain JSON values, in a fixed number of queries."""
+    """The whole tournament as plain JSON values, in a fixed number of queries, with its
+    ledger (the tournament's chain and its matches') and sealed by the server's signing
+    key (ginclub.seals): `manage.py verify_archive` checks it without the database."""
+    # Plain JSON values before sealing: what is signed is exactly what any renderer writes.
+    archive = json.loads(json.dumps(_archive(tournament), cls=DjangoJSONEncoder))
+    archive[seals.LEDGER] = _ledger(tournament)
+    return seals.seal_archive(archive, ledger_keys.signing_key())
+
+
+LEDGER_FIELDS = (
+    "chain",
+    "position",
+    "action",
+    "actor",
+    "reason",
+    "before",
+    "after",
+    "prev_hash",
+    "hash",
+    "key_id",
+)
+
+
+def _ledger(tournament: Tournament) -> dict[str, Any]:
+    """The ledger rows of the tournament's chain and of its matches', as stored (ids are
+    this instance's), and each chain's head."""
+    # a match's chain holds only rows of that match (scoring.services.base.log)
+    of_matches = Q(chain__startswith="match:", match__pairing__round__tournament=tournament)
+    found = LedgerRow.objects.filter(Q(chain=tournament.chain) | of_matches)
+    rows = []
+    for row in found.order_by("chain", "position"):
+        item = {name: getattr(row, name) for name in LEDGER_FIELDS}
+        for name in ("match", "hand", "entry", "user"):  # this instance's ids
+            item[name] = getattr(row, f"{name}_id")
+        # as the row's hash read it (ginclub.ledger), for whoever holds the key
+        item["created_at"] = row.created_at.isoformat(timespec="microseconds")
+        rows.append(item)
+    heads = {row["chain"]: [row["position"], row["hash"]] for row in rows}
+    return json.loads(json.dumps({"rows": rows, "heads": heads}, cls=DjangoJSONEncoder))
+
+
+def _archive(tournament: Tournament) -> dict[str, Any]:
     t = tournament
     registrations = list(t.registrations.select_related("player").order_by("pk"))
     pairings = defaultdict(list)

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
-from ginclub import permissions
+from ginclub import permissions, seals
 from ginclub.errors import ServiceError
 from ginclub.inputs import INT_MAX, SMALL_MAX, date_in_range, date_range_text, name_problem
 from ginclub.permissions import Actor
@@ -30,7 +30,12 @@ from scoring.rules import RuleProfile, RulesError
 from scoring.rules.profiles import PROFILE_TITLES, PROFILES
 from scoring.serializers import HandFieldsSerializer
 from tournaments.models import Pairing, Registration, Round, Tournament
-from tournaments.selectors.exports import ARCHIVE_FORMAT, ARCHIVE_VERSION, ROUND_TIMES
+from tournaments.selectors.exports import (
+    ARCHIVE_FORMAT,
+    ARCHIVE_VERSION,
+    ARCHIVE_VERSIONS,
+    ROUND_TIMES,
+)
 from tournaments.selectors.exports import ARCHIVE_SETTINGS as SETTINGS
 from tournaments.services.base import log
 from tournaments.services.tournaments import check_settings, unique_slug, user_of
@@ -193,7 +198,7 @@ def _require_format(archive: Any) -> None:
             _("This is not a ginclub tournament archive (format %(format)s expected).")
             % {"format": repr(ARCHIVE_FORMAT)},
         )
-    if archive.get("version") != ARCHIVE_VERSION:
+    if archive.get("version") not in ARCHIVE_VERSIONS:
         raise ServiceError(
             "bad_archive",
             _("Archive version %(version)s is not supported (version %(supported)s is).")
@@ -201,9 +206,27 @@ def _require_format(archive: Any) -> None:
         )
 
 
+def _require_seal(archive: dict) -> None:
+    """A signed archive (version 2) must be as it was signed: an archive is edited by
+    hand only as an unsigned one (version 1, without seal, manifest and ledger), which
+    imports as before. The seal is checked against the key inside it: another
+    instance's archive is signed by that instance (docs/audit.md)."""
+    if archive.get("version") == 1:
+        return
+    problems = seals.archive_problems(archive)
+    if problems:
+        raise ServiceError(
+            "bad_archive",
+            _("The archive was changed after it was signed: %(problem)s.")
+            % {"problem": problems[0]},
+            fields={"archive": problems[0]},
+        )
+
+
 def check_archive(archive: Any) -> None:
     """Refuse (ServiceError `bad_archive`, naming the path) anything the import could not
-    store as it is: types, ranges, choices, dates, and keys that refer to nothing."""
+    store as it is: types, ranges, choices, dates, and keys that refer to nothing; and a
+    signed archive changed after signing (naming what changed)."""
     _require_format(archive)
     _text(archive.get("exported_at"), "exported_at", 64, null=True)
     tournament = _dict(_get(archive, "tournament", ""), "tournament")
@@ -223,6 +246,7 @@ def check_archive(archive: Any) -> None:
         if number in numbers:
             raise _bad(f"{path}.number", _("repeats round %(number)s") % {"number": number})
         numbers.add(number)
+    _require_seal(archive)  # last: a faulty value is named where it stands first
 
 
 # Settings added after archive version 1 was first written, with the value an archive

@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
+from ginclub import checkpoints
 from ginclub.errors import Conflict, ServiceError, require_reason
 from ginclub.permissions import Actor
 from scoring import services as scoring
@@ -581,6 +582,7 @@ def close_round(*, round_id: int, actor: Actor) -> Round:
         rnd.state, rnd.closed_at = Round.State.CLOSED, timezone.now()
         rnd.save(update_fields=["state", "closed_at"])
         log(tournament, "round_closed", actor, after={"round": rnd.number})
+        transaction.on_commit(checkpoints.queue)  # the closed round's results, signed
         if _is_last(tournament, rnd, rows):
             tournament.state = Tournament.State.FINISHED
             tournament.save(update_fields=["state"])
