@@ -109,11 +109,11 @@ def window_edges(field: Sequence[Entrant], window: int) -> set[tuple[int, int]]:
     ids = [e.id for e in field]
     met = [e.opponents for e in field]
     edges: set[tuple[int, int]] = set()
-    for i in range(len(field)):
-        for step, stop in ((1, len(field)), (-1, -1)):
+    for i, (me, mine) in enumerate(zip(ids, met, strict=True)):
+        for side in (range(i + 1, len(field)), range(i - 1, -1, -1)):
             found = 0
-            for j in range(i + step, stop, step):
-                if ids[j] not in met[i] and ids[i] not in met[j]:
+            for j in side:
+                if ids[j] not in mine and me not in met[j]:
                     edges.add((i, j) if i < j else (j, i))
                     found += 1
                     if found == window:
