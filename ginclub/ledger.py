@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.apps import apps
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
@@ -80,23 +81,55 @@ def append(
     assert transaction.get_connection().in_atomic_block, "ledger rows are written with the change"
     LedgerRow = _rows()
     last = LedgerRow.objects.filter(chain=chain).order_by("-position").first()
-    row = LedgerRow(
+    row = _new_row(
+        (last.position, last.hash) if last else (0, GENESIS),
         chain=chain,
-        position=(last.position + 1) if last else 1,
         action=action,
         match=match,
         hand=hand,
         entry=entry,
-        actor=actor[:150],
-        user=user if getattr(user, "is_authenticated", False) else None,
+        actor=actor,
+        user=user,
         reason=reason,
         before=before,
         after=after,
+    )
+    row.save(force_insert=True)
+    return row
+
+
+def append_each(changes: Sequence[Mapping[str, Any]]) -> list[Any]:
+    """append() to many chains at once, one row each (`changes`: append's keywords): the
+    chains' last rows are read in one query and the new rows written in one, whatever
+    their number (a round's tables starting together). Must run inside the caller's
+    transaction."""
+    assert transaction.get_connection().in_atomic_block, "ledger rows are written with the change"
+    LedgerRow = _rows()
+    chains = [change["chain"] for change in changes]
+    assert len(set(chains)) == len(chains), "one row per chain"
+    latest = LedgerRow.objects.filter(chain=OuterRef("chain")).order_by("-position")
+    heads = {
+        chain: (position, digest)
+        for chain, position, digest in LedgerRow.objects.filter(
+            chain__in=chains, position=Subquery(latest.values("position")[:1])
+        ).values_list("chain", "position", "hash")
+    }
+    rows = [_new_row(heads.get(c["chain"], (0, GENESIS)), **c) for c in changes]
+    return LedgerRow.objects.bulk_create(rows)
+
+
+def _new_row(head: tuple[int, str], *, chain: str, actor: str, user=None, **values: Any) -> Any:
+    """The row after `head` (the chain's last position and hash), hashed, not saved."""
+    row = _rows()(
+        chain=chain,
+        position=head[0] + 1,
+        actor=actor[:150],
+        user=user if getattr(user, "is_authenticated", False) else None,
         created_at=timezone.now(),
-        prev_hash=last.hash if last else GENESIS,
+        prev_hash=head[1],
+        **values,
     )
     row.hash = _digest(row)
-    row.save(force_insert=True)
     return row
 
 
