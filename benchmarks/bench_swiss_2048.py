@@ -20,7 +20,8 @@ each one service call as the organiser's page makes it, unless said otherwise:
 - close: the round checked finished and closed.
 
 Prints each step's wall time (and the process's CPU time: the database server's work
-is in the difference, as is any other process's on a shared machine) and query count.
+is in the difference, as is any other process's on a shared machine), its query count
+and its slowest query.
 """
 
 from __future__ import annotations
@@ -40,21 +41,29 @@ from django_env import setup_django
 
 
 def timed(label: str, work: Callable[[], Any]) -> Any:
-    """Run `work`, print its wall and CPU time and its query count; return its result."""
+    """Run `work`, print its wall and CPU time, its query count and its slowest query;
+    return its result."""
     from django.db import connection
 
-    queries = 0
+    queries: list[tuple[float, str]] = []
 
     def count(execute, sql, params, many, context):
-        nonlocal queries
-        queries += 1
-        return execute(sql, params, many, context)
+        start = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            queries.append((time.perf_counter() - start, sql))
 
     wall, cpu = time.perf_counter(), time.process_time()
     with connection.execute_wrapper(count):
         result = work()
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    print(f"  {label:<44} {wall:7.2f} s  ({cpu:6.2f} CPU)  {queries:6} queries", flush=True)
+    slowest, sql = max(queries, default=(0.0, ""))
+    print(
+        f"  {label:<40} {wall:7.2f} s  ({cpu:6.2f} CPU)  {len(queries):6} queries, "
+        f"slowest {slowest:5.2f} s: {' '.join(sql.split())[:50]}",
+        flush=True,
+    )
     return result
 
 
