@@ -465,13 +465,13 @@ def publish_round(*, round_id: int, actor: Actor) -> Round:
         matches = _start_matches(tournament, tables, actor)
         for table, (pairing, match) in enumerate(zip(tables, matches, strict=True), start=1):
             pairing.table, pairing.match = table, match
-        for pairing in pairings:
-            if pairing.is_bye:
-                pairing.bye_games, pairing.bye_points = tournament.bye_games, tournament.bye_points
-                pairing.reason = pairing.reason or BYE
-        Pairing.objects.bulk_update(
-            pairings, ["table", "match", "reason", "bye_games", "bye_points"]
-        )
+        byes = [p for p in pairings if p.is_bye]
+        for pairing in byes:
+            pairing.bye_games, pairing.bye_points = tournament.bye_games, tournament.bye_points
+            pairing.reason = pairing.reason or BYE
+        # Apart: bulk_update's CPU grows with rows x fields (1,024 tables x 5 took 1.5 s).
+        Pairing.objects.bulk_update(tables, ["table", "match"])
+        Pairing.objects.bulk_update(byes, ["reason", "bye_games", "bye_points"])
         rnd.state, rnd.published_at = Round.State.PUBLISHED, now
         rnd.save(update_fields=["state", "published_at"])
         log(
@@ -481,7 +481,7 @@ def publish_round(*, round_id: int, actor: Actor) -> Round:
             after={
                 "round": rnd.number,
                 "tables": len(tables),
-                "byes": [p.player_a_id for p in pairings if p.is_bye],
+                "byes": [p.player_a_id for p in byes],
             },
         )
     return rnd
