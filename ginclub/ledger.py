@@ -27,13 +27,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.apps import apps
 from django.conf import settings
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
@@ -94,26 +95,68 @@ def append(
     assert transaction.get_connection().in_atomic_block, "ledger rows are written with the change"
     LedgerRow = _rows()
     last = LedgerRow.objects.filter(chain=chain).order_by("-position").first()
-    row = LedgerRow(
+    row = _new_row(
+        (last.position, last.hash) if last else (0, GENESIS),
         chain=chain,
-        position=(last.position + 1) if last else 1,
         action=action,
         match=match,
         hand=hand,
         entry=entry,
-        actor=actor[:150],
-        user=user if getattr(user, "is_authenticated", False) else None,
+        actor=actor,
+        user=user,
         reason=reason,
         before=before,
         after=after,
+    )
+    row.save(force_insert=True)
+    _checkpoint_when_due([row])
+    return row
+
+
+def append_each(changes: Sequence[Mapping[str, Any]]) -> list[Any]:
+    """append() to many chains at once, one row each (`changes`: append's keywords): the
+    chains' last rows are read in one query and the new rows written in one, whatever
+    their number (a round's tables starting together). Must run inside the caller's
+    transaction."""
+    assert transaction.get_connection().in_atomic_block, "ledger rows are written with the change"
+    LedgerRow = _rows()
+    chains = [change["chain"] for change in changes]
+    assert len(set(chains)) == len(chains), "one row per chain"
+    latest = LedgerRow.objects.filter(chain=OuterRef("chain")).order_by("-position")
+    heads = {
+        chain: (position, digest)
+        for chain, position, digest in LedgerRow.objects.filter(
+            chain__in=chains, position=Subquery(latest.values("position")[:1])
+        ).values_list("chain", "position", "hash")
+    }
+    rows = LedgerRow.objects.bulk_create(
+        [_new_row(heads.get(c["chain"], (0, GENESIS)), **c) for c in changes]
+    )
+    _checkpoint_when_due(rows)
+    return rows
+
+
+def _checkpoint_when_due(rows: Sequence[Any]) -> None:
+    """Queue a checkpoint of the chain heads after the commit when one of `rows` is the
+    LEDGER_CHECKPOINT_EVERY-th row written (by id)."""
+    every = settings.LEDGER_CHECKPOINT_EVERY
+    if any(row.pk is not None and row.pk % every == 0 for row in rows):
+        transaction.on_commit(checkpoints.queue)
+
+
+def _new_row(head: tuple[int, str], *, chain: str, actor: str, user=None, **values: Any) -> Any:
+    """The row after `head` (the chain's last position and hash), hashed, not saved."""
+    row = _rows()(
+        chain=chain,
+        position=head[0] + 1,
+        actor=actor[:150],
+        user=user if getattr(user, "is_authenticated", False) else None,
         created_at=timezone.now(),
-        prev_hash=last.hash if last else GENESIS,
+        prev_hash=head[1],
         key_id=ledger_keys.ring().current,
+        **values,
     )
     row.hash = _digest(row)
-    row.save(force_insert=True)
-    if row.pk % settings.LEDGER_CHECKPOINT_EVERY == 0:
-        transaction.on_commit(checkpoints.queue)
     return row
 
 

@@ -7,7 +7,8 @@ the stored response and writes nothing; the same key with another payload is ref
 
     clubs       create a club; its settings (who reads its player pages)
     base        Outcome and the plumbing the services share (Actor is ginclub.permissions')
-    matches     start, close, reopen, stop, resume; revoke a match's table links
+    matches     start (one, or a round's tables at once), close, reopen, stop, resume;
+                revoke a match's table links
     hand_entry  a hand at the table and its corrections: preview, submit, confirm,
                 dispute, withdraw, correct, void (scoring.rules.hands scores one hand)
     recompute   the games and the match re-derived from the hand rows after each change
@@ -39,6 +40,7 @@ from scoring.services.matches import (
     resume_match,
     revoke_table_links,
     start_match,
+    start_matches,
     stop_match,
 )
 from scoring.services.players import (
@@ -108,6 +110,7 @@ __all__ = [
     "set_pin",
     "snapshot",
     "start_match",
+    "start_matches",
     "stop_match",
     "submit_hand",
     "unlock_pin",

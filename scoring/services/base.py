@@ -39,14 +39,24 @@ def chain_of(match: Match) -> str:
 def log(match: Match, action: str, actor: Actor, **change: Any) -> None:
     """One row on the match's ledger chain, inside the caller's transaction; `change`
     is the rest of ledger.append's keywords (hand, entry, reason, before, after)."""
-    ledger.append(
-        chain=chain_of(match),
-        action=action,
-        actor=actor.label,
-        user=actor.user,
-        match=match,
+    ledger.append(**_ledger_row(match, action, actor, change))
+
+
+def log_each(matches: list[Match], action: str, actor: Actor, changes: list[dict]) -> None:
+    """log() for many matches at once (ledger.append_each): `changes[i]` is match i's."""
+    rows = [_ledger_row(m, action, actor, c) for m, c in zip(matches, changes, strict=True)]
+    ledger.append_each(rows)
+
+
+def _ledger_row(match: Match, action: str, actor: Actor, change: dict[str, Any]) -> dict:
+    return {
+        "chain": chain_of(match),
+        "action": action,
+        "actor": actor.label,
+        "user": actor.user,
+        "match": match,
         **change,
-    )
+    }
 
 
 def snapshot(hand: Hand) -> dict[str, Any]:

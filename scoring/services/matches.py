@@ -3,7 +3,7 @@ each move by an organiser with one ledger row."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -16,6 +16,7 @@ from scoring.services.base import (
     Actor,
     lock_match,
     log,
+    log_each,
     user_of,
 )
 from scoring.services.recompute import start_games
@@ -36,13 +37,43 @@ def start_match(
 
     Raises ServiceError (`invalid`, `bad_option`) or Forbidden.
     """
-    if not permissions.may_start_match(actor, club, player_a, player_b):
+    (match,) = start_matches(
+        club=club,
+        pairs=[(player_a, player_b)],
+        actor=actor,
+        profile=profile,
+        overrides=overrides,
+        agreement=agreement,
+        first_dealer=first_dealer,
+    )
+    return match
+
+
+def start_matches(
+    *,
+    club: Club,
+    pairs: Sequence[tuple[Player, Player]],
+    actor: Actor,
+    profile: str = "standard",
+    overrides: dict | None = None,
+    agreement: str = Match.Agreement.CONFIRM,
+    first_dealer: str = "A",
+) -> list[Match]:
+    """start_match for each pair (a round's tables) in one transaction, the matches, their
+    games and their ledger rows written in bulk: the same few queries for one table or a
+    thousand. Returns the matches in the order of `pairs`; starts none if one is refused.
+
+    Raises ServiceError (`invalid`, `bad_option`) or Forbidden.
+    """
+    if not permissions.may_start_matches(actor, club, pairs):
+        a, b = next(p for p in pairs if not permissions.may_start_match(actor, club, *p))
         raise Forbidden(
             "not_allowed",
             _("Only %(a)s, %(b)s and the organisers of %(club)s may start a match between them.")
-            % {"a": player_a.name, "b": player_b.name, "club": club.name},
+            % {"a": a.name, "b": b.name, "club": club.name},
         )
-    check_players(club, player_a, player_b)
+    for a, b in pairs:
+        check_players(club, a, b)
     if agreement not in Match.Agreement.values:
         raise ServiceError(
             "invalid",
@@ -52,29 +83,29 @@ def start_match(
     if first_dealer not in ("A", "B"):
         raise ServiceError("invalid", _("first dealer must be seat A or B"))
     rules = make_profile(profile, overrides or {}).as_dict()
-    with transaction.atomic():
-        match = Match.objects.create(
+    new = [
+        Match(
             club=club,
-            player_a=player_a,
-            player_b=player_b,
+            player_a=a,
+            player_b=b,
             rules=rules,
             agreement=agreement,
             first_dealer=first_dealer,
             created_by=user_of(actor),
         )
-        start_games(match)
-        log(
-            match,
+        for a, b in pairs
+    ]
+    with transaction.atomic():
+        matches = Match.objects.bulk_create(new)
+        start_games(matches)
+        started = {"rules": rules, "agreement": agreement}
+        log_each(
+            matches,
             "match_started",
             actor,
-            after={
-                "player_a": player_a.name,
-                "player_b": player_b.name,
-                "rules": rules,
-                "agreement": agreement,
-            },
+            [{"after": {"player_a": a.name, "player_b": b.name, **started}} for a, b in pairs],
         )
-    return match
+    return matches
 
 
 def check_players(club: Club, a: Player, b: Player) -> None:

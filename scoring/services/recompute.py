@@ -29,13 +29,14 @@ from scoring.rules.games import HOLLYWOOD_GAMES, hollywood_match
 from scoring.services.summaries import write_summaries
 
 
-def start_games(match: Match) -> list[Game]:
-    """The games a new match starts with: game 1, or under Hollywood games 1 to 3."""
-    count = HOLLYWOOD_GAMES if is_hollywood(match) else 1
-    return [
-        Game.objects.create(match=match, number=number, first_dealer=match.first_dealer)
-        for number in range(1, count + 1)
-    ]
+def start_games(matches: list[Match]) -> list[Game]:
+    """The games new matches start with (one insert): game 1, or under Hollywood games
+    1 to 3."""
+    return Game.objects.bulk_create(
+        Game(match=match, number=number, first_dealer=match.first_dealer)
+        for match in matches
+        for number in range(1, (HOLLYWOOD_GAMES if is_hollywood(match) else 1) + 1)
+    )
 
 
 def recompute_match(match: Match, actor=None) -> None:

@@ -20,7 +20,8 @@ Terms:
 
   The three are folded into one integer weight per edge (``BASE - cost``), scaled so
   that the order above is exact for the field size at hand, and the pairing is a
-  maximum-weight perfect matching (networkx's blossom algorithm, O(n^3)).
+  maximum-weight perfect matching: Edmonds' blossom algorithm, O(n^3), as compiled by
+  rustworkx (the networkx algorithm in Rust; its weights are 128-bit integers).
 - **window graph**: for speed, every player is joined only to the ``window`` nearest
   players above and below them in the field order whom they have not met. Adjacent
   pairing and pull-ups live inside it, so it nearly always holds a perfect matching;
@@ -29,8 +30,9 @@ Terms:
   wider is tried, then the full graph of non-rematches; when that has none either, the
   full graph with rematch edges (each costing more than everything else together) is
   solved, which gives the fewest rematches possible. The full graphs have O(n^2) edges
-  and are slow for big fields (about 26 s at 512 players against under 1 s for the
-  window), but only opponent histories that leave very few choices need them.
+  and take seconds for big fields where the window takes a tenth of a second (figures
+  in docs/benchmarks.md), but only opponent histories that leave very few choices need
+  them.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-import networkx as nx
+import rustworkx as rx
 
 from tournaments.pairing.values import Entrant
 
@@ -54,6 +56,11 @@ GRAPH_WINDOW = "window"
 GRAPH_WIDE_WINDOW = "wide window"
 GRAPH_REMATCH_FREE = "rematch-free"
 GRAPH_WITH_REMATCHES = "with rematches"
+
+WEIGHT_LIMIT = 2**120
+"""Edge weights stay below this: rustworkx keeps them and its dual variables (sums of a
+few weights, doubled) in 128-bit integers. A million players with scores a thousand
+apart stay below 2**117."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +78,9 @@ class Weights:
         spread = max(e.score for e in field) - min(e.score for e in field)
         score = pairs * max(n - 1, 1) ** 2 + 1
         rematch = score * (pairs * spread**2 + 1)
-        return cls(score=score, rematch=rematch, base=rematch * (pairs + 1))
+        base = rematch * (pairs + 1)
+        assert base < WEIGHT_LIMIT, f"{n} players' weights overflow the matcher"
+        return cls(score=score, rematch=rematch, base=base)
 
     def cost(self, field: Sequence[Entrant], i: int, j: int) -> int:
         a, b = field[i], field[j]
@@ -97,15 +106,18 @@ def have_met(a: Entrant, b: Entrant) -> bool:
 
 def window_edges(field: Sequence[Entrant], window: int) -> set[tuple[int, int]]:
     """Each position joined to its ``window`` nearest unmet players on either side."""
+    ids = [e.id for e in field]
+    met = [e.opponents for e in field]
     edges: set[tuple[int, int]] = set()
-    for i, player in enumerate(field):
-        for step in (1, -1):
-            found, j = 0, i + step
-            while found < window and 0 <= j < len(field):
-                if not have_met(player, field[j]):
-                    edges.add((min(i, j), max(i, j)))
+    for i, (me, mine) in enumerate(zip(ids, met, strict=True)):
+        for side in (range(i + 1, len(field)), range(i - 1, -1, -1)):
+            found = 0
+            for j in side:
+                if ids[j] not in mine and me not in met[j]:
+                    edges.add((i, j) if i < j else (j, i))
                     found += 1
-                j += step
+                    if found == window:
+                        break
     return edges
 
 
@@ -126,11 +138,12 @@ def solve(field: Sequence[Entrant], edges: set[tuple[int, int]]) -> Pairs | None
     if not field:
         return ()
     weights = Weights.for_field(field)
-    graph = nx.Graph()
+    graph = rx.PyGraph(multigraph=False)
     graph.add_nodes_from(range(len(field)))
-    for i, j in sorted(edges):
-        graph.add_edge(i, j, weight=weights.base - weights.cost(field, i, j))
-    found = nx.max_weight_matching(graph, maxcardinality=True)
+    graph.add_edges_from(
+        [(i, j, weights.base - weights.cost(field, i, j)) for i, j in sorted(edges)]
+    )
+    found = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int, verify_optimum=False)
     if 2 * len(found) != len(field):
         return None
     return tuple(sorted((min(i, j), max(i, j)) for i, j in found))

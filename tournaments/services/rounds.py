@@ -433,7 +433,7 @@ def _layout(pairings: list[Pairing]) -> list[list]:
 
 
 def publish_round(*, round_id: int, actor: Actor) -> Round:
-    """Number the tables, start each table's match through scoring.services.start_match
+    """Number the tables, start each table's match through scoring.services.start_matches
     (the tournament's frozen rules and agreement mode) and record the byes as won with
     the bye score. Publishing round 1 freezes the rule profile and starts the event.
 
@@ -460,18 +460,18 @@ def publish_round(*, round_id: int, actor: Actor) -> Round:
             )
         if not tournament.frozen:
             _freeze(tournament, actor)
-        now, table = timezone.now(), 0
-        for pairing in pairings:
-            if pairing.is_bye:
-                pairing.bye_games, pairing.bye_points = tournament.bye_games, tournament.bye_points
-                pairing.reason = pairing.reason or BYE
-            else:
-                table += 1
-                pairing.table = table
-                pairing.match = _start_match(tournament, pairing, actor)
-        Pairing.objects.bulk_update(
-            pairings, ["table", "match", "reason", "bye_games", "bye_points"]
-        )
+        now = timezone.now()
+        tables = [p for p in pairings if not p.is_bye]
+        matches = _start_matches(tournament, tables, actor)
+        for table, (pairing, match) in enumerate(zip(tables, matches, strict=True), start=1):
+            pairing.table, pairing.match = table, match
+        byes = [p for p in pairings if p.is_bye]
+        for pairing in byes:
+            pairing.bye_games, pairing.bye_points = tournament.bye_games, tournament.bye_points
+            pairing.reason = pairing.reason or BYE
+        # Apart: bulk_update's CPU grows with rows x fields (1,024 tables x 5 took 1.5 s).
+        Pairing.objects.bulk_update(tables, ["table", "match"])
+        Pairing.objects.bulk_update(byes, ["reason", "bye_games", "bye_points"])
         rnd.state, rnd.published_at = Round.State.PUBLISHED, now
         rnd.save(update_fields=["state", "published_at"])
         log(
@@ -480,8 +480,8 @@ def publish_round(*, round_id: int, actor: Actor) -> Round:
             actor,
             after={
                 "round": rnd.number,
-                "tables": table,
-                "byes": [p.player_a_id for p in pairings if p.is_bye],
+                "tables": len(tables),
+                "byes": [p.player_a_id for p in byes],
             },
         )
     return rnd
@@ -496,17 +496,17 @@ def _freeze(tournament: Tournament, actor: Actor) -> None:
     log(tournament, "rules_frozen", actor, after={"rules": tournament.rules})
 
 
-def _start_match(tournament: Tournament, pairing: Pairing, actor: Actor) -> Match:
+def _start_matches(tournament: Tournament, tables: list[Pairing], actor: Actor) -> list[Match]:
+    """Every table's match, in one go (scoring.services.start_matches)."""
     rules = dict(tournament.rules)
     name = rules.pop("name")
-    match = scoring.start_match(
+    matches = scoring.start_matches(
         club=tournament.club,
-        player_a=pairing.player_a.player,
-        player_b=pairing.player_b.player,
+        pairs=[(p.player_a.player, p.player_b.player) for p in tables],
         actor=actor,
         profile=name,
         overrides=rules,
         agreement=tournament.agreement,
     )
-    assert match.rules == tournament.rules, "a table plays the tournament's frozen rules"
-    return match
+    assert all(m.rules == tournament.rules for m in matches), "tables play the frozen rules"
+    return matches

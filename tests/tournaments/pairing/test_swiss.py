@@ -158,7 +158,9 @@ def test_wider_graphs_are_used_when_the_window_graph_has_no_perfect_matching(blo
     assert [(p.a, p.b) for p in result.pairs[:block]] == pulled_up
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+# Events in which a window of 2 is too narrow in some round (about half of them are;
+# which ones depends on how the matcher breaks ties between equally good pairings).
+@pytest.mark.parametrize("seed", [1, 2, 5])
 def test_the_window_graph_finds_the_full_graph_optimum_in_simulated_events(seed):
     event, narrow_was_worse = Event(64, seed=seed), False
     for _ in range(8):
@@ -172,7 +174,7 @@ def test_the_window_graph_finds_the_full_graph_optimum_in_simulated_events(seed)
                 entrants, full
             )
         event.play(pairs)
-    # A window of 2 is too narrow somewhere in each event, so this comparison can fail.
+    # So the comparison above can fail.
     assert narrow_was_worse
 
 
