@@ -503,6 +503,9 @@ WRITERS = {
     # The audit ledger's append is itself the write layer under every service: they call
     # it inside their transaction, and it saves the one row it hash-chains.
     "ginclub.ledger": "appends the ledger row of the service that calls it",
+    # The login form's limits count attempts before any password is checked, in rows
+    # every app server shares; throttling state, not club data, and no service's.
+    "ginclub.login_limits": "counts login attempts (LoginCount rows) for the login view",
 }
 
 

@@ -4,17 +4,25 @@ browser that logged in before still logs in while its venue's address is limited
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 from unittest import mock
 
 import pytest
+from django.apps import apps
 from django.contrib.auth.hashers import MD5PasswordHasher
+from django.db import connection
 from django.test import Client
 
 from ginclub import login_limits
+from ginclub.errors import Throttled
 from tests.factories import UserFactory
 from tests.threads import run_together
 
+ROOT = Path(__file__).resolve().parents[2]
 VENUE = "198.51.100.7"
 GOOD = "correct-horse-battery"
 
@@ -134,8 +142,9 @@ def test_a_trusted_device_has_a_small_limit_of_its_own(organiser, hashes):
 def test_the_trust_cookie_counts_only_for_the_name_it_was_given_to(organiser, hashes):
     UserFactory(username="treasurer")
     phone = trusted_phone()
-    for n in range(login_limits.ADDRESS_LIMIT):
-        login(Client(), f"guess{n}", "x")
+    for n in range(login_limits.USERNAME_LIMIT):  # both names at their limit
+        login(Client(), "organiser", "wrong", ip=f"203.0.113.{n}")
+        login(Client(), "treasurer", "wrong", ip=f"203.0.114.{n}")
     assert refused_code(login(phone, "treasurer")) == (429, b"login_throttled")
     phone.cookies[login_limits.TRUST_COOKIE] = "forged:value"
     assert refused_code(login(phone, "organiser")) == (429, b"login_throttled")
@@ -179,3 +188,102 @@ def test_password_checks_run_one_at_a_time_and_none_queues_past_the_wait(setting
         first.join(timeout=60)
         second.join(timeout=60)
     assert most[0] == 1 and running[0] == 0
+
+
+@pytest.mark.django_db
+def test_a_flood_of_made_up_names_from_the_venue_leaves_the_organiser_a_way_in(organiser, hashes):
+    """Issue 24: the venue's address spent on made-up names; the organiser, on a browser
+    that never logged in (no trust cookie), still has their password checked."""
+    stranger = Client()
+    for n in range(login_limits.ADDRESS_LIMIT):
+        login(stranger, f"made-up-{n}", "x")
+    assert refused_code(login(stranger, "made-up-more", "x")) == (429, b"login_throttled")
+    browser = Client()
+    assert login(browser, "organiser").status_code == 302
+    assert "_auth_user_id" in browser.session
+
+
+@pytest.mark.django_db
+def test_wrong_passwords_for_real_names_from_one_address_have_a_budget_of_their_own(
+    hashes, monkeypatch
+):
+    """Real names from one address: a budget apart from the made-up names', so neither
+    kind of flood spends the other's, and guessing real names stays bounded."""
+    monkeypatch.setattr(login_limits, "ADDRESS_KNOWN_LIMIT", 4)
+    for name in ("ada", "bea", "cy", "dee", "eve"):
+        UserFactory(username=name)
+    for name in ("ada", "bea", "cy", "dee"):
+        assert login(Client(), name, "wrong").status_code == 200
+    before = len(hashes)
+    assert refused_code(login(Client(), "eve", "wrong")) == (429, b"login_throttled")
+    assert refused_code(login(Client(), "eve", GOOD)) == (429, b"login_throttled")
+    assert len(hashes) == before  # refused before hashing
+    assert login(Client(), "made-up", "x").status_code == 200  # the other budget
+
+
+@pytest.mark.django_db
+def test_a_made_up_name_costs_a_hash_like_a_real_one_within_the_limits(organiser, hashes):
+    """No name is refused sooner or more cheaply for not existing, until its address has
+    spent its budget: the time a refusal takes does not tell which names are real."""
+    login(Client(), "organiser", "wrong")
+    login(Client(), "nobody-by-this-name", "wrong")
+    assert hashes == ["wrong", "wrong"]
+
+
+@pytest.mark.django_db
+def test_an_address_limit_slides_with_the_clock_instead_of_resetting_each_minute(
+    login_clock, hashes
+):
+    stranger = Client()
+    for n in range(login_limits.ADDRESS_LIMIT):
+        login(stranger, f"guess{n}", "x")
+    login_clock.now += login_limits.LOGIN_WINDOW  # the next minute's first second
+    assert refused_code(login(stranger, "guess-on", "x"))[0] == 429
+    login_clock.now += login_limits.LOGIN_WINDOW / 2  # half of those are a minute old
+    for n in range(login_limits.ADDRESS_LIMIT // 2):
+        assert login(stranger, f"later{n}", "x").status_code == 200
+    assert refused_code(login(stranger, "later-more", "x"))[0] == 429
+    login_clock.now += 2 * login_limits.LOGIN_WINDOW
+    assert login(stranger, "much-later", "x").status_code == 200
+
+
+@pytest.mark.django_db
+def test_counts_no_limit_reads_any_more_are_pruned_as_logins_arrive(login_clock):
+    counts = apps.get_model(login_limits.COUNT_MODEL)
+    login(Client(), "guess", "x")
+    assert counts.objects.count() == 3  # the address, its share of the name, the name
+    login_clock.now += login_limits.LOGIN_WINDOW
+    login(Client(), "guess", "x")
+    assert counts.objects.count() == 6  # the last minute still counts, in part
+    login_clock.now += login_limits.LOGIN_WINDOW
+    login(Client(), "guess", "x")
+    assert counts.objects.count() == 6
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_app_servers_count_the_same_attempts(organiser, login_clock):
+    """The counters are shared by every process on the database, as by several app
+    servers: attempts admitted in another process count against this one's address."""
+    db = connection.settings_dict
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "ginclub.settings"}
+    if connection.vendor == "postgresql":
+        env["DATABASE_URL"] = (
+            f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+        )
+    else:
+        env.pop("DATABASE_URL", None)
+        env["SQLITE_PATH"] = str(db["NAME"])
+    script = (
+        "import django; django.setup()\n"
+        "from ginclub import login_limits\n"
+        f"login_limits.clock = lambda: {login_clock.now!r}\n"
+        f"for n in range({login_limits.ADDRESS_LIMIT}):\n"
+        f"    login_limits.admit(username=f'other-{{n}}', ip={VENUE!r})\n"
+    )
+    other = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert other.returncode == 0, other.stderr
+    with pytest.raises(Throttled):
+        login_limits.admit(username="guess", ip=VENUE)
+    login_limits.admit(username="guess", ip="203.0.113.9")  # another address is not held
