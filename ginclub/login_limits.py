@@ -46,6 +46,7 @@ machine, as CPU is.
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
 import secrets
 import time
@@ -59,8 +60,13 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
+from django.core.handlers.wsgi import WSGIRequest
 from django.db import connection, transaction
 from django.db.models import F
+from django.template import loader
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from ginclub.errors import ServiceError, Throttled
@@ -71,6 +77,7 @@ ADDRESS_KNOWN_LIMIT = 30  # usernames that do
 USERNAME_LIMIT = 20
 ADDRESS_SHARE = 5  # of one username's count, from any one address
 DEVICE_LIMIT = 5
+BUSY_RETRY_AFTER = 2  # seconds: a check takes about one
 TRUST_COOKIE = "ginclub_device"
 TRUST_MAX_AGE = 60 * 60 * 24 * 180  # half a year, as a phone's browser is kept
 _TRUST_SALT = "ginclub.login_limits.trusted-device"
@@ -186,19 +193,114 @@ def reset() -> None:
     _counts().objects.all().delete()
 
 
+def _busy() -> ServiceError:
+    return ServiceError(
+        "login_busy",
+        _("The server is busy checking other logins; try again in a few seconds."),
+        status=503,
+    )
+
+
+def _slot_files() -> list:
+    directory = _directory()
+    return [
+        open(directory / f"login-slot-{n}.lock", "a") for n in range(settings.LOGIN_CHECK_SLOTS)
+    ]  # noqa: SIM115
+
+
+def _take(handle) -> bool:
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def slot_free() -> bool:
+    """Whether a check slot is free now: a glance, which may be out of date by the time
+    `check_slot` asks for one."""
+    handles = _slot_files()
+    try:
+        for handle in handles:
+            if _take(handle):
+                fcntl.flock(handle, fcntl.LOCK_UN)
+                return True
+        return False
+    finally:
+        for handle in handles:
+            handle.close()
+
+
+def require_free_slot() -> None:
+    """Refuse at once (ServiceError `login_busy`, 503), before anything is counted or
+    written, when every slot is taken and no login may wait for one: under a flood most
+    logins end here, and an answer that writes nothing keeps the workers free for the
+    polls."""
+    if not settings.LOGIN_SLOT_WAIT and not slot_free():
+        raise _busy()
+
+
+class BusyGate:
+    """WSGI middleware (ginclub.wsgi): a login form sent while every check slot is taken
+    and no login may wait is answered 503 `login_busy` with Retry-After before Django
+    handles it at all (no session, no database, no site layout: about a millisecond),
+    so a flood's hundred requests queued ahead of a phone's poll pass quickly. The
+    login view makes the same glance for what this does not see (the test client)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        if (
+            environ.get("REQUEST_METHOD") == "POST"
+            and environ.get("PATH_INFO") == _login_path()
+            and not settings.LOGIN_SLOT_WAIT
+            and not slot_free()
+        ):
+            body = _busy_page(environ)
+            start_response(
+                "503 Service Unavailable",
+                [
+                    ("Content-Type", "text/html; charset=utf-8"),
+                    ("Content-Length", str(len(body))),
+                    ("Retry-After", str(BUSY_RETRY_AFTER)),
+                    ("Cache-Control", "no-store"),
+                    ("X-Content-Type-Options", "nosniff"),
+                ],
+            )
+            return [body]
+        return self.app(environ, start_response)
+
+
+@functools.cache
+def _login_path() -> str:
+    return reverse("login")
+
+
+def _busy_page(environ) -> bytes:
+    """The busy answer in the visitor's language (the language cookie, else the browser's
+    Accept-Language), as LocaleMiddleware would choose it."""
+    language = translation.get_language_from_request(WSGIRequest(environ))
+    with translation.override(language):
+        busy = _busy()
+        context = {"code": busy.code, "message": busy.message, "login": _login_path()}
+        try:
+            context["stylesheet"] = static("css/app.css")
+        except ValueError:  # static files not collected: ginclub.readiness says so
+            pass
+        return loader.render_to_string("registration/login_busy.html", context).encode()
+
+
 @contextmanager
 def check_slot() -> Iterator[None]:
     """Hold one of LOGIN_CHECK_SLOTS while a password is checked. Raises ServiceError
     (`login_busy`, 503) if none frees within LOGIN_SLOT_WAIT seconds."""
-    slots = settings.LOGIN_CHECK_SLOTS
     deadline = time.monotonic() + settings.LOGIN_SLOT_WAIT
-    handles = [open(_directory() / f"login-slot-{n}.lock", "a") for n in range(slots)]  # noqa: SIM115
+    handles = _slot_files()
     try:
         while True:
             for handle in handles:
-                try:
-                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
+                if not _take(handle):
                     continue
                 try:
                     yield
@@ -206,11 +308,7 @@ def check_slot() -> Iterator[None]:
                     fcntl.flock(handle, fcntl.LOCK_UN)
                 return
             if time.monotonic() >= deadline:
-                raise ServiceError(
-                    "login_busy",
-                    _("The server is busy checking other logins; try again in a few seconds."),
-                    status=503,
-                )
+                raise _busy()
             time.sleep(0.05)
     finally:
         for handle in handles:
