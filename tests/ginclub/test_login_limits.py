@@ -4,6 +4,7 @@ browser that logged in before still logs in while its venue's address is limited
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from unittest import mock
 import pytest
 from django.apps import apps
 from django.contrib.auth.hashers import MD5PasswordHasher
-from django.db import connection
+from django.db import connection, connections
 from django.test import Client
 
 from ginclub import login_limits
@@ -55,6 +56,14 @@ def trusted_phone(username="organiser"):
     phone.logout()  # which forgets every cookie
     phone.cookies[login_limits.TRUST_COOKIE] = trust
     return phone
+
+
+def login_and_close(username):
+    """A wrong login from a thread of its own, which then closes its connection."""
+    try:
+        login(Client(), username, "x")
+    finally:
+        connections.close_all()
 
 
 def refused_code(response):
@@ -174,8 +183,8 @@ def test_password_checks_run_one_at_a_time_and_none_queues_past_the_wait(setting
         return encode(self, password, salt)
 
     with mock.patch.object(MD5PasswordHasher, "encode", held):
-        first = threading.Thread(target=login, args=(Client(), "guess1", "x"))
-        second = threading.Thread(target=login, args=(Client(), "guess2", "x"))
+        first = threading.Thread(target=login_and_close, args=("guess1",))
+        second = threading.Thread(target=login_and_close, args=("guess2",))
         first.start()
         assert inside.acquire(timeout=60)  # the first holds the only slot
         second.start()  # waits for it, never hashing meanwhile
@@ -287,3 +296,77 @@ def test_two_app_servers_count_the_same_attempts(organiser, login_clock):
     with pytest.raises(Throttled):
         login_limits.admit(username="guess", ip=VENUE)
     login_limits.admit(username="guess", ip="203.0.113.9")  # another address is not held
+
+
+@pytest.fixture
+def every_slot_taken(settings):
+    """Another login holds the one check slot (as a flood's would)."""
+    settings.LOGIN_CHECK_SLOTS = 1
+    held = login_limits._slot_files()
+    for handle in held:
+        assert login_limits._take(handle)
+    yield
+    for handle in held:
+        handle.close()
+
+
+def wsgi_call(gate, method="POST", path="/accounts/login/", **extra):
+    answer = {}
+
+    def start_response(status, headers):
+        answer["status"], answer["headers"] = status, dict(headers)
+
+    environ = {
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path,
+        "SERVER_NAME": "testserver",
+        "SERVER_PORT": "80",
+        "wsgi.input": io.BytesIO(b""),
+        "wsgi.url_scheme": "http",
+        **extra,
+    }
+    body = b"".join(gate(environ, start_response))
+    return answer.get("status"), answer.get("headers", {}), body
+
+
+def django_app(environ, start_response):
+    start_response("200 OK", [])
+    return [b"django"]
+
+
+@pytest.mark.django_db
+def test_a_login_sent_while_every_slot_is_taken_is_refused_before_django(every_slot_taken):
+    status, headers, body = wsgi_call(login_limits.BusyGate(django_app))
+    assert status.startswith("503")
+    assert headers["Retry-After"] == str(login_limits.BUSY_RETRY_AFTER)
+    assert b'data-code="login_busy"' in body and b"busy checking other logins" in body
+    assert b'href="/accounts/login/"' in body
+    italian = wsgi_call(login_limits.BusyGate(django_app), HTTP_ACCEPT_LANGUAGE="it")[2]
+    assert b'lang="it"' in italian and b"busy checking" not in italian
+
+
+@pytest.mark.django_db
+def test_the_busy_gate_lets_through_what_is_not_a_login_sent_while_busy(every_slot_taken, settings):
+    gate = login_limits.BusyGate(django_app)
+    assert wsgi_call(gate, method="GET")[2] == b"django"  # the form itself
+    assert wsgi_call(gate, path="/api/matches/")[2] == b"django"
+    settings.LOGIN_SLOT_WAIT = 5  # logins may wait for a slot: the view decides
+    assert wsgi_call(gate)[2] == b"django"
+
+
+@pytest.mark.django_db
+def test_a_login_sent_while_a_slot_is_free_reaches_django():
+    assert wsgi_call(login_limits.BusyGate(django_app))[2] == b"django"
+
+
+@pytest.mark.django_db
+def test_a_busy_login_is_refused_without_counting_or_writing(every_slot_taken, hashes):
+    counts = apps.get_model(login_limits.COUNT_MODEL)
+    assert refused_code(login(Client(), "organiser")) == (503, b"login_busy")
+    assert counts.objects.count() == 0 and hashes == []
+
+
+def test_the_app_servers_answer_through_the_busy_gate():
+    from ginclub import wsgi
+
+    assert isinstance(wsgi.application, login_limits.BusyGate)
