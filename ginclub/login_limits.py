@@ -280,7 +280,12 @@ def _login_path() -> str:
 def _busy_page(environ) -> bytes:
     """The busy answer in the visitor's language (the language cookie, else the browser's
     Accept-Language), as LocaleMiddleware would choose it."""
-    language = translation.get_language_from_request(WSGIRequest(environ))
+    return _busy_page_in(translation.get_language_from_request(WSGIRequest(environ)))
+
+
+@functools.cache
+def _busy_page_in(language: str) -> bytes:
+    """Made once per language and process: the page says the same to everyone."""
     with translation.override(language):
         busy = _busy()
         context = {"code": busy.code, "message": busy.message, "login": _login_path()}
