@@ -30,7 +30,11 @@ Rules, each counted over the last LOGIN_WINDOW (a minute):
     the device      DEVICE_LIMIT (5) for one trusted device and its user.
     at once         a check waits at most LOGIN_SLOT_WAIT (none by default: a waiting
                     sync worker is one the polls lose) for a slot, then is refused
-                    (503 `login_busy`) instead of queueing behind a flood.
+                    (503 `login_busy`) instead of queueing behind a flood. With no
+                    wait, a login sent while every slot is taken is refused before
+                    anything is counted, and in production before Django handles it
+                    at all (BusyGate, in ginclub.wsgi). The check itself runs at the
+                    lowest CPU priority (ginclub.hashers).
 
 Counting is atomic across every app server: the counters are rows of the database
 (scoring's LoginCount, reached by its label as the ledger reaches its rows), one per key
