@@ -244,6 +244,17 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Django's hashers, the first (which hashes new passwords) Django's own PBKDF2 computed
+# at the lowest CPU priority, so a flood of login checks does not slow the phones' polls
+# (ginclub.hashers).
+PASSWORD_HASHERS = [
+    "ginclub.hashers.LowPriorityPBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
+
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",

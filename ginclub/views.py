@@ -38,6 +38,7 @@ class LoginView(auth_views.LoginView):
     in before keeps logging in while its venue's address is limited."""
 
     def post(self, request, *args, **kwargs):
+        login_limits.require_free_slot()
         username = request.POST.get("username", "")
         device = login_limits.trusted_device(request, username)
         attempt = login_limits.admit(username=username, ip=client_ip(request), device=device)

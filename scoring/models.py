@@ -406,6 +406,26 @@ class PinFailure(models.Model):
         return f"wrong PIN for {self.player} at match {self.match_id}"
 
 
+class LoginCount(models.Model):
+    """How many login attempts one key (an address, a username, a trusted device; a
+    digest, never the name itself) made in one window of LOGIN_WINDOW seconds. The
+    login form's limits (ginclub.login_limits) count here, in the database, so that
+    every app server counts the same attempts."""
+
+    key = models.CharField(max_length=64)
+    window = models.BigIntegerField(help_text="Seconds since the epoch // the window.")
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["key", "window"], name="logincount_once"),
+        ]
+        indexes = [models.Index(fields=["window"], name="logincount_window")]
+
+    def __str__(self) -> str:
+        return f"{self.key} in window {self.window}: {self.count}"
+
+
 class PinDevice(models.Model):
     """A device (browser session) that gave a player's right PIN: the player's own
     phone. The hourly per-player ceiling, which strangers can reach, does not hold it

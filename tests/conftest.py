@@ -54,10 +54,23 @@ def _english_unless_asked():
     translation.deactivate()
 
 
+# A whole minute (a window's start) in 2027: the login limits' clock in every test.
+LOGIN_CLOCK_START = 1_800_000_000.0
+
+
 @pytest.fixture(autouse=True)
-def _fresh_login_limits():
-    """Each test starts with no failed logins counted (the counters are a file, shared by
-    every test of one run)."""
+def login_clock(monkeypatch):
+    """The login limits read this clock, stopped at a window's start, so a test counts
+    exactly up to a limit however slowly it runs; `login_clock.now += 30` moves it.
+    (The counters themselves are rows, gone with each test's database.)"""
     from ginclub import login_limits
 
-    login_limits.reset()
+    class Clock:
+        now = LOGIN_CLOCK_START
+
+        def __call__(self) -> float:
+            return self.now
+
+    clock = Clock()
+    monkeypatch.setattr(login_limits, "clock", clock)
+    return clock

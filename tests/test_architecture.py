@@ -506,6 +506,9 @@ WRITERS = {
     # The ledger's checkpoint notes the signed file it writes (seq and digest), in the
     # same transaction, from the worker's task or manage.py checkpoint_ledger.
     "ginclub.checkpoints": "notes each signed checkpoint it writes outside the database",
+    # The login form's limits count attempts before any password is checked, in rows
+    # every app server shares; throttling state, not club data, and no service's.
+    "ginclub.login_limits": "counts login attempts (LoginCount rows) for the login view",
 }
 
 

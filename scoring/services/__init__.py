@@ -44,6 +44,7 @@ from scoring.services.matches import (
     stop_match,
 )
 from scoring.services.players import (
+    KNOWN_DEVICE_FOR,
     NETWORK_FAILURE_LIMIT,
     PIN_FAILURE_LIMIT,
     PIN_LOCKOUT,
@@ -71,6 +72,7 @@ from scoring.services.results import (
 )
 
 __all__ = [
+    "KNOWN_DEVICE_FOR",
     "NETWORK_FAILURE_LIMIT",
     "PIN_FAILURE_LIMIT",
     "PIN_LOCKOUT",

@@ -12,7 +12,11 @@ Wrong PINs are counted three ways, all checked BEFORE the PIN is hashed:
                   an organiser lifts it (`unlock_pin`). A guesser gets at most 20 of
                   10,000 four-digit PINs an hour, not the whole space; a stranger who
                   trips it cannot lock the player out of the phones they sat at before
-                  (PinDevice), which keep only their own per-phone limit.
+                  (PinDevice), which keep only their own per-phone limit. A phone is
+                  known for KNOWN_DEVICE_FOR (30 days) after it last gave the right
+                  PIN: a lost or lent phone does not stay exempt for ever. Phones past
+                  that are deleted whenever a phone gives a right PIN, the one moment
+                  such rows are made, so the table holds only the last month's.
     the address   NETWORK_FAILURE_LIMIT (100) wrong PINs within the hour from one IP
                   address, for any players, hold the phones that failed from it until
                   the hour has moved on or an organiser lifts it (`lift_network_limit`).
@@ -54,6 +58,8 @@ PLAYER_FAILURE_LIMIT = 20
 PLAYER_WINDOW = timedelta(hours=1)
 NETWORK_FAILURE_LIMIT = 100
 NETWORK_WINDOW = timedelta(hours=1)
+KNOWN_DEVICE_FOR = timedelta(days=30)
+_PRUNE_LOCK = int.from_bytes(hashlib.sha256(b"pin-device-prune").digest()[:8], "big", signed=True)
 
 
 def device_key(actor: Actor) -> str:
@@ -126,8 +132,24 @@ def _network_limited(ip: str, device: str, now: datetime) -> bool:
 
 
 def _known(player: Player, device: str) -> bool:
-    """Whether `device` gave `player`'s right PIN before: the player's own phone."""
-    return bool(device) and PinDevice.objects.filter(player=player, device=device).exists()
+    """Whether `device` gave `player`'s right PIN within KNOWN_DEVICE_FOR: the player's
+    own phone."""
+    since = timezone.now() - KNOWN_DEVICE_FOR
+    known = PinDevice.objects.filter(player=player, device=device, last_used__gte=since)
+    return bool(device) and known.exists()
+
+
+def _remember_device(player: Player, device: str) -> None:
+    """`device` gave `player`'s right PIN just now; forget every phone, anyone's, that has
+    not for KNOWN_DEVICE_FOR. One pruner at a time on PostgreSQL (the others skip it), so
+    two deletes never wait on each other's rows."""
+    PinDevice.objects.update_or_create(player=player, device=device)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [_PRUNE_LOCK])
+            if not cursor.fetchone()[0]:
+                return
+    PinDevice.objects.filter(last_used__lt=timezone.now() - KNOWN_DEVICE_FOR).delete()
 
 
 def _lock_address(ip: str | None) -> None:
@@ -200,7 +222,7 @@ def verify_pin(
         elif refusal is None:
             PinFailure.objects.filter(player=locked, device=device).delete()
             if device:
-                PinDevice.objects.update_or_create(player=locked, device=device)
+                _remember_device(locked, device)
             if locked.pin_is_legacy:  # a slow hash from before: store the fast one
                 locked.set_pin(pin)
                 locked.save(update_fields=["pin_hash"])

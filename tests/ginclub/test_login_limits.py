@@ -4,17 +4,26 @@ browser that logged in before still logs in while its venue's address is limited
 
 from __future__ import annotations
 
+import io
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 from unittest import mock
 
 import pytest
+from django.apps import apps
 from django.contrib.auth.hashers import MD5PasswordHasher
+from django.db import connection, connections
 from django.test import Client
 
 from ginclub import login_limits
+from ginclub.errors import Throttled
 from tests.factories import UserFactory
 from tests.threads import run_together
 
+ROOT = Path(__file__).resolve().parents[2]
 VENUE = "198.51.100.7"
 GOOD = "correct-horse-battery"
 
@@ -47,6 +56,14 @@ def trusted_phone(username="organiser"):
     phone.logout()  # which forgets every cookie
     phone.cookies[login_limits.TRUST_COOKIE] = trust
     return phone
+
+
+def login_and_close(username):
+    """A wrong login from a thread of its own, which then closes its connection."""
+    try:
+        login(Client(), username, "x")
+    finally:
+        connections.close_all()
 
 
 def refused_code(response):
@@ -134,8 +151,9 @@ def test_a_trusted_device_has_a_small_limit_of_its_own(organiser, hashes):
 def test_the_trust_cookie_counts_only_for_the_name_it_was_given_to(organiser, hashes):
     UserFactory(username="treasurer")
     phone = trusted_phone()
-    for n in range(login_limits.ADDRESS_LIMIT):
-        login(Client(), f"guess{n}", "x")
+    for n in range(login_limits.USERNAME_LIMIT):  # both names at their limit
+        login(Client(), "organiser", "wrong", ip=f"203.0.113.{n}")
+        login(Client(), "treasurer", "wrong", ip=f"203.0.114.{n}")
     assert refused_code(login(phone, "treasurer")) == (429, b"login_throttled")
     phone.cookies[login_limits.TRUST_COOKIE] = "forged:value"
     assert refused_code(login(phone, "organiser")) == (429, b"login_throttled")
@@ -165,8 +183,8 @@ def test_password_checks_run_one_at_a_time_and_none_queues_past_the_wait(setting
         return encode(self, password, salt)
 
     with mock.patch.object(MD5PasswordHasher, "encode", held):
-        first = threading.Thread(target=login, args=(Client(), "guess1", "x"))
-        second = threading.Thread(target=login, args=(Client(), "guess2", "x"))
+        first = threading.Thread(target=login_and_close, args=("guess1",))
+        second = threading.Thread(target=login_and_close, args=("guess2",))
         first.start()
         assert inside.acquire(timeout=60)  # the first holds the only slot
         second.start()  # waits for it, never hashing meanwhile
@@ -179,3 +197,176 @@ def test_password_checks_run_one_at_a_time_and_none_queues_past_the_wait(setting
         first.join(timeout=60)
         second.join(timeout=60)
     assert most[0] == 1 and running[0] == 0
+
+
+@pytest.mark.django_db
+def test_a_flood_of_made_up_names_from_the_venue_leaves_the_organiser_a_way_in(organiser, hashes):
+    """Issue 24: the venue's address spent on made-up names; the organiser, on a browser
+    that never logged in (no trust cookie), still has their password checked."""
+    stranger = Client()
+    for n in range(login_limits.ADDRESS_LIMIT):
+        login(stranger, f"made-up-{n}", "x")
+    assert refused_code(login(stranger, "made-up-more", "x")) == (429, b"login_throttled")
+    browser = Client()
+    assert login(browser, "organiser").status_code == 302
+    assert "_auth_user_id" in browser.session
+
+
+@pytest.mark.django_db
+def test_wrong_passwords_for_real_names_from_one_address_have_a_budget_of_their_own(
+    hashes, monkeypatch
+):
+    """Real names from one address: a budget apart from the made-up names', so neither
+    kind of flood spends the other's, and guessing real names stays bounded."""
+    monkeypatch.setattr(login_limits, "ADDRESS_KNOWN_LIMIT", 4)
+    for name in ("ada", "bea", "cy", "dee", "eve"):
+        UserFactory(username=name)
+    for name in ("ada", "bea", "cy", "dee"):
+        assert login(Client(), name, "wrong").status_code == 200
+    before = len(hashes)
+    assert refused_code(login(Client(), "eve", "wrong")) == (429, b"login_throttled")
+    assert refused_code(login(Client(), "eve", GOOD)) == (429, b"login_throttled")
+    assert len(hashes) == before  # refused before hashing
+    assert login(Client(), "made-up", "x").status_code == 200  # the other budget
+
+
+@pytest.mark.django_db
+def test_a_made_up_name_costs_a_hash_like_a_real_one_within_the_limits(organiser, hashes):
+    """No name is refused sooner or more cheaply for not existing, until its address has
+    spent its budget: the time a refusal takes does not tell which names are real."""
+    login(Client(), "organiser", "wrong")
+    login(Client(), "nobody-by-this-name", "wrong")
+    assert hashes == ["wrong", "wrong"]
+
+
+@pytest.mark.django_db
+def test_an_address_limit_slides_with_the_clock_instead_of_resetting_each_minute(
+    login_clock, hashes
+):
+    stranger = Client()
+    for n in range(login_limits.ADDRESS_LIMIT):
+        login(stranger, f"guess{n}", "x")
+    login_clock.now += login_limits.LOGIN_WINDOW  # the next minute's first second
+    assert refused_code(login(stranger, "guess-on", "x"))[0] == 429
+    login_clock.now += login_limits.LOGIN_WINDOW / 2  # half of those are a minute old
+    for n in range(login_limits.ADDRESS_LIMIT // 2):
+        assert login(stranger, f"later{n}", "x").status_code == 200
+    assert refused_code(login(stranger, "later-more", "x"))[0] == 429
+    login_clock.now += 2 * login_limits.LOGIN_WINDOW
+    assert login(stranger, "much-later", "x").status_code == 200
+
+
+@pytest.mark.django_db
+def test_counts_no_limit_reads_any_more_are_pruned_as_logins_arrive(login_clock):
+    counts = apps.get_model(login_limits.COUNT_MODEL)
+    login(Client(), "guess", "x")
+    assert counts.objects.count() == 3  # the address, its share of the name, the name
+    login_clock.now += login_limits.LOGIN_WINDOW
+    login(Client(), "guess", "x")
+    assert counts.objects.count() == 6  # the last minute still counts, in part
+    login_clock.now += login_limits.LOGIN_WINDOW
+    login(Client(), "guess", "x")
+    assert counts.objects.count() == 6
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_app_servers_count_the_same_attempts(organiser, login_clock):
+    """The counters are shared by every process on the database, as by several app
+    servers: attempts admitted in another process count against this one's address."""
+    db = connection.settings_dict
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "ginclub.settings"}
+    if connection.vendor == "postgresql":
+        env["DATABASE_URL"] = (
+            f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+        )
+    else:
+        env.pop("DATABASE_URL", None)
+        env["SQLITE_PATH"] = str(db["NAME"])
+    script = (
+        "import django; django.setup()\n"
+        "from ginclub import login_limits\n"
+        f"login_limits.clock = lambda: {login_clock.now!r}\n"
+        f"for n in range({login_limits.ADDRESS_LIMIT}):\n"
+        f"    login_limits.admit(username=f'other-{{n}}', ip={VENUE!r})\n"
+    )
+    other = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert other.returncode == 0, other.stderr
+    with pytest.raises(Throttled):
+        login_limits.admit(username="guess", ip=VENUE)
+    login_limits.admit(username="guess", ip="203.0.113.9")  # another address is not held
+
+
+@pytest.fixture
+def every_slot_taken(settings):
+    """Another login holds the one check slot (as a flood's would)."""
+    settings.LOGIN_CHECK_SLOTS = 1
+    held = login_limits._slot_files()
+    for handle in held:
+        assert login_limits._take(handle)
+    yield
+    for handle in held:
+        handle.close()
+
+
+def wsgi_call(gate, method="POST", path="/accounts/login/", **extra):
+    answer = {}
+
+    def start_response(status, headers):
+        answer["status"], answer["headers"] = status, dict(headers)
+
+    environ = {
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path,
+        "SERVER_NAME": "testserver",
+        "SERVER_PORT": "80",
+        "wsgi.input": io.BytesIO(b""),
+        "wsgi.url_scheme": "http",
+        **extra,
+    }
+    body = b"".join(gate(environ, start_response))
+    return answer.get("status"), answer.get("headers", {}), body
+
+
+def django_app(environ, start_response):
+    start_response("200 OK", [])
+    return [b"django"]
+
+
+@pytest.mark.django_db
+def test_a_login_sent_while_every_slot_is_taken_is_refused_before_django(every_slot_taken):
+    status, headers, body = wsgi_call(login_limits.BusyGate(django_app))
+    assert status.startswith("503")
+    assert headers["Retry-After"] == str(login_limits.BUSY_RETRY_AFTER)
+    assert b'data-code="login_busy"' in body and b"busy checking other logins" in body
+    assert b'href="/accounts/login/"' in body
+    italian = wsgi_call(login_limits.BusyGate(django_app), HTTP_ACCEPT_LANGUAGE="it")[2]
+    assert b'lang="it"' in italian and b"busy checking" not in italian
+
+
+@pytest.mark.django_db
+def test_the_busy_gate_lets_through_what_is_not_a_login_sent_while_busy(every_slot_taken, settings):
+    gate = login_limits.BusyGate(django_app)
+    assert wsgi_call(gate, method="GET")[2] == b"django"  # the form itself
+    assert wsgi_call(gate, path="/api/matches/")[2] == b"django"
+    settings.LOGIN_SLOT_WAIT = 5  # logins may wait for a slot: the view decides
+    assert wsgi_call(gate)[2] == b"django"
+
+
+@pytest.mark.django_db
+def test_a_login_sent_while_a_slot_is_free_reaches_django():
+    assert wsgi_call(login_limits.BusyGate(django_app))[2] == b"django"
+
+
+@pytest.mark.django_db
+def test_a_busy_login_is_refused_without_counting_or_writing(every_slot_taken, hashes):
+    counts = apps.get_model(login_limits.COUNT_MODEL)
+    assert refused_code(login(Client(), "organiser")) == (503, b"login_busy")
+    assert counts.objects.count() == 0 and hashes == []
+
+
+def test_the_app_servers_answer_through_the_busy_gate():
+    from ginclub import wsgi
+
+    assert isinstance(wsgi.application, login_limits.BusyGate)

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from ginclub.errors import Forbidden, Throttled
 from ginclub.permissions import table_token
 from scoring import services
-from scoring.models import LedgerRow, Match, PinFailure, Player
+from scoring.models import LedgerRow, Match, PinDevice, PinFailure, Player
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.threads import run_together
 
@@ -109,6 +109,45 @@ def test_a_stranger_tripping_the_hourly_ceiling_does_not_lock_the_players_own_ph
     verify(match, alice, "1234", device=PHONE)
     [lock] = services.pin_locks([alice])
     assert lock.everywhere  # on every phone she never sat at
+
+
+@pytest.mark.django_db
+def test_a_phone_not_used_for_thirty_days_is_no_longer_the_players_own(match, alice):
+    """A known phone is exempt from the hourly ceiling for KNOWN_DEVICE_FOR after it last
+    gave the right PIN, not for ever: a phone lost or lent a season ago is a stranger's."""
+    verify(match, alice, "1234", device=PHONE)
+    verify(match, alice, "1234", device="her-old-phone")
+    for n in range(services.PLAYER_FAILURE_LIMIT // services.PIN_FAILURE_LIMIT):
+        fail(match, alice, services.PIN_FAILURE_LIMIT, device=f"stranger-{n}", ip="10.0.1.1")
+    now = timezone.now()
+    long_ago = now - services.KNOWN_DEVICE_FOR - timedelta(minutes=1)
+    lately = now - services.KNOWN_DEVICE_FOR + timedelta(minutes=1)
+    PinDevice.objects.filter(device="her-old-phone").update(last_used=long_ago)
+    PinDevice.objects.filter(device=PHONE).update(last_used=lately)
+    with pytest.raises(Throttled):
+        verify(match, alice, "1234", device="her-old-phone")
+    verify(match, alice, "1234", device=PHONE)
+
+
+@pytest.mark.django_db
+def test_phones_past_their_thirty_days_are_deleted_when_a_phone_sits_down(match, alice, bob):
+    verify(match, bob, "1234", device="bobs-old-phone")
+    verify(match, bob, "1234", device="bobs-phone")
+    long_ago = timezone.now() - services.KNOWN_DEVICE_FOR - timedelta(minutes=1)
+    PinDevice.objects.filter(device="bobs-old-phone").update(last_used=long_ago)
+    verify(match, alice, "1234", device=PHONE)  # anyone's right PIN prunes
+    left = sorted(PinDevice.objects.values_list("device", flat=True))
+    assert left == ["bobs-phone", PHONE]
+
+
+@pytest.mark.django_db
+def test_a_known_phone_giving_its_pin_again_keeps_its_thirty_days_from_then(match, alice):
+    verify(match, alice, "1234", device=PHONE)
+    nearly = timezone.now() - services.KNOWN_DEVICE_FOR + timedelta(minutes=1)
+    PinDevice.objects.filter(device=PHONE).update(last_used=nearly)
+    verify(match, alice, "1234", device=PHONE)
+    [device] = PinDevice.objects.all()
+    assert device.last_used > timezone.now() - timedelta(minutes=1)
 
 
 @pytest.mark.django_db
