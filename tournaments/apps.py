@@ -93,6 +93,13 @@ class TournamentsConfig(AppConfig):
         from tournaments.selectors import player_events
 
         register_player_events(player_events)
+        # A phone that proved a player at one table of an event sits for them at their
+        # next one, and a match that is over shows the player where to go next.
+        from scoring.hooks import register_match_events, register_next_table
+        from tournaments.selectors import events_of_matches, next_table
+
+        register_match_events(events_of_matches)
+        register_next_table(next_table)
         # The ledger (the shared core's) says the tournaments app's actions, and a
         # round's pairs with their stored reasons, in the reader's language (they stay
         # English on the ledger).

@@ -30,8 +30,8 @@ from django.utils.translation import gettext
 
 from ginclub import permissions
 from ginclub.permissions import Actor, held_back
-from scoring.hooks import PlayerEvent, PlayerEvents
-from scoring.models import LedgerRow
+from scoring.hooks import NextTable, PlayerEvent, PlayerEvents
+from scoring.models import LedgerRow, Match
 from tournaments.formats import planned_rounds
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.selectors.standings import PAIRING_FIELDS, decided_winner
@@ -127,6 +127,59 @@ def places_of_matches(match_ids: list[int]) -> dict[int, str]:
         % {"name": name, "number": number, "table": table}
         for match_id, name, number, table in rows
     }
+
+
+def events_of_matches(match_ids: list[int]) -> dict[int, int]:
+    """{match id: tournament id} for the matches played in rounds (scoring's match
+    events hook: a phone seated for a player at one table sits for them at the next)."""
+    return dict(
+        Pairing.objects.filter(match_id__in=match_ids).values_list(
+            "match_id", "round__tournament_id"
+        )
+    )
+
+
+def next_table(match_id: int, player_id: int) -> NextTable | None:
+    """Where `player_id` goes after the match `match_id` (scoring's next table hook):
+    their My event page (when the event is public) and their first match of a later
+    published round that is still being played. None for a match played in no event."""
+    pairing = Pairing.objects.filter(match_id=match_id).select_related("round__tournament").first()
+    if pairing is None:
+        return None
+    tournament = pairing.round.tournament
+    registration = tournament.registrations.filter(player_id=player_id).first()
+    if registration is None:
+        return None
+    path = None
+    if tournament.public:
+        path = reverse("tournaments:player-event", args=[tournament.slug, registration.pk])
+    following = (
+        Pairing.objects.filter(
+            round__tournament=tournament,
+            round__state=Round.State.PUBLISHED,
+            round__number__gt=pairing.round.number,
+            match__state=Match.State.IN_PROGRESS,
+        )
+        .filter(Q(player_a=registration) | Q(player_b=registration))
+        .select_related("round", "player_a__player", "player_b__player")
+        .order_by("round__number")
+        .first()
+    )
+    if following is None:
+        return NextTable(event_path=path)
+    opponent = (
+        following.player_b if following.player_a_id == registration.pk else following.player_a
+    )
+    return NextTable(
+        event_path=path,
+        match_id=following.match_id,
+        words=gettext("Round %(number)s, table %(table)s v %(name)s")
+        % {
+            "number": following.round.number,
+            "table": following.table,
+            "name": opponent.player.name,
+        },
+    )
 
 
 # ------------------------------------------------------------------ a player's events

@@ -1,0 +1,150 @@
+"""Issue 23's traps from a full club night (findings 7 to 12), each as a person in the
+room would meet it: players on 360 px phones, the organiser at a 1280 px desk, in
+English and in Italian where words are involved. No page touched logs a console error.
+Screenshots: test-artifacts/room-*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from ginclub.permissions import table_token
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.test_italian_day import contexts  # noqa: F401  (a fixture)
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.tournaments.helpers import actor, new_event, play_round, win
+from tournaments import services
+from tournaments.models import Round
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PINS = {"Ada": "1111", "Ben": "2222", "Cleo": "3333", "Dan": "4444"}
+LOCALES = ["en-GB", "it-IT"]
+WORDS = {
+    "en-GB": {
+        "this is me": "This is me",
+        "as": "as {name}",
+        "not paired": "Your next round is not paired yet.",
+        "go next": "Go to my next table",
+        "next": "Your next table: Round 2, table",
+        "carried": "as at your last table",
+    },
+    "it-IT": {
+        "this is me": "Sono io",
+        "as": "come {name}",
+        "not paired": "Il tuo prossimo turno non è ancora abbinato.",
+        "go next": "Vai al mio prossimo tavolo",
+        "next": "Il tuo prossimo tavolo: Turno 2, tavolo",
+        "carried": "come al tuo ultimo tavolo",
+    },
+}
+
+
+class Console:
+    """The console errors of every page watched (none is expected)."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def watch(self, page):
+        page.on(
+            "console",
+            lambda m: self.errors.append(f"{page.url}: {m.text}") if m.type == "error" else None,
+        )
+        page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
+        return page
+
+    def assert_clean(self) -> None:
+        assert not self.errors, "\n".join(self.errors)
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"room-{name}.png"), full_page=True)
+    width = page.viewport_size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{name} overflows"
+
+
+def four_players():
+    club = ClubFactory(name="Riverside Gin", slug="riverside")
+    organiser = UserFactory(username="olga")
+    club.organisers.add(organiser)
+    for name, pin in PINS.items():
+        PlayerFactory(club=club, name=name, pin=pin)
+    event = new_event(club, organiser, players=list(PINS), name="Club Night")
+    return event, organiser
+
+
+def pairing_of(rnd: Round, name: str):
+    for pairing in rnd.pairings.select_related("player_a__player", "player_b__player", "match"):
+        if name in (
+            pairing.player_a.player.name,
+            pairing.player_b and pairing.player_b.player.name,
+        ):
+            return pairing
+    raise AssertionError(name)
+
+
+def sit(page, pairing, name: str, words: dict) -> None:
+    page.goto(f"/t/{table_token(pairing.match)}/")
+    page.get_by_label(name, exact=True).check()
+    page.get_by_label("PIN").fill(PINS[name])
+    page.get_by_role("button", name=words["this is me"]).click()
+    expect(page.locator("#hand-form")).to_contain_text(words["as"].format(name=name))
+
+
+# ------------------------------------------------------------------ 7. between rounds
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_player_goes_from_a_finished_match_to_the_next_table_without_the_pin_again(
+    contexts,  # noqa: F811
+    locale,
+):
+    words = WORDS[locale]
+    console = Console()
+    event, organiser = four_players()
+    round_1 = play_round(event, organiser, play=False, close=False)
+    ada = console.watch(contexts(360, locale))
+    cleo = console.watch(contexts(360, locale))
+    sit(ada, pairing_of(round_1, "Ada"), "Ada", words)
+    sit(cleo, pairing_of(round_1, "Cleo"), "Cleo", words)
+
+    # Ada's match is won; her phone's own poll brings the way on.
+    win(pairing_of(round_1, "Ada"), organiser, "Ada")
+    what_next = ada.get_by_test_id("what-next")
+    expect(what_next).to_contain_text(words["not paired"], timeout=10000)
+    shot(ada, f"7-what-next-{locale}")
+    ada.get_by_role("link", name=words["go next"]).click()
+    expect(ada.get_by_test_id("my-now")).to_be_visible()  # My event, her own page
+    expect(ada.locator(".messages")).to_contain_text(words["not paired"].rstrip("."))
+
+    win(pairing_of(round_1, "Cleo"), organiser, "Cleo")
+    services.close_round(round_id=round_1.pk, actor=actor(organiser))
+    round_2 = play_round(event, organiser, play=False, close=False)
+    ada_cleo = pairing_of(round_2, "Ada")
+    assert {ada_cleo.player_a.player.name, ada_cleo.player_b.player.name} == {"Ada", "Cleo"}
+
+    # Back on the finished match: the link now names the table and seats her there.
+    ada.go_back()
+    ada.reload()
+    expect(ada.get_by_test_id("what-next")).to_contain_text(words["next"])
+    ada.get_by_role("link", name=words["go next"]).click()
+    expect(ada.locator("#hand-form")).to_contain_text(words["as"].format(name="Ada"))
+    expect(ada.locator("#seat-form")).to_have_count(0)
+    assert ada.url.endswith(f"/matches/{ada_cleo.match_id}/")
+
+    # Cleo scans the new round's table card: her phone proved her in round 1.
+    cleo.goto(f"/t/{table_token(ada_cleo.match)}/")
+    expect(cleo.locator("#hand-form")).to_contain_text(words["as"].format(name="Cleo"))
+    expect(cleo.locator(".messages")).to_contain_text(words["carried"])
+    shot(cleo, f"7-carried-{locale}")
+
+    # Only the player's own table: another table's link, or a new phone, asks.
+    other = pairing_of(round_2, "Ben")
+    ada.goto(f"/t/{table_token(other.match)}/")
+    expect(ada.locator("#seat-form")).to_be_visible()
+    stranger = console.watch(contexts(360, locale))
+    stranger.goto(f"/t/{table_token(ada_cleo.match)}/")
+    expect(stranger.locator("#seat-form")).to_be_visible()
+    console.assert_clean()
