@@ -782,7 +782,29 @@ def _shown_preview(preview, match: Match) -> dict:
         "hand_after": _hand_text(preview.hand_after, match),
         "result_before": _result_text(preview.result_before, match),
         "result_after": _result_text(preview.result_after, match),
+        "games": [
+            (after["number"], _game_text(before, match), _game_text(after, match))
+            for before, after in preview.games_changed
+        ],
     }
+
+
+def _game_text(game: dict, match: Match) -> str:
+    """ "Ada 70–20 Cleo", and who won it once it is over ("—": no such game)."""
+    if not game:
+        return "—"
+    values = {
+        "a": match.player_a.name,
+        "b": match.player_b.name,
+        "total_a": game["total_a"],
+        "total_b": game["total_b"],
+    }
+    if game["winner"]:
+        values["winner"] = match.player(game["winner"]).name
+        # Translators: a game's totals and its winner: "Ada 160–20 Cleo, won by Ada"
+        return _("%(a)s %(total_a)s–%(total_b)s %(b)s, won by %(winner)s") % values
+    # Translators: a game's totals while it is played: "Ada 70–20 Cleo"
+    return _("%(a)s %(total_a)s–%(total_b)s %(b)s") % values
 
 
 def _hand_text(hand: dict, match: Match) -> str:

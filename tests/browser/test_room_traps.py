@@ -148,3 +148,103 @@ def test_a_player_goes_from_a_finished_match_to_the_next_table_without_the_pin_a
     stranger.goto(f"/t/{table_token(ada_cleo.match)}/")
     expect(stranger.locator("#seat-form")).to_be_visible()
     console.assert_clean()
+
+
+# ------------------------------------------------------------------ 9. setup traps
+
+SETUP_WORDS = {
+    "en-GB": {
+        "username": "Username",
+        "password": "Password",
+        "log in": "Log in",
+        "create": "Create the tournament",
+        "check-in": "Pair only players who checked in",
+        "more": "More options",
+        "nobody": "Nobody has checked in yet",
+        "players": "4 players to pair · 3 rounds planned.",
+        "more pin": "More…",
+        "set pin": "Set the PIN",
+        "pin label": "Table PIN for Dan",
+        "pin set": "Dan's table PIN is set.",
+    },
+    "it-IT": {
+        "username": "Nome utente",
+        "password": "Password",
+        "log in": "Accedi",
+        "create": "Crea il torneo",
+        "check-in": "Abbina solo i giocatori segnati presenti",
+        "more": "Altre opzioni",
+        "nobody": "Nessuno è ancora segnato presente",
+        "players": "4 giocatori da abbinare · 3 turni previsti.",
+        "more pin": "Altro…",
+        "set pin": "Imposta il PIN",
+        "pin label": "PIN del tavolo per Dan",
+        "pin set": "Il PIN del tavolo di Dan è impostato.",
+    },
+}
+
+
+def organiser_desk(contexts, locale: str, console: Console):  # noqa: F811
+    from tests.factories import PASSWORD
+
+    words = SETUP_WORDS[locale]
+    desk = console.watch(contexts(1280, locale))
+    desk.goto("/accounts/login/")
+    desk.get_by_label(words["username"]).fill("olga")
+    desk.get_by_label(words["password"]).fill(PASSWORD)
+    desk.get_by_role("button", name=words["log in"]).click()
+    expect(desk.locator(".who")).to_have_text("olga")
+    return desk
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_new_tournament_is_short_pairs_the_checked_in_and_counts_in_words(
+    contexts,  # noqa: F811
+    locale,
+):
+    words = SETUP_WORDS[locale]
+    console = Console()
+    club = ClubFactory(name="Riverside Gin", slug="riverside")
+    club.organisers.add(UserFactory(username="olga"))
+    for name in PINS:
+        PlayerFactory(club=club, name=name, pin=PINS[name])
+    club.players.filter(name="Dan").update(pin_hash="")  # imported from a list: no PIN
+    desk = organiser_desk(contexts, locale, console)
+    desk.goto("/tournaments/new/")
+    tall = desk.evaluate("document.documentElement.scrollHeight")
+    shot(desk, f"9-create-{locale}")
+    assert tall <= 2000, f"the new-tournament form is {tall} px tall at 1280 px"
+    expect(desk.get_by_label(words["check-in"])).to_be_checked()
+    desk.locator("#id_name").fill("Club Night")
+    desk.get_by_test_id("more-options").locator("summary").click()
+    desk.locator("#id_first_round").select_option("list")
+    desk.locator("#id_rounds").fill("3")
+    desk.get_by_role("button", name=words["create"]).click()
+    from tournaments.models import Tournament
+
+    expect(desk.locator("#id_file")).to_be_visible()
+    event = Tournament.objects.get(name="Club Night")
+    assert event.check_in_required
+    actor_ = actor(club.organisers.get())
+    for name in PINS:
+        services.add_registration(tournament_id=event.pk, actor=actor_, name=name)
+    desk.goto(f"/tournaments/{event.slug}/manage/players/")
+    expect(desk.get_by_test_id("check-in-hint")).to_contain_text(words["nobody"])
+
+    # The PIN set at the bottom of a long list says so where the organiser is looking.
+    row = desk.locator(".reg", has_text="Dan")
+    row.locator("summary").click()
+    row.get_by_label(words["pin label"]).fill("4444")
+    row.get_by_role("button", name=words["set pin"]).click()
+    message = desk.get_by_test_id("row-message")
+    expect(message).to_contain_text(words["pin set"])
+    expect(message).to_be_in_viewport()
+    expect(desk.locator("header + p + div + ul.messages, body > ul.messages")).to_have_count(0)
+
+    desk.goto(f"/tournaments/{event.slug}/manage/players/")
+    for registration in event.registrations.all():
+        services.check_in(registration_id=registration.pk, actor=actor_, checked_in=True)
+    desk.goto(f"/tournaments/{event.slug}/manage/rounds/")
+    expect(desk.get_by_test_id("field-planned")).to_have_text(words["players"])
+    shot(desk, f"9-rounds-{locale}")
+    console.assert_clean()

@@ -273,3 +273,24 @@ def test_the_correction_page_is_for_organisers(match, ended, alice):
 def test_the_scoreboard_links_each_hand_to_its_correction_page(match, ended, desk):
     page = desk.get(f"/matches/{match.pk}/").content.decode()
     assert f'href="/hands/{ended.pk}/correction/"' in page
+
+
+def test_a_correction_that_keeps_the_match_result_still_shows_its_game_moving(
+    match, alice, bob, organiser
+):
+    """Issue 23, finding 10: the preview said "(unchanged)" while the game's points
+    moved 70 → 60."""
+    hand = play_hand(match, alice, bob, quick(kd=5, dd=75))  # Alice +70, game 1 goes on
+    preview = services.preview_correction(
+        hand_id=hand.pk, actor=org(organiser), hand_input=quick(kd=5, dd=65), version=1
+    )
+    assert not preview.result_changed
+    [(before, after)] = preview.games_changed
+    assert (before["number"], before["total_a"], after["total_a"]) == (1, 70, 60)
+    staff = Client()
+    staff.force_login(organiser)
+    page = staff.post(
+        f"/hands/{hand.pk}/correct/preview/", form(defender_deadwood=65)
+    ).content.decode()
+    assert "Game 1" in page and "Alice 70–0 Bob → <strong>Alice 60–0 Bob</strong>" in page
+    assert "(the match result does not change)" in page and "(unchanged)" not in page
