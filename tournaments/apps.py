@@ -111,3 +111,15 @@ class TournamentsConfig(AppConfig):
         # A result the time policy set over the hands says why in stored English words
         # (scoring.words.decision_why shows them in the reader's language).
         ledger.register_field_text("decision_reason", reason_text)
+        # Ids and stored reasons in a round's rows said with the players' names.
+        from tournaments.selectors.events import (
+            ledger_byes_text,
+            ledger_pairs_text,
+            ledger_settled_text,
+            ledger_waiting_text,
+        )
+
+        ledger.register_value_text("pairs", ledger_pairs_text)
+        ledger.register_value_text("byes", ledger_byes_text)
+        ledger.register_value_text("settled", ledger_settled_text)
+        ledger.register_value_text("waiting", ledger_waiting_text)

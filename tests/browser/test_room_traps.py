@@ -248,3 +248,146 @@ def test_a_new_tournament_is_short_pairs_the_checked_in_and_counts_in_words(
     expect(desk.get_by_test_id("field-planned")).to_have_text(words["players"])
     shot(desk, f"9-rounds-{locale}")
     console.assert_clean()
+
+
+# ------------------------------------------------------------------ 12. keyboard
+
+KEYS = {
+    "en-GB": {"this is me": "This is me", "skip": "Skip to the content", "cards": "Card by card"},
+    "it-IT": {"this is me": "Sono io", "skip": "Vai al contenuto", "cards": "Carta per carta"},
+}
+
+
+def focused(page) -> dict:
+    return page.evaluate(
+        """() => { const el = document.activeElement;
+          return {tag: el.tagName, inForm: !!el.closest('#hand-form form'),
+                  grid: el.closest('[data-grid]')?.dataset.grid || null,
+                  value: el.value || null, text: (el.innerText || '').trim()}; }"""
+    )
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_keyboard_lands_on_the_next_thing_to_do_and_the_card_grid_is_one_tab_stop(
+    contexts,  # noqa: F811
+    locale,
+):
+    console = Console()
+    event, organiser = four_players()
+    round_1 = play_round(event, organiser, play=False, close=False)
+    page = console.watch(contexts(360, locale))
+    page.goto(f"/t/{table_token(pairing_of(round_1, 'Ada').match)}/")
+    page.keyboard.press("Tab")  # the first Tab stop skips the top bar
+    assert focused(page)["text"] == KEYS[locale]["skip"]
+    expect(page.get_by_test_id("skip-link")).to_be_in_viewport()
+    page.keyboard.press("Enter")
+    assert focused(page)["tag"] == "MAIN"
+
+    page.get_by_label("Ada", exact=True).check()
+    page.get_by_label("PIN").fill(PINS["Ada"])
+    page.get_by_label("PIN").press("Enter")  # "This is me"
+    expect(page.locator("#hand-form form")).to_be_visible()
+    page.wait_for_timeout(300)
+    assert focused(page)["inForm"], focused(page)  # not the page body
+    page.locator('#hand-form label:has(input[name="knocker"][value="A"])').click()
+    page.locator("#id_knocker_deadwood").fill("4")
+    page.locator("#id_defender_deadwood").fill("30")
+    page.get_by_test_id("submit-hand").press("Enter")  # Save
+    expect(page.locator("#hand-form h2")).to_contain_text("2")
+    page.wait_for_timeout(300)
+    assert focused(page)["inForm"], focused(page)
+
+    page.get_by_role("link", name=KEYS[locale]["cards"]).click()
+    first = page.locator('[data-grid="knocker"] input').first
+    expect(first).to_be_visible()
+    stops = page.locator('[data-grid="knocker"] input[tabindex="0"]')
+    expect(stops).to_have_count(1)  # one Tab stop for 52 cards
+    first.focus()
+    page.keyboard.press("ArrowRight")
+    assert focused(page)["grid"] == "knocker" and focused(page)["value"] == page.locator(
+        '[data-grid="knocker"] input'
+    ).nth(1).get_attribute("value")
+    page.keyboard.press("ArrowDown")
+    width = page.evaluate(
+        """() => { const l = [...document.querySelectorAll('[data-grid=knocker] label')];
+          return l.filter(x => x.offsetTop === l[0].offsetTop).length; }"""
+    )
+    expected = page.locator('[data-grid="knocker"] input').nth(1 + width).get_attribute("value")
+    assert focused(page)["value"] == expected
+    page.keyboard.press("Space")
+    expect(page.locator(f'[data-grid="knocker"] input[value="{expected}"]')).to_be_checked()
+    page.keyboard.press("Tab")  # out of the grid at once
+    assert focused(page)["grid"] != "knocker", focused(page)
+    shot(page, f"12-card-grid-{locale}")
+    console.assert_clean()
+
+
+# ------------------------------------------------------------------ 8. the ledger in words
+
+LEDGER_WORDS = {
+    "en-GB": {
+        "show": "Show the event's ledger",
+        "settled": "Table 1: Ada wins (time was called and Ada led on games)",
+        "waiting": "Table 2: level on games and points; record the result by hand",
+        "drafted": "Ada v Ben (score group 0)",
+        "date": "28 Nov 2026",
+        "gone": ["vincitore", "settled", "waiting", "+00:00"],
+    },
+    "it-IT": {
+        "show": "Mostra il registro del torneo",
+        "settled": "Tavolo 1: vince Ada (",
+        "waiting": "Tavolo 2: ",
+        "drafted": "Ada vs Ben (",
+        "date": "28 novembre 2026",
+        "gone": [
+            "vincitore A",
+            "settled",
+            "waiting",
+            "time was called",
+            "Novembre",
+            "table 2",
+            "+00:00",
+        ],
+    },
+}
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_event_ledger_says_names_and_words_and_folds_away_on_the_corrections_page(
+    contexts,  # noqa: F811
+    locale,
+    width,
+):
+    from tests.tournaments.helpers import play_hand
+    from tournaments.services import apply_time_policy, call_time
+
+    words = LEDGER_WORDS[locale]
+    console = Console()
+    event, organiser = four_players()
+    round_1 = play_round(event, organiser, play=False, close=False)
+    play_hand(pairing_of(round_1, "Ada").match, organiser, game=1, number=1, winner="A")
+    call_time(round_id=round_1.pk, actor=actor(organiser))
+    apply_time_policy(
+        round_id=round_1.pk,
+        actor=actor(organiser),
+        pairing_ids=[p.pk for p in round_1.pairings.all()],
+    )
+    desk = organiser_desk(contexts, locale, console)
+    desk.set_viewport_size({"width": width, "height": 800})
+    desk.goto(f"/tournaments/{event.slug}/manage/corrections/")
+    expect(desk.locator("main")).to_contain_text(words["date"])
+    tall = desk.evaluate("document.documentElement.scrollHeight")
+    assert tall < 3000, f"the corrections page is {tall} px tall at {width} px"
+    ledger = desk.get_by_test_id("event-ledger")
+    expect(ledger.locator(".ledger")).to_be_hidden()
+    ledger.locator("summary").click()
+    expect(ledger.locator("summary")).to_contain_text(words["show"])
+    text = ledger.inner_text()
+    assert words["settled"] in text, text
+    assert words["waiting"] in text, text
+    assert words["drafted"] in text, text
+    for gone in words["gone"]:
+        assert gone not in text, (gone, text)
+    shot(desk, f"8-ledger-{locale}-{width}")
+    console.assert_clean()

@@ -35,6 +35,7 @@ from scoring.models import LedgerRow, Match
 from tournaments.formats import planned_rounds
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.selectors.standings import PAIRING_FIELDS, decided_winner
+from tournaments.translated import reason_text, waiting_text
 
 
 def tournaments_for(actor: Actor) -> QuerySet[Tournament]:
@@ -180,6 +181,86 @@ def next_table(match_id: int, player_id: int) -> NextTable | None:
             "name": opponent.player.name,
         },
     )
+
+
+# ------------------------------------------------------------------ the ledger in words
+# A tournament's ledger rows keep registration and pairing ids and English reasons (the
+# record); ginclub.ledger's value text says them with names in the reader's language.
+
+
+def _registration_names(ids) -> dict[int, str]:
+    wanted = {i for i in ids if isinstance(i, int)}
+    if not wanted:
+        return {}
+    return dict(Registration.objects.filter(pk__in=wanted).values_list("pk", "player__name"))
+
+
+def ledger_pairs_text(value) -> str | None:
+    """A drafted round's pairs ([[registration a, registration b or None, reason], ...])
+    as "Ada v Ben (round 1: random draw 91752); Cleo: bye"."""
+    if not isinstance(value, list) or not all(
+        isinstance(item, list) and len(item) >= 2 for item in value
+    ):
+        return None
+    names = _registration_names(x for item in value for x in item[:2])
+    parts = []
+    for item in value:
+        a = names.get(item[0], str(item[0]))
+        pair = (
+            gettext("%(a)s v %(b)s") % {"a": a, "b": names.get(item[1], str(item[1]))}
+            if item[1] is not None
+            else gettext("%(name)s: bye") % {"name": a}
+        )
+        reason = reason_text(item[2]) if len(item) > 2 and item[2] else ""
+        parts.append(f"{pair} ({reason})" if reason else pair)
+    return "; ".join(parts)
+
+
+def ledger_byes_text(value) -> str | None:
+    """A published round's byes (registration ids) by name."""
+    if not isinstance(value, list) or not all(isinstance(i, int) for i in value):
+        return None
+    names = _registration_names(value)
+    return ", ".join(names.get(i, str(i)) for i in value) if value else None
+
+
+def _pairings(value) -> dict[int, Pairing]:
+    ids = {item.get("pairing") for item in value if isinstance(item, dict)}
+    return Pairing.objects.select_related("player_a__player", "player_b__player").in_bulk(
+        [i for i in ids if isinstance(i, int)]
+    )
+
+
+def ledger_settled_text(value) -> str | None:
+    """The tables the time policy decided ([{pairing, table, winner, reason}, ...]) as
+    "Table 3: Cleo wins (time was called and Cleo led on games)"."""
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        return None
+    pairings = _pairings(value)
+    parts = []
+    for item in value:
+        pairing = pairings.get(item.get("pairing"))
+        winner = item.get("winner")
+        if pairing is not None and winner in ("A", "B") and pairing.player_b is not None:
+            who = (pairing.player_a if winner == "A" else pairing.player_b).player.name
+            text = gettext("Table %(table)s: %(name)s wins") % {
+                "table": item.get("table"),
+                "name": who,
+            }
+        else:
+            text = gettext("Table %(table)s") % {"table": item.get("table")}
+        reason = reason_text(item.get("reason") or "")
+        parts.append(f"{text} ({reason})" if reason else text)
+    return "; ".join(parts) if parts else None
+
+
+def ledger_waiting_text(value) -> str | None:
+    """The tables the time policy left open ([{pairing, table, reason}, ...]): each
+    reason ("table 2: a hand is disputed") in the reader's language."""
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        return None
+    parts = [waiting_text(str(item.get("reason") or "")) for item in value]
+    return "; ".join(parts) if parts else None
 
 
 # ------------------------------------------------------------------ a player's events
