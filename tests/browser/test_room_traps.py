@@ -391,3 +391,83 @@ def test_the_event_ledger_says_names_and_words_and_folds_away_on_the_corrections
         assert gone not in text, (gone, text)
     shot(desk, f"8-ledger-{locale}-{width}")
     console.assert_clean()
+
+
+# ------------------------------------------------------------------ 11. smaller things
+
+SMALL_WORDS = {
+    "en-GB": {
+        "find": "Find your table: players A–Z",
+        "hint": "More columns to the right",
+        "why login": "Log in as an organiser to open this page",
+    },
+    "it-IT": {
+        "find": "Trova il tuo tavolo: giocatori dalla A alla Z",
+        "hint": "Altre colonne a destra",
+        "why login": "Accedi come organizzatore per aprire questa pagina",
+    },
+}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_smaller_traps_on_a_phone(contexts, locale):  # noqa: F811
+    words = SMALL_WORDS[locale]
+    console = Console()
+    event, organiser = four_players()
+    play_round(event, organiser)  # played and closed
+    round_2 = play_round(event, organiser, play=False, close=False)
+    page = console.watch(contexts(360, locale))
+
+    # "Find your table" looks like something to open, and turns when open.
+    page.goto(f"/tournaments/{event.slug}/")
+    summary = page.get_by_test_id("seats-by-name").locator("summary")
+    expect(summary).to_contain_text(words["find"])
+    chevron = summary.evaluate("s => getComputedStyle(s, '::before').borderRightWidth")
+    assert chevron == "2px", chevron
+    assert summary.evaluate("s => getComputedStyle(s).borderTopStyle") == "solid"
+    closed = summary.evaluate("s => getComputedStyle(s, '::before').transform")
+    summary.click()
+    assert summary.evaluate("s => getComputedStyle(s, '::before').transform") != closed
+    shot(page, f"11-find-your-table-{locale}")
+
+    # The standings wider than a phone say so.
+    page.goto(f"/tournaments/{event.slug}/standings/")
+    box = page.locator("#standings-table .scroll-x")
+    expect(box).to_be_visible()
+    if box.evaluate("b => b.scrollWidth > b.clientWidth"):
+        expect(page.get_by_test_id("scroll-hint")).to_be_visible()
+        expect(page.get_by_test_id("scroll-hint")).to_contain_text(words["hint"])
+    shot(page, f"11-standings-{locale}")
+
+    # An organiser's page says why it asks for a login.
+    page.goto(f"/tournaments/{event.slug}/manage/rounds/")
+    expect(page.get_by_test_id("login-why")).to_contain_text(words["why login"])
+
+    # "−10" and "+10" keep air inside their buttons.
+    sit(page, pairing_of(round_2, "Ada"), "Ada", WORDS[locale])
+    for step in ("-10", "10"):
+        button = page.locator(f'#hand-form button[data-step="{step}"]').first
+        air = button.evaluate(
+            """b => { const r = document.createRange(); r.selectNodeContents(b);
+              const text = r.getBoundingClientRect(), box = b.getBoundingClientRect();
+              return Math.min(text.left - box.left, box.right - text.right); }"""
+        )
+        assert air >= 6, f"{step}: {air} px between the text and the edge"
+    shot(page, f"11-steppers-{locale}")
+    console.assert_clean()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_home_page_lists_matches_as_cards_without_bullets(contexts, locale):  # noqa: F811
+    console = Console()
+    event, organiser = four_players()
+    play_round(event, organiser, play=False, close=False)
+    desk = organiser_desk(contexts, locale, console)
+    desk.set_viewport_size({"width": 360, "height": 740})
+    desk.goto("/")
+    cards = desk.get_by_test_id("your-matches").locator("li")
+    expect(cards.first).to_be_visible()
+    markers = cards.evaluate_all("items => items.map(li => getComputedStyle(li).listStyleType)")
+    assert set(markers) == {"none"}, markers
+    shot(desk, f"11-home-{locale}")
+    console.assert_clean()
