@@ -713,11 +713,16 @@ def _correction_context(hand: Hand, match: Match, values: dict, **extra) -> dict
 
 def _hand_values(hand: Hand) -> dict:
     outcome = "knock" if hand.outcome == "undercut" else hand.outcome
+    cards = hand.cards or {}
     return {
         "outcome": outcome,
         "knocker": hand.knocker,
         "knocker_deadwood": hand.knocker_deadwood,
         "defender_deadwood": hand.defender_deadwood,
+        # a card-entry hand's cards, as codes the correction form takes back
+        "knocker_cards": " ".join(cards.get("knocker_cards") or ()),
+        "defender_cards": " ".join(cards.get("defender_cards") or ()),
+        "upcard": cards.get("upcard") or "",
         "reason": "",
     }
 

@@ -294,3 +294,52 @@ def test_a_correction_that_keeps_the_match_result_still_shows_its_game_moving(
     ).content.decode()
     assert "Game 1" in page and "Alice 70–0 Bob → <strong>Alice 60–0 Bob</strong>" in page
     assert "(the match result does not change)" in page and "(unchanged)" not in page
+
+
+KNOCKER = "5H 6H 7H 9C 9D 9S JS QS KS 2D"
+DEFENDER = "8H 9H KD KC KH 3C 4C 5C AS 7D"
+
+
+def test_a_card_entry_hand_is_corrected_by_its_cards(match, alice, bob, organiser, desk):
+    """Issue 23, finding 10: a card-entry hand could be corrected only by numbers."""
+    from scoring.hand_input import HandInput
+
+    hand = play_hand(
+        match,
+        alice,
+        bob,
+        HandInput(
+            game=1,
+            number=1,
+            outcome="knock",
+            knocker="A",
+            knocker_cards=tuple(KNOCKER.split()),
+            defender_cards=tuple(DEFENDER.split()),
+        ),
+    )
+    assert (hand.knocker_deadwood, hand.defender_deadwood, hand.points) == (2, 8, 6)
+    page = desk.get(f"/hands/{hand.pk}/correction/").content.decode()
+    assert 'data-testid="correction-cards"' in page
+    assert f'name="defender_cards" value="{DEFENDER}"' in page
+    fixed = DEFENDER.replace("7D", "TD")  # the 7 was a 10: deadwood 11, not 8
+    body = form(
+        knocker_deadwood=2,
+        defender_deadwood=8,
+        knocker_cards=KNOCKER,
+        defender_cards=fixed,
+        reason="the 7 of diamonds was the 10",
+    )
+    preview = desk.post(f"/hands/{hand.pk}/correct/preview/", body).content.decode()
+    assert "deadwood 2 v 8: Alice +6 → <strong>knock, Alice knocked, deadwood 2 v 11: Alice +9" in (
+        preview
+    )
+    assert f'name="defender_cards" value="{fixed}"' in preview  # carried to Apply
+    desk.post(f"/hands/{hand.pk}/correct/", {**body, "idempotency_key": "apply-cards"})
+    hand.refresh_from_db()
+    assert (hand.defender_deadwood, hand.points, hand.version) == (11, 9, 2)
+    assert "10D" in hand.cards["defender_cards"] or "TD" in hand.cards["defender_cards"]
+    refused = desk.post(
+        f"/hands/{hand.pk}/correct/preview/",
+        {**body, "version": 2, "defender_cards": fixed.replace("TD", "ZZ")},
+    )
+    assert refused.status_code == 400 and "ZZ" in refused.content.decode()
