@@ -471,3 +471,93 @@ def test_the_home_page_lists_matches_as_cards_without_bullets(contexts, locale):
     assert set(markers) == {"none"}, markers
     shot(desk, f"11-home-{locale}")
     console.assert_clean()
+
+
+# ------------------------------------------------------------------ 10. corrections
+
+CORRECTION_WORDS = {
+    "en-GB": {
+        "preview": "Preview the correction",
+        "apply": "Apply the correction",
+        "stays": "(the match result does not change)",
+        "game": "Ada 36–0 Ben → Ada 30–0 Ben",
+        "deadwood": "deadwood 2 v 11: Ada +9",
+    },
+    "it-IT": {
+        "preview": "Anteprima della correzione",
+        "apply": "Applica la correzione",
+        "stays": "(il risultato dell'incontro non cambia)",
+        "game": "Ada 36–0 Ben → Ada 30–0 Ben",
+        "deadwood": "deadwood 2 a 11: Ada +9",
+    },
+}
+KNOCKER_CARDS = "5H 6H 7H 9C 9D 9S JS QS KS 2D"
+DEFENDER_CARDS = "8H 9H KD KC KH 3C 4C 5C AS TD"  # deadwood 11 after lay-offs: Ada +9
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_correction_preview_shows_the_game_moving_and_a_card_hand_is_corrected_by_cards(
+    contexts,  # noqa: F811
+    locale,
+):
+    from scoring import services as scoring
+    from scoring.hand_input import HandInput
+    from scoring.models import Hand
+
+    words = CORRECTION_WORDS[locale]
+    console = Console()
+    club = ClubFactory(name="Riverside Gin", slug="riverside")
+    organiser = UserFactory(username="olga")
+    club.organisers.add(organiser)
+    ada = PlayerFactory(club=club, name="Ada", pin="1111")
+    ben = PlayerFactory(club=club, name="Ben", pin="2222")
+    match = scoring.start_match(
+        club=club, player_a=ada, player_b=ben, actor=actor(organiser), agreement="confirm"
+    )
+
+    def entered(hand_input: HandInput) -> Hand:
+        outcome = scoring.submit_hand(
+            match_id=match.pk,
+            actor=actor(organiser),
+            hand=hand_input,
+            idempotency_key=f"hand-{hand_input.number}",
+        )
+        return outcome.hand
+
+    quick = entered(HandInput(1, 1, "knock", "A", knocker_deadwood=5, defender_deadwood=35))
+    cards = entered(
+        HandInput(
+            1,
+            2,
+            "knock",
+            "A",
+            knocker_cards=tuple(KNOCKER_CARDS.split()),
+            defender_cards=tuple(DEFENDER_CARDS.replace("TD", "7D").split()),
+        )
+    )
+    desk = organiser_desk(contexts, locale, console)
+
+    # 70 → 60 in the issue: here 36 → 30 (hand 1: 30 → 24), and the match result stays.
+    desk.goto(f"/hands/{quick.pk}/correction/")
+    desk.locator('input[name="defender_deadwood"]').fill("29")
+    desk.locator('#correction-form input[name="reason"]').fill("typo")
+    desk.get_by_role("button", name=words["preview"]).click()
+    preview = desk.locator("#correction-preview")
+    expect(preview.get_by_test_id("preview-game-1")).to_have_text(words["game"])
+    expect(preview.get_by_test_id("preview-match")).to_contain_text(words["stays"])
+    shot(desk, f"10-preview-{locale}")
+
+    # The card hand: its cards are on the form; the 7♦ was the 10♦.
+    desk.goto(f"/hands/{cards.pk}/correction/")
+    defender = desk.locator('input[name="defender_cards"]')
+    expect(defender).to_have_value(DEFENDER_CARDS.replace("TD", "7D"))
+    defender.fill(DEFENDER_CARDS)
+    desk.locator('#correction-form input[name="reason"]').fill("the 7 was the 10")
+    desk.get_by_role("button", name=words["preview"]).click()
+    expect(preview).to_contain_text(words["deadwood"])
+    desk.get_by_role("button", name=words["apply"]).click()
+    expect(desk.locator("#scoreboard")).to_be_visible()
+    cards.refresh_from_db()
+    assert (cards.defender_deadwood, cards.points, cards.version) == (11, 9, 2)
+    shot(desk, f"10-card-corrected-{locale}")
+    console.assert_clean()
