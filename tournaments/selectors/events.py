@@ -35,7 +35,7 @@ from scoring.models import LedgerRow, Match
 from tournaments.formats import planned_rounds
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.selectors.standings import PAIRING_FIELDS, decided_winner
-from tournaments.translated import reason_text, waiting_text
+from tournaments.translated import BYE, reason_text, waiting_text
 
 
 def tournaments_for(actor: Actor) -> QuerySet[Tournament]:
@@ -211,7 +211,8 @@ def ledger_pairs_text(value) -> str | None:
             if item[1] is not None
             else gettext("%(name)s: bye") % {"name": a}
         )
-        reason = reason_text(item[2]) if len(item) > 2 and item[2] else ""
+        stored = item[2] if len(item) > 2 else ""
+        reason = reason_text(stored) if stored and not (item[1] is None and stored == BYE) else ""
         parts.append(f"{pair} ({reason})" if reason else pair)
     return "; ".join(parts)
 
