@@ -21,6 +21,9 @@ say to a reader is each app's own: an app registers, from its AppConfig.ready(),
     field text      a function saying a stored string value of one field in the
                     reader's language (a pairing's stored reason), where the app that
                     wrote it knows how; otherwise the value is shown as written.
+    value text      a function saying a whole stored value of one field (a list of a
+                    round's pairs by registration id, the tables the time policy decided)
+                    in words, with the players' names; None leaves it to the page.
 """
 
 from __future__ import annotations
@@ -276,6 +279,8 @@ def _against_checkpoint(
 _action_labels: dict[str, str] = {}
 FieldText = Callable[[str], str]
 _field_text: dict[str, FieldText] = {}
+ValueText = Callable[[Any], "str | None"]
+_value_text: dict[str, ValueText] = {}
 
 
 def register_actions(labels: Mapping[str, str]) -> None:
@@ -299,3 +304,15 @@ def field_text(field: str, value: Any) -> str | None:
     """The registered words for a stored value of `field` (None: none registered)."""
     word = _field_text.get(field)
     return word(value) if word is not None and isinstance(value, str) else None
+
+
+def register_value_text(field: str, word: ValueText) -> None:
+    """`word(value)` says a whole stored value of `field` (any JSON value) in the
+    reader's language, or None when it cannot."""
+    _value_text[field] = word
+
+
+def value_text(field: str, value: Any) -> str | None:
+    """The registered words for a whole stored value of `field` (None: none)."""
+    word = _value_text.get(field)
+    return word(value) if word is not None else None

@@ -281,7 +281,17 @@ def release_seat(request: HttpRequest, match) -> None:
     seats = dict(request.session.get("seats", {}))
     seats.pop(str(match.pk), None)
     request.session["seats"] = seats
+    # "Not you?" here: the player this phone proved elsewhere is not carried back to
+    # this table (`may_carry_seat`).
+    released = [m for m in request.session.get("seats_released", []) if m != match.pk]
+    request.session["seats_released"] = [*released[-49:], match.pk]
     forget_actor(request)
+
+
+def may_carry_seat(request: HttpRequest, match) -> bool:
+    """May the player this phone proved at another table of the same event be seated at
+    `match` without their PIN again? Not where this phone said "Not you?"."""
+    return match.pk not in request.session.get("seats_released", [])
 
 
 # --------------------------------------------------------------------- questions

@@ -267,6 +267,8 @@ AUTHENTICATION_BACKENDS = [
 LANGUAGE_CODE = "en-gb"
 LANGUAGES = [("en-gb", "English"), ("it", "Italiano")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates as each language writes them (Italian months in lower case): ginclub/formats.
+FORMAT_MODULE_PATH = ["ginclub.formats"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 # Like the session's: sent over HTTPS only, and no script reads it.

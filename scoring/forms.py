@@ -96,7 +96,7 @@ class VersionForm(forms.Form):
 
 
 class CorrectionForm(forms.Form):
-    """An organiser's quick-entry correction of one hand."""
+    """An organiser's correction of one hand: by its deadwood, or by its cards."""
 
     game = forms.IntegerField(min_value=1, max_value=SMALL_MAX)
     number = forms.IntegerField(min_value=1, max_value=SMALL_MAX)
@@ -106,6 +106,11 @@ class CorrectionForm(forms.Form):
     knocker = forms.ChoiceField(choices=[("", "—"), ("A", "A"), ("B", "B")], required=False)
     knocker_deadwood = forms.IntegerField(required=False, max_value=SMALL_MAX)
     defender_deadwood = forms.IntegerField(required=False, max_value=SMALL_MAX)
+    # A card-entry hand is corrected by its cards (codes: "5H 6H 7H", T for ten); given
+    # cards, the deadwood is counted from them and the numbers above are not used.
+    knocker_cards = forms.CharField(required=False, max_length=120)
+    defender_cards = forms.CharField(required=False, max_length=120)
+    upcard = forms.CharField(required=False, max_length=3)
     reason = forms.CharField(max_length=500)
 
 

@@ -19,6 +19,7 @@ urlpatterns = [
     ),
     path("matches/<id:match_id>/seat/", views.seat, name="seat"),
     path("matches/<id:match_id>/seat/leave/", views.leave_seat, name="leave-seat"),
+    path("matches/<id:match_id>/next/", views.next_table, name="next-table"),
     path("matches/<id:match_id>/hands/new/", views.hand_form, name="hand-form"),
     path("matches/<id:match_id>/hands/preview/", views.preview, name="preview"),
     path("matches/<id:match_id>/hands/compare/", views.compare, name="hand-compare"),

@@ -284,7 +284,58 @@ def table(request: HttpRequest, token: str) -> HttpResponse:
     if match is None:
         raise NotFound("not_found", _("This table's match no longer exists."))
     permissions.grant_table(request, match, link)
-    return redirect("scoring:match", match_id=match.pk)
+    carried = _carry_seat(request, match)
+    if carried is not None:
+        messages.success(
+            request,
+            _("This phone enters results for %(name)s, as at your last table.")
+            % {"name": carried.name},
+        )
+    return keep_language(request, redirect("scoring:match", match_id=match.pk))
+
+
+def _carry_seat(request: HttpRequest, match: Match) -> Player | None:
+    """A phone that proved a player's PIN at another table of the same event sits for
+    them here too, without the PIN again (issue 23): only when exactly one of this
+    match's players was proved on this phone in that event, and never where this phone
+    said "Not you?". Returns the player seated, or None."""
+    actor = permissions.actor_of(request)
+    if match.pk in actor.seats or not permissions.may_carry_seat(request, match):
+        return None
+    players = {match.player_a_id: match.player_a, match.player_b_id: match.player_b}
+    held = {m: p for m, p in actor.seats.items() if p in players and m != match.pk}
+    if not held:
+        return None
+    events = hooks.match_events([match.pk, *held])
+    event = events.get(match.pk)
+    proven = {p for m, p in held.items() if event is not None and events.get(m) == event}
+    if len(proven) != 1:
+        return None
+    player = players[proven.pop()]
+    permissions.claim_seat(request, match, player)
+    seated_language(request, player)
+    return player
+
+
+@require_GET
+def next_table(request: HttpRequest, match_id: int) -> HttpResponse:
+    """ "Go to my next table" once a match of an event is over: the seated player's next
+    match there, seated for them (the phone proved them here), or their My event page
+    while the next round is not published yet."""
+    match = _visible_match(request, match_id)
+    seated = permissions.actor_of(request, match).player
+    found = hooks.next_table(match.pk, seated.pk) if seated is not None else None
+    if found is None:
+        return _back(match)
+    if found.match_id is None:
+        messages.info(
+            request,
+            _("Your next round is not paired yet: this page shows your table once it is."),
+        )
+        return redirect(found.event_path) if found.event_path else _back(match)
+    following = Match.objects.get(pk=found.match_id)
+    permissions.claim_seat(request, following, seated)
+    return keep_language(request, redirect("scoring:match", match_id=following.pk))
 
 
 def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
@@ -302,6 +353,12 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         "outcomes": OUTCOME_CHOICES,
         "deadwood_fields": DEADWOOD_FIELDS,
         "round_clock": hooks.match_clock(match),
+        # Once the result is known, where the seated player goes next (issue 23).
+        "next_table": (
+            hooks.next_table(match.pk, seated.pk)
+            if seated is not None and view.result_words
+            else None
+        ),
         **extra,
     }
 
@@ -659,11 +716,16 @@ def _correction_context(hand: Hand, match: Match, values: dict, **extra) -> dict
 
 def _hand_values(hand: Hand) -> dict:
     outcome = "knock" if hand.outcome == "undercut" else hand.outcome
+    cards = hand.cards or {}
     return {
         "outcome": outcome,
         "knocker": hand.knocker,
         "knocker_deadwood": hand.knocker_deadwood,
         "defender_deadwood": hand.defender_deadwood,
+        # a card-entry hand's cards, as codes the correction form takes back
+        "knocker_cards": " ".join(cards.get("knocker_cards") or ()),
+        "defender_cards": " ".join(cards.get("defender_cards") or ()),
+        "upcard": cards.get("upcard") or "",
         "reason": "",
     }
 
@@ -728,7 +790,29 @@ def _shown_preview(preview, match: Match) -> dict:
         "hand_after": _hand_text(preview.hand_after, match),
         "result_before": _result_text(preview.result_before, match),
         "result_after": _result_text(preview.result_after, match),
+        "games": [
+            (after["number"], _game_text(before, match), _game_text(after, match))
+            for before, after in preview.games_changed
+        ],
     }
+
+
+def _game_text(game: dict, match: Match) -> str:
+    """ "Ada 70–20 Cleo", and who won it once it is over ("—": no such game)."""
+    if not game:
+        return "—"
+    values = {
+        "a": match.player_a.name,
+        "b": match.player_b.name,
+        "total_a": game["total_a"],
+        "total_b": game["total_b"],
+    }
+    if game["winner"]:
+        values["winner"] = match.player(game["winner"]).name
+        # Translators: a game's totals and its winner: "Ada 160–20 Cleo, won by Ada"
+        return _("%(a)s %(total_a)s–%(total_b)s %(b)s, won by %(winner)s") % values
+    # Translators: a game's totals while it is played: "Ada 70–20 Cleo"
+    return _("%(a)s %(total_a)s–%(total_b)s %(b)s") % values
 
 
 def _hand_text(hand: dict, match: Match) -> str:

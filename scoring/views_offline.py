@@ -41,6 +41,7 @@ MATCH_PAGE_ASSETS = (
     "js/offline.js",
     "js/melds.js",
     "js/cards.js",
+    "js/keyboard.js",
     "favicon.ico",
     "icons/apple-touch-icon.png",
     "icons/icon-192.png",

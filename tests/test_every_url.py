@@ -71,6 +71,7 @@ PERMISSIONS: dict[str, set[str]] = {
     "scoring:scoreboard": AT_THE_TABLE,
     "scoring:seat": AT_THE_TABLE,
     "scoring:leave-seat": AT_THE_TABLE,
+    "scoring:next-table": AT_THE_TABLE,
     "scoring:hand-form": AT_THE_TABLE,
     "scoring:preview": AT_THE_TABLE,
     "scoring:hand-compare": AT_THE_TABLE,

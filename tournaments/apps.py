@@ -93,6 +93,13 @@ class TournamentsConfig(AppConfig):
         from tournaments.selectors import player_events
 
         register_player_events(player_events)
+        # A phone that proved a player at one table of an event sits for them at their
+        # next one, and a match that is over shows the player where to go next.
+        from scoring.hooks import register_match_events, register_next_table
+        from tournaments.selectors import events_of_matches, next_table
+
+        register_match_events(events_of_matches)
+        register_next_table(next_table)
         # The ledger (the shared core's) says the tournaments app's actions, and a
         # round's pairs with their stored reasons, in the reader's language (they stay
         # English on the ledger).
@@ -104,3 +111,15 @@ class TournamentsConfig(AppConfig):
         # A result the time policy set over the hands says why in stored English words
         # (scoring.words.decision_why shows them in the reader's language).
         ledger.register_field_text("decision_reason", reason_text)
+        # Ids and stored reasons in a round's rows said with the players' names.
+        from tournaments.selectors.events import (
+            ledger_byes_text,
+            ledger_pairs_text,
+            ledger_settled_text,
+            ledger_waiting_text,
+        )
+
+        ledger.register_value_text("pairs", ledger_pairs_text)
+        ledger.register_value_text("byes", ledger_byes_text)
+        ledger.register_value_text("settled", ledger_settled_text)
+        ledger.register_value_text("waiting", ledger_waiting_text)

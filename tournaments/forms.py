@@ -314,8 +314,16 @@ class TournamentForm(RuleOptionsMixin, forms.Form):
             "Printed table cards, score sheets and standings use it, whoever prints them."
         ),
     )
+    # On for a new tournament (docs/organisers.md): the players page then counts who is
+    # really in the room, and a no-show is not paired.
     check_in_required = forms.BooleanField(
-        required=False, label=gettext_lazy("Pair only players who checked in")
+        required=False,
+        initial=True,
+        label=gettext_lazy("Pair only players who checked in"),
+        help_text=gettext_lazy(
+            "Check players in as they arrive (or everyone at once) on the players page; "
+            "untick to pair everyone registered."
+        ),
     )
 
     LOCKED = ("profile", "overrides", "format", "cut_size", "bye_games", "bye_points", "agreement")
@@ -398,6 +406,30 @@ def _blank_if_fitted(settings: dict[str, Any]) -> dict[str, Any]:
 
 class CreateTournamentForm(TournamentForm):
     club = forms.ChoiceField(label=gettext_lazy("Club"))
+
+    # What a new tournament needs said; the rest has sensible values and is folded away
+    # under "More options" (issue 23: the whole form was ~4,000 px tall at 1280 px).
+    FIRST = (
+        "club",
+        "name",
+        "date",
+        "venue",
+        "profile",
+        "format",
+        "rounds",
+        "agreement",
+        "check_in_required",
+        "public",
+    )
+
+    def first_fields(self) -> list:
+        return [self[name] for name in self.FIRST if name in self.fields]
+
+    def more_fields(self) -> list:
+        return [field for field in self.visible_fields() if field.name not in self.FIRST]
+
+    def more_fields_refused(self) -> bool:
+        return any(field.errors for field in self.more_fields())
 
     def __init__(self, *args: Any, clubs=(), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -37,6 +37,15 @@ LED_CURRENT_GAME = gettext_noop(
 LED_ON_POINTS = gettext_noop(
     "time was called with games level and %(name)s led on match points %(lead)s"
 )
+# Why the time policy leaves a table open (tournaments.services.results): English in the
+# ledger, worded for the reader where it is shown (`worded`, `waiting_text`).
+TABLE_WAITING = gettext_noop("table %(table)s: %(why)s")
+HAND_DISPUTED = gettext_noop("a hand is disputed")
+HAND_NOT_CONFIRMED = gettext_noop("a hand is not confirmed")
+FINISHING = gettext_noop("%(a)s and %(b)s are finishing the hand in play")
+PLAYING_ON = gettext_noop("%(a)s and %(b)s play on until %(time)s")
+LEVEL = gettext_noop("level on games and points; record the result by hand")
+WAITING_PARTS = (HAND_DISPUTED, HAND_NOT_CONFIRMED, FINISHING, PLAYING_ON, LEVEL)
 TIME_REASONS = (LED_ON_GAMES, LED_GAME, LED_CURRENT_GAME, LED_ON_POINTS)
 STORED_REASONS = (*PAIR_REASONS, SET_BY_ORGANISER, SET_BY_ORGANISER_BECAUSE, BYE, *TIME_REASONS)
 
@@ -74,3 +83,13 @@ def reason_text(text: str) -> str:
 def phrase_text(template: str, params: dict[str, Any] | None = None) -> str:
     """A stored English `template` and its values in the reader's language."""
     return Phrase(template, params or {}).text(language())
+
+
+def waiting_text(text: str) -> str:
+    """Why the time policy left a table open, stored as English ("table 2: a hand is
+    disputed"), in the reader's language; anything else as it is."""
+    phrase = read_back(text or "", (TABLE_WAITING,), WAITING_PARTS)
+    if phrase is None:
+        return text
+    said = phrase.text(language())
+    return said[:1].upper() + said[1:]

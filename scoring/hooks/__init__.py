@@ -7,7 +7,8 @@ registers its functions from its AppConfig.ready(), each as what it is:
                 play gate (may a new hand start)
     listeners   react once a change has committed and never refuse: the result
                 listener (a match's result moved)
-    readers     answer scoring's pages: the match clock, match places, player events
+    readers     answer scoring's pages: the match clock, match places, player events,
+                match events, the next table
 
 The ledger's words for an app's actions and stored values are registered with the
 shared ginclub.ledger instead.
@@ -33,22 +34,30 @@ from scoring.hooks.listeners import (
 )
 from scoring.hooks.readers import (
     MatchClock,
+    MatchEvents,
     MatchPlaces,
+    NextTable,
     PlayerEvent,
     PlayerEvents,
     PlayerEventsFinder,
     match_clock,
     match_clock_related,
+    match_events,
     match_places,
+    next_table,
     player_events,
     register_match_clock,
+    register_match_events,
     register_match_places,
+    register_next_table,
     register_player_events,
 )
 
 __all__ = [
     "MatchClock",
+    "MatchEvents",
     "MatchPlaces",
+    "NextTable",
     "PlayGate",
     "PlayNote",
     "PlayerEvent",
@@ -62,11 +71,15 @@ __all__ = [
     "lock_for_result_change",
     "match_clock",
     "match_clock_related",
+    "match_events",
     "match_places",
+    "next_table",
     "play_note",
     "player_events",
     "register_match_clock",
+    "register_match_events",
     "register_match_places",
+    "register_next_table",
     "register_play_gate",
     "register_player_events",
     "register_result_guard",

@@ -11,6 +11,10 @@ terms). They answer questions and change nothing.
     player events   the events a player played in, with their record in each, for the
                     player's page (scoring.stats). The tournaments app answers in a few
                     queries.
+    match events    which event each match is played in, so a phone that proved a player
+                    at one table of an event sits for them at their next one (issue 23).
+    next table      where a player goes once their match is over: their page of the event
+                    (My event) and their next match there, once it is published.
 """
 
 from __future__ import annotations
@@ -114,3 +118,53 @@ def player_events(player_id: int, actor: Any) -> PlayerEvents:
     for find in _player_events:
         events.extend(find(player_id, actor).events)
     return PlayerEvents(tuple(events))
+
+
+MatchEvents = Callable[[list[int]], dict[int, Any]]
+_match_events: list[MatchEvents] = []
+
+
+def register_match_events(find: MatchEvents) -> None:
+    """`find(match_ids)` returns {match id: a key of the event it is played in} for the
+    matches it knows (in one query)."""
+    if find not in _match_events:
+        _match_events.append(find)
+
+
+def match_events(match_ids: list[int]) -> dict[int, Any]:
+    """{match id: event key}; a match played in no event is missing."""
+    events: dict[int, Any] = {}
+    for find in _match_events:
+        events.update(find(list(match_ids)))
+    return events
+
+
+@dataclass(frozen=True)
+class NextTable:
+    """Where a player goes once a match of an event is over (next table hook): the
+    event's page for them (None when the public may not open it), and their next match
+    in the event with its place in words ("Round 2, table 3 v Bob"), None until it is
+    published."""
+
+    event_path: str | None
+    match_id: int | None = None
+    words: str = ""
+
+
+NextTableFinder = Callable[[int, int], "NextTable | None"]
+_next_tables: list[NextTableFinder] = []
+
+
+def register_next_table(find: NextTableFinder) -> None:
+    """`find(match_id, player_id)` returns the player's NextTable after that match, or
+    None when the match is played in no event."""
+    if find not in _next_tables:
+        _next_tables.append(find)
+
+
+def next_table(match_id: int, player_id: int) -> NextTable | None:
+    for find in _next_tables:
+        found = find(match_id, player_id)
+        if found is not None:
+            return found
+    return None

@@ -17,7 +17,7 @@ from django.db import transaction
 
 from ginclub.permissions import Actor
 from scoring.hand_input import HandInput
-from scoring.models import Hand
+from scoring.models import Game, Hand
 from scoring.services.base import Outcome, snapshot
 from scoring.services.hand_entry import correct_hand, void_hand
 
@@ -36,10 +36,21 @@ class CorrectionPreview:
     result_before: dict[str, Any]
     result_after: dict[str, Any]
     consequences: list[dict[str, Any]] = field(default_factory=list)
+    # The match's games before and after ({number, total_a, total_b, winner, state}): a
+    # hand's correction moves its game's totals even when the match result stays.
+    games_before: list[dict[str, Any]] = field(default_factory=list)
+    games_after: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def result_changed(self) -> bool:
         return self.result_before != self.result_after
+
+    @property
+    def games_changed(self) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """(before, after) of each game the change moves, in order."""
+        before = {g["number"]: g for g in self.games_before}
+        moved = [g for g in self.games_after if before.get(g["number"]) != g]
+        return [(before.get(g["number"], {}), g) for g in moved]
 
     @property
     def tournament(self) -> dict[str, Any] | None:
@@ -59,6 +70,7 @@ def preview_correction(
     Raises what correct_hand raises (but never `reason_required`)."""
     return _rolled_back(
         "correct",
+        hand_id,
         lambda key: correct_hand(
             hand_id=hand_id,
             actor=actor,
@@ -77,6 +89,7 @@ def preview_void(
     `reason_required`)."""
     return _rolled_back(
         "void",
+        hand_id,
         lambda key: void_hand(
             hand_id=hand_id,
             actor=actor,
@@ -87,11 +100,23 @@ def preview_void(
     )
 
 
-def _rolled_back(action: str, run) -> CorrectionPreview:
+def _games_of(hand_id: int) -> list[dict[str, Any]]:
+    match_id = Hand.objects.filter(pk=hand_id).values_list("game__match_id", flat=True).first()
+    return list(
+        Game.objects.filter(match_id=match_id)
+        .order_by("number")
+        .values("number", "total_a", "total_b", "winner", "state")
+    )
+
+
+def _rolled_back(action: str, hand_id: int, run) -> CorrectionPreview:
+    games_before = _games_of(hand_id)
     try:
         with transaction.atomic():
             outcome: Outcome = run(f"preview-{uuid.uuid4().hex}")
-            raise _Rollback(_preview_of(action, outcome))
+            preview = _preview_of(action, outcome)
+            preview.games_before, preview.games_after = games_before, _games_of(hand_id)
+            raise _Rollback(preview)
     except _Rollback as done:
         return done.preview
 

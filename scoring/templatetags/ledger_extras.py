@@ -10,6 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
 
 from ginclub import ledger
@@ -109,6 +112,8 @@ FIELD_WORDS = {
     "accepted": pgettext_lazy("ledger field", "accepted"),
     "refused": pgettext_lazy("ledger field", "refused"),
     "rows": pgettext_lazy("ledger field", "rows"),
+    "settled": pgettext_lazy("ledger field", "decided"),
+    "waiting": pgettext_lazy("ledger field", "left open"),
 }
 # Values said in words: a hand's outcome and the states of hands and matches.
 VALUES = {
@@ -167,6 +172,8 @@ CODES = {
 }
 CODES["stage"] = CODES["format"]
 SEAT_FIELDS = {"knocker", "winner", "dealer", "first_dealer"}
+# Fields holding a moment as ISO text (time called, a round's end).
+MOMENTS = {"at", "ends_at"}
 # Fields that identify the row rather than change (shown in the row's heading instead).
 QUIET = {"number", "game", "version", "players", "table"}
 
@@ -196,6 +203,13 @@ def _text(value: Any, field: str, names: dict[str, str]) -> str:
         return "—"
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
+    whole = ledger.value_text(field, value)
+    if whole is not None:
+        return whole
+    if field in MOMENTS and isinstance(value, str):
+        moment = parse_datetime(value)
+        if moment is not None:  # an ISO moment, in the reader's way of writing dates
+            return date_format(timezone.localtime(moment), "SHORT_DATETIME_FORMAT")
     if field in SEAT_FIELDS and value in names:
         return names[value]
     if isinstance(value, list):

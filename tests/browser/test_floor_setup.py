@@ -32,6 +32,8 @@ def test_an_organiser_sets_up_an_event_and_round_one_pairs_by_seed(phone):
     expect(page.get_by_text("Rounds of about 150 minutes.")).to_be_visible()  # tournament
     page.get_by_label("Name", exact=True).fill("Winter Open")
     standard.check()
+    page.get_by_label("Pair only players who checked in").uncheck()  # on for a new event
+    page.get_by_test_id("more-options").locator("summary").click()  # the folded options
     page.get_by_label("Game target (points)", exact=True).fill("150")
     page.get_by_label("Lay-offs", exact=True).select_option("false")
     page.get_by_label("Round 1 of a Swiss").select_option("seed")

@@ -232,6 +232,7 @@ def test_italian_day_from_home_page_to_finished_tournament(contexts):
     visit(desk, "new-tournament")
     desk.locator("#id_name").fill(EVENT)
     desk.locator("#id_date").fill("2026-11-28")
+    desk.get_by_test_id("more-options").locator("summary").click()  # folded options
     desk.locator("#id_overrides").fill("games_to_win = 1\ngame_target = 25")
     desk.locator("#id_rounds").fill("2")
     desk.locator("#id_bye_games").fill("1")

@@ -81,6 +81,7 @@ def test_organiser_day_from_registration_to_public_standings(desk, phone):
     desk.get_by_role("link", name="New tournament").click()
     desk.locator("#id_name").fill("Autumn Open")
     desk.locator("#id_date").fill("2026-11-28")
+    desk.get_by_test_id("more-options").locator("summary").click()  # folded options
     desk.locator("#id_overrides").fill("games_to_win = 1\ngame_target = 25")
     desk.locator("#id_rounds").fill("3")
     desk.locator("#id_bye_games").fill("1")

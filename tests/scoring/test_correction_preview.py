@@ -273,3 +273,73 @@ def test_the_correction_page_is_for_organisers(match, ended, alice):
 def test_the_scoreboard_links_each_hand_to_its_correction_page(match, ended, desk):
     page = desk.get(f"/matches/{match.pk}/").content.decode()
     assert f'href="/hands/{ended.pk}/correction/"' in page
+
+
+def test_a_correction_that_keeps_the_match_result_still_shows_its_game_moving(
+    match, alice, bob, organiser
+):
+    """Issue 23, finding 10: the preview said "(unchanged)" while the game's points
+    moved 70 → 60."""
+    hand = play_hand(match, alice, bob, quick(kd=5, dd=75))  # Alice +70, game 1 goes on
+    preview = services.preview_correction(
+        hand_id=hand.pk, actor=org(organiser), hand_input=quick(kd=5, dd=65), version=1
+    )
+    assert not preview.result_changed
+    [(before, after)] = preview.games_changed
+    assert (before["number"], before["total_a"], after["total_a"]) == (1, 70, 60)
+    staff = Client()
+    staff.force_login(organiser)
+    page = staff.post(
+        f"/hands/{hand.pk}/correct/preview/", form(defender_deadwood=65)
+    ).content.decode()
+    assert "Game 1" in page and "Alice 70–0 Bob → <strong>Alice 60–0 Bob</strong>" in page
+    assert "(the match result does not change)" in page and "(unchanged)" not in page
+
+
+KNOCKER = "5H 6H 7H 9C 9D 9S JS QS KS 2D"
+DEFENDER = "8H 9H KD KC KH 3C 4C 5C AS 7D"
+
+
+def test_a_card_entry_hand_is_corrected_by_its_cards(match, alice, bob, organiser, desk):
+    """Issue 23, finding 10: a card-entry hand could be corrected only by numbers."""
+    from scoring.hand_input import HandInput
+
+    hand = play_hand(
+        match,
+        alice,
+        bob,
+        HandInput(
+            game=1,
+            number=1,
+            outcome="knock",
+            knocker="A",
+            knocker_cards=tuple(KNOCKER.split()),
+            defender_cards=tuple(DEFENDER.split()),
+        ),
+    )
+    assert (hand.knocker_deadwood, hand.defender_deadwood, hand.points) == (2, 8, 6)
+    page = desk.get(f"/hands/{hand.pk}/correction/").content.decode()
+    assert 'data-testid="correction-cards"' in page
+    assert f'name="defender_cards" value="{DEFENDER}"' in page
+    fixed = DEFENDER.replace("7D", "TD")  # the 7 was a 10: deadwood 11, not 8
+    body = form(
+        knocker_deadwood=2,
+        defender_deadwood=8,
+        knocker_cards=KNOCKER,
+        defender_cards=fixed,
+        reason="the 7 of diamonds was the 10",
+    )
+    preview = desk.post(f"/hands/{hand.pk}/correct/preview/", body).content.decode()
+    assert "deadwood 2 v 8: Alice +6 → <strong>knock, Alice knocked, deadwood 2 v 11: Alice +9" in (
+        preview
+    )
+    assert f'name="defender_cards" value="{fixed}"' in preview  # carried to Apply
+    desk.post(f"/hands/{hand.pk}/correct/", {**body, "idempotency_key": "apply-cards"})
+    hand.refresh_from_db()
+    assert (hand.defender_deadwood, hand.points, hand.version) == (11, 9, 2)
+    assert "10D" in hand.cards["defender_cards"] or "TD" in hand.cards["defender_cards"]
+    refused = desk.post(
+        f"/hands/{hand.pk}/correct/preview/",
+        {**body, "version": 2, "defender_cards": fixed.replace("TD", "ZZ")},
+    )
+    assert refused.status_code == 400 and "ZZ" in refused.content.decode()

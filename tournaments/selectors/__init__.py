@@ -55,9 +55,11 @@ from tournaments.selectors.dashboard import (
 from tournaments.selectors.events import (
     current_round,
     event_ledger,
+    events_of_matches,
     field_size,
     held_rounds,
     hidden_after,
+    next_table,
     places_of_matches,
     player_events,
     registrations_of,
@@ -133,6 +135,8 @@ __all__ = [
     "held_rounds",
     "results_by_hand",
     "event_ledger",
+    "events_of_matches",
+    "next_table",
     "places_of_matches",
     "player_events",
     # standings

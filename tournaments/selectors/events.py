@@ -30,11 +30,12 @@ from django.utils.translation import gettext
 
 from ginclub import permissions
 from ginclub.permissions import Actor, held_back
-from scoring.hooks import PlayerEvent, PlayerEvents
-from scoring.models import LedgerRow
+from scoring.hooks import NextTable, PlayerEvent, PlayerEvents
+from scoring.models import LedgerRow, Match
 from tournaments.formats import planned_rounds
 from tournaments.models import Pairing, Registration, Round, Tournament
 from tournaments.selectors.standings import PAIRING_FIELDS, decided_winner
+from tournaments.translated import BYE, reason_text, waiting_text
 
 
 def tournaments_for(actor: Actor) -> QuerySet[Tournament]:
@@ -142,6 +143,140 @@ def places_of_matches(match_ids: list[int]) -> dict[int, str]:
         % {"name": name, "number": number, "table": table}
         for match_id, name, number, table in rows
     }
+
+
+def events_of_matches(match_ids: list[int]) -> dict[int, int]:
+    """{match id: tournament id} for the matches played in rounds (scoring's match
+    events hook: a phone seated for a player at one table sits for them at the next)."""
+    return dict(
+        Pairing.objects.filter(match_id__in=match_ids).values_list(
+            "match_id", "round__tournament_id"
+        )
+    )
+
+
+def next_table(match_id: int, player_id: int) -> NextTable | None:
+    """Where `player_id` goes after the match `match_id` (scoring's next table hook):
+    their My event page (when the event is public) and their first match of a later
+    published round that is still being played. None for a match played in no event."""
+    pairing = Pairing.objects.filter(match_id=match_id).select_related("round__tournament").first()
+    if pairing is None:
+        return None
+    tournament = pairing.round.tournament
+    registration = tournament.registrations.filter(player_id=player_id).first()
+    if registration is None:
+        return None
+    path = None
+    if tournament.public:
+        path = reverse("tournaments:player-event", args=[tournament.slug, registration.pk])
+    following = (
+        Pairing.objects.filter(
+            round__tournament=tournament,
+            round__state=Round.State.PUBLISHED,
+            round__number__gt=pairing.round.number,
+            match__state=Match.State.IN_PROGRESS,
+        )
+        .filter(Q(player_a=registration) | Q(player_b=registration))
+        .select_related("round", "player_a__player", "player_b__player")
+        .order_by("round__number")
+        .first()
+    )
+    if following is None:
+        return NextTable(event_path=path)
+    opponent = (
+        following.player_b if following.player_a_id == registration.pk else following.player_a
+    )
+    return NextTable(
+        event_path=path,
+        match_id=following.match_id,
+        words=gettext("Round %(number)s, table %(table)s v %(name)s")
+        % {
+            "number": following.round.number,
+            "table": following.table,
+            "name": opponent.player.name,
+        },
+    )
+
+
+# ------------------------------------------------------------------ the ledger in words
+# A tournament's ledger rows keep registration and pairing ids and English reasons (the
+# record); ginclub.ledger's value text says them with names in the reader's language.
+
+
+def _registration_names(ids) -> dict[int, str]:
+    wanted = {i for i in ids if isinstance(i, int)}
+    if not wanted:
+        return {}
+    return dict(Registration.objects.filter(pk__in=wanted).values_list("pk", "player__name"))
+
+
+def ledger_pairs_text(value) -> str | None:
+    """A drafted round's pairs ([[registration a, registration b or None, reason], ...])
+    as "Ada v Ben (round 1: random draw 91752); Cleo: bye"."""
+    if not isinstance(value, list) or not all(
+        isinstance(item, list) and len(item) >= 2 for item in value
+    ):
+        return None
+    names = _registration_names(x for item in value for x in item[:2])
+    parts = []
+    for item in value:
+        a = names.get(item[0], str(item[0]))
+        pair = (
+            gettext("%(a)s v %(b)s") % {"a": a, "b": names.get(item[1], str(item[1]))}
+            if item[1] is not None
+            else gettext("%(name)s: bye") % {"name": a}
+        )
+        stored = item[2] if len(item) > 2 else ""
+        reason = reason_text(stored) if stored and not (item[1] is None and stored == BYE) else ""
+        parts.append(f"{pair} ({reason})" if reason else pair)
+    return "; ".join(parts)
+
+
+def ledger_byes_text(value) -> str | None:
+    """A published round's byes (registration ids) by name."""
+    if not isinstance(value, list) or not all(isinstance(i, int) for i in value):
+        return None
+    names = _registration_names(value)
+    return ", ".join(names.get(i, str(i)) for i in value) if value else None
+
+
+def _pairings(value) -> dict[int, Pairing]:
+    ids = {item.get("pairing") for item in value if isinstance(item, dict)}
+    return Pairing.objects.select_related("player_a__player", "player_b__player").in_bulk(
+        [i for i in ids if isinstance(i, int)]
+    )
+
+
+def ledger_settled_text(value) -> str | None:
+    """The tables the time policy decided ([{pairing, table, winner, reason}, ...]) as
+    "Table 3: Cleo wins (time was called and Cleo led on games)"."""
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        return None
+    pairings = _pairings(value)
+    parts = []
+    for item in value:
+        pairing = pairings.get(item.get("pairing"))
+        winner = item.get("winner")
+        if pairing is not None and winner in ("A", "B") and pairing.player_b is not None:
+            who = (pairing.player_a if winner == "A" else pairing.player_b).player.name
+            text = gettext("Table %(table)s: %(name)s wins") % {
+                "table": item.get("table"),
+                "name": who,
+            }
+        else:
+            text = gettext("Table %(table)s") % {"table": item.get("table")}
+        reason = reason_text(item.get("reason") or "")
+        parts.append(f"{text} ({reason})" if reason else text)
+    return "; ".join(parts) if parts else None
+
+
+def ledger_waiting_text(value) -> str | None:
+    """The tables the time policy left open ([{pairing, table, reason}, ...]): each
+    reason ("table 2: a hand is disputed") in the reader's language."""
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        return None
+    parts = [waiting_text(str(item.get("reason") or "")) for item in value]
+    return "; ".join(parts) if parts else None
 
 
 # ------------------------------------------------------------------ a player's events

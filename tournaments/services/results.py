@@ -22,7 +22,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop
+from django.utils.translation import gettext_lazy
 
 from ginclub import checkpoints
 from ginclub.errors import Conflict, ServiceError, require_reason
@@ -42,7 +42,18 @@ from tournaments.services.base import (
     require_state,
 )
 from tournaments.services.rounds import active_registrations
-from tournaments.translated import LED_CURRENT_GAME, LED_GAME, LED_ON_GAMES, LED_ON_POINTS
+from tournaments.translated import (
+    FINISHING,
+    HAND_DISPUTED,
+    HAND_NOT_CONFIRMED,
+    LED_CURRENT_GAME,
+    LED_GAME,
+    LED_ON_GAMES,
+    LED_ON_POINTS,
+    LEVEL,
+    PLAYING_ON,
+    TABLE_WAITING,
+)
 
 # --------------------------------------------------------------------------- clock
 
@@ -325,16 +336,6 @@ def apply_time_policy(
             after={"round": rnd.number, **report.ledger_values()},
         )
     return report
-
-
-# Why the policy leaves a table open: English in the ledger, worded for the reader
-# (tournaments.translated.worded) where it is shown.
-TABLE_WAITING = gettext_noop("table %(table)s: %(why)s")
-HAND_DISPUTED = gettext_noop("a hand is disputed")
-HAND_NOT_CONFIRMED = gettext_noop("a hand is not confirmed")
-FINISHING = gettext_noop("%(a)s and %(b)s are finishing the hand in play")
-PLAYING_ON = gettext_noop("%(a)s and %(b)s play on until %(time)s")
-LEVEL = gettext_noop("level on games and points; record the result by hand")
 
 
 def _still_open(row, current: dict[str, int], *, named: bool) -> Phrase | None:

@@ -97,25 +97,7 @@ def draft_round(*, tournament_id: int, actor: Actor, draw: int | None = None) ->
         number = (last.number if last else 0) + 1
         active = active_registrations(tournament)
         if len(active) < 2:
-            raise ServiceError(
-                "too_few_players",
-                (
-                    ngettext(
-                        "%(count)s player(s) can be paired; a round needs at least two (only "
-                        "checked-in players are paired).",
-                        "%(count)s player(s) can be paired; a round needs at least two (only "
-                        "checked-in players are paired).",
-                        len(active),
-                    )
-                    if tournament.check_in_required
-                    else ngettext(
-                        "%(count)s player(s) can be paired; a round needs at least two.",
-                        "%(count)s player(s) can be paired; a round needs at least two.",
-                        len(active),
-                    )
-                )
-                % {"count": len(active)},
-            )
+            raise ServiceError("too_few_players", _too_few_words(tournament, len(active)))
         planned = planned_rounds(tournament, len(active)) if number > 1 else 0
         if number > 1 and number > planned:
             raise Conflict(
@@ -192,6 +174,25 @@ def _draw(tournament: Tournament, number: int, stage: str, draw: int | None) -> 
             fields={"draw": _("1 to %(most)s") % {"most": DRAW_MAX}},
         )
     return draw
+
+
+def _too_few_words(tournament: Tournament, count: int) -> str:
+    """Why a round cannot be drafted with `count` players, and what to do about it."""
+    if tournament.check_in_required:
+        return ngettext(
+            "%(count)s player has checked in; a round needs at least two. Check the players "
+            "in on the players page (or check in everyone), or untick “Pair only "
+            "players who checked in” in the settings.",
+            "%(count)s players have checked in; a round needs at least two. Check the "
+            "players in on the players page (or check in everyone), or untick “Pair "
+            "only players who checked in” in the settings.",
+            count,
+        ) % {"count": count}
+    return ngettext(
+        "%(count)s player can be paired; a round needs at least two.",
+        "%(count)s players can be paired; a round needs at least two.",
+        count,
+    ) % {"count": count}
 
 
 def active_registrations(tournament: Tournament) -> list[Registration]:

@@ -178,10 +178,15 @@ def _players_page(
     request, tournament, form=None, import_form=None, report=None, status=200
 ) -> HttpResponse:
     registrations = list(selectors.registrations_of(tournament))
+    # After a player's own action (a PIN set, a seed): its message shows in the player's
+    # row, where the page scrolls to, not at the top out of sight.
+    done = request.GET.get("done", "")
+    in_row = next((r.pk for r in registrations if done.isdigit() and r.pk == int(done)), None)
     return render(
         request,
         "tournaments/players.html",
         {
+            "messages_in_row": in_row,
             "tournament": tournament,
             "registrations": registrations,
             "without_pin": selectors.without_pin(tournament),
@@ -354,7 +359,10 @@ def registration_action(
         raise NotFound(
             "unknown_action", _("There is no player action %(action)s.") % {"action": repr(action)}
         )
-    return redirect(f"{back(tournament, 'players').url}#reg-{registration.pk}")
+    players_url = back(tournament, "players").url
+    if action == "remove":  # the row is gone: the message shows at the top
+        return redirect(players_url)
+    return redirect(f"{players_url}?done={registration.pk}#reg-{registration.pk}")
 
 
 def _check_in_row(request, tournament, registration, checked_in: bool) -> HttpResponse:
