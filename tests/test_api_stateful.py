@@ -21,7 +21,9 @@ idempotency keys from a small pool (so keys are replayed by the same and by othe
 actors, with the same and with other bodies) and junk bodies on every writing route.
 
 Bounded for CI (derandomized, a fixed number of examples and steps): set
-STATEFUL_EXAMPLES / STATEFUL_STEPS in the environment to run it longer.
+STATEFUL_EXAMPLES / STATEFUL_STEPS in the environment to run it longer, STATEFUL_RANDOM=1
+to draw new sequences each run, STATEFUL_DEBUG=1 to print every refusal and a summary of
+the statuses each route answered.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from ginclub import ledger
 from ginclub.permissions import table_token
 from scoring import services as scoring
 from scoring.match_rules import entry_game, is_hollywood
-from scoring.models import Club, Game, Hand, Match, Player
+from scoring.models import Club, Entry, Game, Hand, Match, Player
 from tests.factories import PIN, ClubFactory, PlayerFactory, UserFactory
 from tests.tournaments.helpers import QUICK, actor, new_event
 from tournaments import services as tournaments
@@ -264,6 +266,8 @@ class ApiMachine(RuleBasedStateMachine):
         }
         self.links: dict[str, set[int]] = {role: set() for role in ROLES}
         self.seats: dict[str, dict[int, int]] = {role: {} for role in ROLES}
+        # Hand writes that carried an idempotency key: (path, body), to replay.
+        self.sent: list[tuple[str, dict]] = []
 
     def teardown(self):
         try:
@@ -303,6 +307,8 @@ class ApiMachine(RuleBasedStateMachine):
         else:
             response = getattr(client, method)(path, body, format="json")
         status = response.status_code
+        if status < 300 and isinstance(body, dict) and "idempotency_key" in body:
+            self.sent.append((path, dict(body)))
         SEEN[(method.upper(), re.sub(r"/(\d+|t/[^/]+)/", "/{id}/", path), status)] += 1
         where = f"{method.upper()} {path} as {role} with {body!r}"
         assert status < 500, f"{where} answered {status}: {response.content[:500]!r}"
@@ -400,12 +406,12 @@ class ApiMachine(RuleBasedStateMachine):
     # ------------------------------------------------------------------------ rules
 
     @rule(
-        role=ACTING,
+        role=st.sampled_from(["member", "player_a", "player_b", *ROLES]),
         a=st.integers(0, 99),
         b=st.integers(0, 99),
         profile=st.sampled_from(["standard", "hollywood", "oklahoma", "nonsense"]),
         rules=st.sampled_from([{}, dict(QUICK), {"game_target": -5}, {"games_to_win": "x"}]),
-        club=st.sampled_from(["home", "away", "none"]),
+        club=st.sampled_from(["home"] * 3 + ["away", "none"]),
     )
     def start_match(self, role, a, b, profile, rules, club):
         players = list(Player.objects.order_by("pk"))
@@ -497,16 +503,28 @@ class ApiMachine(RuleBasedStateMachine):
         role=st.sampled_from(["organiser", "player_a", "player_b", *PHONES]),
         m=st.integers(0, 99),
         kind=st.sampled_from(["quick", "quick", "gin", "dead", "cards"]),
-        responder=ACTING,
-        answer=st.sampled_from(["confirm", "confirm", "dispute", "withdraw"]),
+        responder=st.sampled_from(["opponent"] * 3 + ["enterer", "organiser", "anyone"]),
+        anyone=ACTING,
+        answer=st.sampled_from(["confirm"] * 3 + ["dispute", "withdraw"]),
         data=st.data(),
     )
-    def play_a_hand(self, role, m, kind, responder, answer, data):
-        """The game going on: the next hand, entered by someone who may, then answered."""
+    def play_a_hand(self, role, m, kind, responder, anyone, answer, data):
+        """The game going on: the next hand, entered by someone who may, then answered:
+        mostly by the opponent typing their PIN on the same phone."""
         before = len(self.hand_ids())
         self.submit_hand(role, m, kind, 0, 0, str(data.draw(st.uuids())), None, True, False, data)
-        if len(self.hand_ids()) > before:
-            self.hand_action(responder, before, answer, 0, str(data.draw(st.uuids())), None, "")
+        if len(self.hand_ids()) == before:
+            return
+        hand = Hand.objects.get(pk=self.hand_ids()[before])
+        entered = hand.entries.filter(kind=Entry.Kind.SUBMIT).first()
+        seat = entered.seat if entered else ""
+        key = str(data.draw(st.uuids()))
+        if responder == "opponent" and seat:
+            by = {"A": "B", "B": "A"}[seat]
+            self.hand_action(role, before, answer, 0, key, by, "")
+        else:
+            who = {"enterer": role, "organiser": "organiser"}.get(responder, anyone)
+            self.hand_action(who, before, answer, 0, key, None, "")
 
     @rule(
         role=ACTING,
@@ -670,6 +688,27 @@ class ApiMachine(RuleBasedStateMachine):
         if response.status_code < 300:
             assert self.may_organise(role, rnd.tournament.club_id), f"{role} did {action}"
 
+    @rule(role=st.sampled_from(ROLES), index=st.integers(0, 999), same_body=st.booleans())
+    @precondition(lambda self: self.sent)
+    def replay(self, role, index, same_body):
+        """Someone sends a key that was used before: with its body (the replay answers
+        the first response again, but only to whoever made the entry) or another."""
+        path, body = pick(self.sent, index)
+        if not same_body:
+            body = (
+                {**body, "reason": "another body"} if "version" in body else {**body, "number": 99}
+            )
+        response = self.call(role, "post", path, body)
+        if response.status_code < 300:
+            if path.startswith("/api/matches/"):
+                match = Match.objects.get(pk=int(path.split("/")[3]))
+            else:
+                match = Hand.objects.get(pk=int(path.split("/")[3])).game.match
+            organiser_only = "/correct/" in path or "/void/" in path
+            assert self.may_organise(role, match.club_id) or (
+                not organiser_only and self.acts_for_player(role, match, body)
+            ), f"{role} replayed {path} {body}"
+
     @rule(
         role=ACTING,
         route=st.sampled_from(WRITE_ROUTES),
@@ -735,7 +774,7 @@ def test_any_sequence_of_calls_keeps_the_ledger_and_answers_no_5xx(db):
             max_examples=EXAMPLES,
             stateful_step_count=STEPS,
             deadline=None,
-            derandomize=True,
+            derandomize=not os.environ.get("STATEFUL_RANDOM"),
             database=None,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
         ),
