@@ -197,6 +197,18 @@ WRITE_ROUTES = [
 SEEN: Counter = Counter()
 
 
+PLAY = dict(
+    role=st.sampled_from(["organiser", "player_a", "player_b", *PHONES]),
+    m=st.integers(0, 99),
+    kind=st.sampled_from(["quick", "quick", "gin", "dead", "cards"]),
+    responder=st.sampled_from(["opponent"] * 3 + ["enterer", "organiser", "anyone"]),
+    anyone=ACTING,
+    answer=st.sampled_from(["confirm"] * 3 + ["dispute", "withdraw"]),
+    then=st.sampled_from([None, None, "correct", "void", "preview"]),
+    data=st.data(),
+)
+
+
 def pick(items: list, index: int):
     return items[index % len(items)] if items else None
 
@@ -499,18 +511,11 @@ class ApiMachine(RuleBasedStateMachine):
                 role, match, body
             ), f"{role} entered {body} at match {match.pk}"
 
-    @rule(
-        role=st.sampled_from(["organiser", "player_a", "player_b", *PHONES]),
-        m=st.integers(0, 99),
-        kind=st.sampled_from(["quick", "quick", "gin", "dead", "cards"]),
-        responder=st.sampled_from(["opponent"] * 3 + ["enterer", "organiser", "anyone"]),
-        anyone=ACTING,
-        answer=st.sampled_from(["confirm"] * 3 + ["dispute", "withdraw"]),
-        data=st.data(),
-    )
-    def play_a_hand(self, role, m, kind, responder, anyone, answer, data):
+    @rule(**PLAY)
+    def play_a_hand(self, role, m, kind, responder, anyone, answer, then, data):
         """The game going on: the next hand, entered by someone who may, then answered:
-        mostly by the opponent typing their PIN on the same phone."""
+        mostly by the opponent typing their PIN on the same phone; then perhaps the
+        organiser corrects or voids it."""
         before = len(self.hand_ids())
         self.submit_hand(role, m, kind, 0, 0, str(data.draw(st.uuids())), None, True, False, data)
         if len(self.hand_ids()) == before:
@@ -525,6 +530,19 @@ class ApiMachine(RuleBasedStateMachine):
         else:
             who = {"enterer": role, "organiser": "organiser"}.get(responder, anyone)
             self.hand_action(who, before, answer, 0, key, None, "")
+        key = str(data.draw(st.uuids()))
+        if then == "void":
+            self.void("organiser", before, 0, key, "scorer's slip", False)
+        elif then:
+            fixed = data.draw(st.sampled_from(["quick", "gin", "dead", "cards"]))
+            self.correct(
+                "organiser", before, fixed, 0, key, "scorer's slip", then == "preview", data
+            )
+
+    # Hands are most of what a club night writes: two more ways to the same rule, so the
+    # sequences Hypothesis draws (it leaves out some rules in each) play more of them.
+    play_another_hand = rule(**PLAY)(lambda self, **kw: self.play_a_hand(**kw))
+    play_a_third_hand = rule(**PLAY)(lambda self, **kw: self.play_a_hand(**kw))
 
     @rule(
         role=ACTING,
@@ -687,6 +705,40 @@ class ApiMachine(RuleBasedStateMachine):
         response = self.call(role, "post", path, body)
         if response.status_code < 300:
             assert self.may_organise(role, rnd.tournament.club_id), f"{role} did {action}"
+
+    @rule(
+        role=st.sampled_from(["organiser", "admin"]),
+        minutes=st.sampled_from([None, 1, 30]),
+        undo=st.sampled_from([False, False, True]),
+    )
+    @precondition(lambda self: Round.objects.filter(state=Round.State.PUBLISHED).exists())
+    def time_runs_out(self, role, minutes, undo):
+        """The latest published round's clock: started, time called, the time policy
+        applied to its tables (or the call undone)."""
+        rnd = Round.objects.filter(state=Round.State.PUBLISHED).order_by("-pk").first()
+        self.call(role, "post", f"/api/rounds/{rnd.pk}/timer/", {"minutes": minutes})
+        self.call(role, "post", f"/api/rounds/{rnd.pk}/call-time/", {})
+        if undo:
+            body = {"reason": "called too early"}
+            self.call(role, "post", f"/api/rounds/{rnd.pk}/undo-time-call/", body)
+        else:
+            self.call(role, "post", f"/api/rounds/{rnd.pk}/time-policy/", {})
+
+    @rule(role=st.sampled_from(["organiser", "admin"]), winner=SEATS)
+    @precondition(lambda self: Tournament.objects.exclude(state=Tournament.State.FINISHED).exists())
+    def next_round(self, role, winner):
+        """The organiser decides every open table of the latest round, closes it, drafts
+        the next and publishes it (each step may be refused: the last round, say)."""
+        rnd = Round.objects.select_related("tournament").order_by("-pk").first()
+        for pairing in rnd.pairings.exclude(match=None).select_related("match"):
+            if not pairing.match.decided:
+                body = {"winner": winner, "reason": "decided at the table"}
+                self.call(role, "post", f"/api/pairings/{pairing.pk}/result/", body)
+        self.call(role, "post", f"/api/rounds/{rnd.pk}/close/", {})
+        response = self.call(role, "post", f"/api/tournaments/{rnd.tournament.slug}/rounds/")
+        if response.status_code == 201:
+            drafted = response.json()["id"]
+            self.call(role, "post", f"/api/rounds/{drafted}/publish/", {})
 
     @rule(role=st.sampled_from(ROLES), index=st.integers(0, 999), same_body=st.booleans())
     @precondition(lambda self: self.sent)
