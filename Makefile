@@ -27,6 +27,7 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 run: $(VENV)/.installed compilemessages
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py migrate --noinput
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py load_demo
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py checkpoint_ledger
 	export DJANGO_DEBUG=$${DJANGO_DEBUG:-1}; \
 	( trap 'kill $$child 2>/dev/null; exit 0' INT TERM; \
 	  while :; do \
