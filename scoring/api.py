@@ -306,7 +306,7 @@ def seat(request: Request, match_id: int) -> Response:
 @permission_classes([IsAuthenticated])
 def match_ledger(request: Request, match_id: int) -> Response:
     match = _visible_match(request, match_id)
-    permissions.require_manage_match(permissions.actor_of(request), match)
+    permissions.require_audit_match(permissions.actor_of(request), match)
     rows = selectors.ledger_of(match)
     return Response(s.LedgerRowSerializer(rows, many=True).data)
 
@@ -316,7 +316,9 @@ def match_ledger(request: Request, match_id: int) -> Response:
 @permission_classes([IsAuthenticated])
 def verify_ledger(request: Request) -> Response:
     if not permissions.may_verify_ledgers(permissions.actor_of(request)):
-        raise Forbidden("not_allowed", _("Only admins verify the whole ledger."))
+        raise Forbidden(
+            "not_allowed", _("Only admins and site-wide auditors verify the whole ledger.")
+        )
     return Response(s.LedgerVerifyOutputSerializer(ledger.verify()).data)
 
 

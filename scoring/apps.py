@@ -23,6 +23,12 @@ LEDGER_ACTIONS = {
     "player_pages_private": gettext_noop("Player pages private"),
     "table_links_revoked": gettext_noop("Table links revoked"),
     "club_created": gettext_noop("Club created"),
+    "auditor_granted": gettext_noop("Auditor granted"),
+    "auditor_withdrawn": gettext_noop("Auditor withdrawn"),
+    "match_decided": gettext_noop("Match decided"),
+    "match_undecided": gettext_noop("Match no longer decided"),
+    "decision_withdrawn": gettext_noop("Decision withdrawn"),
+    "result_changed_after_close": gettext_noop("Result changed after close"),
 }
 
 

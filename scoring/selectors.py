@@ -263,8 +263,8 @@ def matches_for(user) -> QuerySet[Match]:
 
 
 def clubs_for(user) -> QuerySet[Club]:
-    """The clubs a logged-in user organises or plays at (permissions.member_clubs)."""
-    return permissions.member_clubs(permissions.Actor(user=user))
+    """The clubs a logged-in user organises, audits or plays at (permissions.known_clubs)."""
+    return permissions.known_clubs(permissions.Actor(user=user))
 
 
 def players_of(club: Club) -> QuerySet[Player]:

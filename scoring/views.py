@@ -809,7 +809,7 @@ def _match_state(request: HttpRequest, match_id: int, service) -> HttpResponse:
 @require_GET
 def match_ledger(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _visible_match(request, match_id)
-    permissions.require_manage_match(permissions.actor_of(request), match)
+    permissions.require_audit_match(permissions.actor_of(request), match)
     rows = list(selectors.ledger_of(match).select_related("entry", "hand"))
     breaks = ledger.verify(services.chain_of(match))
     return render(request, "scoring/ledger.html", {"match": match, "rows": rows, "breaks": breaks})

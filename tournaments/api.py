@@ -24,7 +24,7 @@ from rest_framework.decorators import (
     renderer_classes,
 )
 from rest_framework.parsers import MultiPartParser
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -75,11 +75,17 @@ def _tournament(request: Request, slug: str) -> Tournament:
 
 
 def _managed(request: Request, tournament: Tournament) -> None:
-    permissions.require_manage_tournament(actor_of(request), tournament)
+    """A read (GET) is for its organisers and auditors; a change for its organisers
+    (an auditor is refused naming the role: permissions.refuse_auditor)."""
+    if request.method in SAFE_METHODS:
+        permissions.require_audit_tournament(actor_of(request), tournament)
+    else:
+        permissions.require_manage_tournament(actor_of(request), tournament)
 
 
 def _manages(request: Request, tournament: Tournament) -> bool:
-    return permissions.may_manage_tournament(actor_of(request), tournament)
+    """Sees what its organisers see (drafts, held-back standings): organisers, auditors."""
+    return permissions.may_audit_tournament(actor_of(request), tournament)
 
 
 def _round(request: Request, round_id: int) -> Round:
@@ -88,7 +94,7 @@ def _round(request: Request, round_id: int) -> Round:
     actor = actor_of(request)
     if rnd is None or not permissions.may_view_tournament(actor, rnd.tournament):
         raise NotFound("not_found", _("No such round."))
-    if rnd.state == Round.State.DRAFT and not permissions.may_manage_tournament(
+    if rnd.state == Round.State.DRAFT and not permissions.may_audit_tournament(
         actor, rnd.tournament
     ):
         raise NotFound("not_found", _("No such round."))

@@ -36,7 +36,7 @@ from scoring.services.hand_entry import hand_fields, hand_values
 from scoring.services.matches import check_players
 from scoring.services.ratings import counts, queue_ratings
 from scoring.services.recompute import recompute_match
-from scoring.services.results import result_of
+from scoring.services.results import log_decision, result_of
 from scoring.services.summaries import write_summaries
 
 # ------------------------------------------------------- what a stored hand said
@@ -175,6 +175,9 @@ def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor, reason:
             reason=reason,
             before={"rules": old_rules, **report.before},
             after={"rules": match.rules, **report.after, "hands_changed": len(report.hands)},
+        )
+        log_decision(
+            match, actor, report.before, report.after, action="match_rescored", reason=reason
         )
     return report
 
