@@ -320,6 +320,31 @@ def audits(actor: Actor, club) -> bool:
     return audits_every_club(actor) or club.auditors.filter(pk=actor.user.pk).exists()
 
 
+def require_change_at(actor: Actor, club, match=None) -> None:
+    """The door of every change at `club` (or at `match`), asked before the request is
+    even read: an auditor is refused, naming the role, unless seated as a player of
+    `match`. Raises Forbidden (`auditor_read_only`)."""
+    if match is not None and plays_in(actor, match):
+        return
+    refuse_auditor(actor, club)
+
+
+def refuse_auditor_anywhere(actor: Actor) -> None:
+    """Before a change that belongs to no club yet (a new tournament, an import): a user
+    who audits clubs and organises none is refused naming the role. Raises Forbidden
+    (`auditor_read_only`)."""
+    if actor.is_admin() or organised_clubs(actor).exists():
+        return
+    if actor.is_authenticated and read_clubs(actor).exists():
+        raise Forbidden(
+            "auditor_read_only",
+            _(
+                "Auditors can read but not change results: you audit clubs, and only "
+                "their organisers create or change anything there."
+            ),
+        )
+
+
 def reads_club(actor: Actor, club) -> bool:
     """May read everything of `club`: its organisers and auditors (and admins)."""
     return organises(actor, club) or audits(actor, club)
@@ -491,6 +516,14 @@ def may_create_club(actor: Actor) -> bool:
 
 
 # ---------------------------------------------------------------- the same, raising
+
+
+def require_read_club(actor: Actor, club) -> None:
+    if not reads_club(actor, club):
+        raise Forbidden(
+            "not_allowed",
+            _("Only the organisers and auditors of %(club)s may read that.") % {"club": club.name},
+        )
 
 
 def require_audit_match(actor: Actor, match) -> None:

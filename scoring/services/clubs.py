@@ -93,17 +93,15 @@ def grant_auditor(*, club: Club, username: str, actor: Actor) -> Any:
 
 def withdraw_auditor(*, club: Club, user_id: int, actor: Actor) -> None:
     """`club`'s auditor `user_id` reads no more than anyone else from now on, with a
-    ledger row in the club's chain. Raises Forbidden, ServiceError (`not_found`)."""
+    ledger row in the club's chain. Raises Forbidden, Conflict (`not_auditor`)."""
     # Translators: completes "Only the organisers of <club> may ..."
     permissions.require_organiser(actor, club, _("choose its auditors"))
     with transaction.atomic():
         locked = Club.objects.select_for_update().get(pk=club.pk)
         user = locked.auditors.filter(pk=user_id).first()
-        if user is None:
-            raise ServiceError(
-                "not_found",
-                _("That user is not an auditor of %(club)s.") % {"club": club.name},
-                status=404,
+        if user is None:  # withdrawn already, or never one: nothing to withdraw
+            raise Conflict(
+                "not_auditor", _("That user is not an auditor of %(club)s.") % {"club": club.name}
             )
         locked.auditors.remove(user)
         _log_auditors(locked, actor, "auditor_withdrawn", user, before=True)

@@ -26,7 +26,7 @@ from ginclub.permissions import Actor
 from scoring import hooks
 from scoring.models import Hand, Match
 from scoring.services import ratings
-from scoring.services.base import lock_match, log
+from scoring.services.base import lock_match, log, where_from
 from scoring.services.recompute import recompute_match
 from scoring.services.summaries import write_summaries
 
@@ -183,7 +183,8 @@ def decide_match(
         match.state = Match.State.CLOSED
         match.save()
         write_summaries([match.pk])
-        log(match, action, actor, reason=reason.strip(), before=logged, after=decision_of(match))
+        after = {**decision_of(match), **where_from(actor)}
+        log(match, action, actor, reason=reason.strip(), before=logged, after=after)
         _moved(
             match, actor, before, action=action, what=_("the result"), reason=reason,
             decision=True,
