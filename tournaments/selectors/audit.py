@@ -32,7 +32,7 @@ from django.utils.translation import gettext, gettext_noop, pgettext
 
 from ginclub import ledger
 from ginclub.errors import ServiceError
-from scoring.hand_input import outcome_text
+from scoring.hand_input import STATE_WORDS, outcome_text
 from scoring.models import LedgerRow
 from tournaments.models import Pairing, Tournament
 from tournaments.selectors.exports import safe
@@ -334,7 +334,7 @@ def _said(row: LedgerRow, kind: str, place: Place) -> tuple[str, str]:
 def _hand_text(hand: dict, place: Place) -> str:
     if not hand:
         return ""
-    state = pgettext("hand", hand.get("state") or "")
+    state = str(STATE_WORDS.get(hand.get("state") or "", hand.get("state") or ""))
     if hand.get("outcome") == "dead":
         return gettext("dead hand (%(state)s)") % {"state": state}
     return gettext(
