@@ -58,7 +58,7 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.core import signing
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
@@ -309,7 +309,17 @@ AUDIT_EVERY_CLUB = "scoring.audit_every_club"
 
 def audits_every_club(actor: Actor) -> bool:
     """A site-wide auditor: the permission admins give (to the user or a group of it)."""
-    return actor.is_authenticated and actor.user.has_perm(AUDIT_EVERY_CLUB)
+    return actor.is_authenticated and _every_club_grant(actor.user).exists()
+
+
+def _every_club_grant(user) -> QuerySet:
+    """The AUDIT_EVERY_CLUB permission where `user` holds it, itself or through a group
+    (a query, so that lists ask it inside their own query, not once more)."""
+    app_label, codename = AUDIT_EVERY_CLUB.split(".")
+    held = Q(user=user) | Q(group__user=user)
+    return _objects("auth.Permission").filter(
+        held, codename=codename, content_type__app_label=app_label
+    )
 
 
 def audits(actor: Actor, club) -> bool:
@@ -659,11 +669,14 @@ def member_clubs(actor: Actor) -> QuerySet:
 def read_clubs(actor: Actor) -> QuerySet:
     """The clubs `actor` may read everything of (`reads_club` as a query: organised or
     audited; admins and site-wide auditors: all)."""
-    return _clubs_of(
-        actor,
-        lambda user: Q(organisers=user) | Q(auditors=user),
-        every=audits_every_club(actor),
-    )
+    clubs = _objects("scoring.Club")
+    if actor.is_admin():
+        return clubs.all()
+    if not actor.is_authenticated:
+        return clubs.none()
+    user = actor.user
+    mine = clubs.filter(Q(organisers=user) | Q(auditors=user)).values("pk")
+    return clubs.filter(Q(pk__in=mine) | Exists(_every_club_grant(user)))
 
 
 def audited_clubs(actor: Actor) -> QuerySet:
@@ -679,12 +692,11 @@ def known_clubs(actor: Actor) -> QuerySet:
     )
 
 
-def _clubs_of(actor: Actor, mine: Callable[[Any], Q], every: bool = False) -> QuerySet:
-    """Every club for admins (and where `every`), none for the anonymous, else those
-    `mine(user)` finds (through a subquery: a join over organisers and players would
-    repeat clubs)."""
+def _clubs_of(actor: Actor, mine: Callable[[Any], Q]) -> QuerySet:
+    """Every club for admins, none for the anonymous, else those `mine(user)` finds
+    (through a subquery: a join over organisers and players would repeat clubs)."""
     clubs = _objects("scoring.Club")
-    if actor.is_admin() or (every and actor.is_authenticated):
+    if actor.is_admin():
         return clubs.all()
     if not actor.is_authenticated:
         return clubs.none()
