@@ -111,6 +111,7 @@ def _values(world, event: Tournament, match: Match) -> dict:
         "tournament": event.slug,
         "job_id": 1,
         "chart": "results",
+        "user_id": 1,
     }
 
 
