@@ -11,6 +11,14 @@ Terms:
     admin        a superuser: may do everything.
     organiser    a user in a club's organisers: manages its players, matches and
                  tournaments.
+    auditor      a user in a club's auditors (granted and withdrawn by its organisers),
+                 or a site-wide auditor (the `scoring.audit_every_club` permission,
+                 given by admins to a user or a group): reads everything of the club
+                 its organisers read (private events, held-back rounds, ledgers,
+                 devices, exports) and changes nothing; every change it tries is
+                 refused naming the role (`auditor_read_only`). An organiser or admin
+                 is not also an auditor: they may change things.
+    reads        organises or audits: may read everything of the club.
     seated       the browser chose "I am <player>" at a table and gave that player's
                  PIN, or the logged-in user is that player.
     table link   a signed, expiring link to one match (`table_token`): opening it lets
@@ -31,7 +39,7 @@ same answer; tests/test_architecture.py refuses such a filter anywhere else).
     held back    a result the organiser's hiding options keep from the actor while
                  the event runs (hide_last_rounds: its last rounds until it finishes;
                  hide_standings_during_round: the round being played), as its own
-                 pages keep it; never from the club's organisers
+                 pages keep it; never from the club's organisers and auditors
     readable     a visible match whose result is not held back
 
 This module is the shared core under both apps: it reads the objects it is given (a
@@ -50,7 +58,7 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.core import signing
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
@@ -92,6 +100,9 @@ class Actor:
 
     def organises(self, club) -> bool:
         return organises(self, club)
+
+    def audits(self, club) -> bool:
+        return audits(self, club)
 
     def acting_as(self, player) -> Actor:
         """The same request acting for `player` (whose PIN the caller has checked)."""
@@ -303,6 +314,76 @@ def organises(actor: Actor, club) -> bool:
     return actor.is_authenticated and club.organisers.filter(pk=actor.user.pk).exists()
 
 
+AUDIT_EVERY_CLUB = "scoring.audit_every_club"
+
+
+def audits_every_club(actor: Actor) -> bool:
+    """A site-wide auditor: the permission admins give (to the user or a group of it)."""
+    return actor.is_authenticated and _every_club_grant(actor.user).exists()
+
+
+def _every_club_grant(user) -> QuerySet:
+    """The AUDIT_EVERY_CLUB permission where `user` holds it, itself or through a group
+    (a query, so that lists ask it inside their own query, not once more)."""
+    app_label, codename = AUDIT_EVERY_CLUB.split(".")
+    held = Q(user=user) | Q(group__user=user)
+    return _objects("auth.Permission").filter(
+        held, codename=codename, content_type__app_label=app_label
+    )
+
+
+def audits(actor: Actor, club) -> bool:
+    """Reads `club` as its organisers do and may change nothing there: one of its
+    auditors, or a site-wide one, who neither organises it nor is an admin."""
+    if not actor.is_authenticated or organises(actor, club):
+        return False
+    return audits_every_club(actor) or club.auditors.filter(pk=actor.user.pk).exists()
+
+
+def require_change_at(actor: Actor, club, match=None) -> None:
+    """The door of every change at `club` (or at `match`), asked before the request is
+    even read: an auditor is refused, naming the role, unless seated as a player of
+    `match`. Raises Forbidden (`auditor_read_only`)."""
+    if match is not None and plays_in(actor, match):
+        return
+    refuse_auditor(actor, club)
+
+
+def refuse_auditor_anywhere(actor: Actor) -> None:
+    """Before a change that belongs to no club yet (a new tournament, an import): a user
+    who audits clubs and organises none is refused naming the role. Raises Forbidden
+    (`auditor_read_only`)."""
+    if actor.is_admin() or organised_clubs(actor).exists():
+        return
+    if actor.is_authenticated and read_clubs(actor).exists():
+        raise Forbidden(
+            "auditor_read_only",
+            _(
+                "Auditors can read but not change results: you audit clubs, and only "
+                "their organisers create or change anything there."
+            ),
+        )
+
+
+def reads_club(actor: Actor, club) -> bool:
+    """May read everything of `club`: its organisers and auditors (and admins)."""
+    return organises(actor, club) or audits(actor, club)
+
+
+def refuse_auditor(actor: Actor, club) -> None:
+    """Before any change at `club`: an auditor is refused, the refusal naming the role.
+    Raises Forbidden (`auditor_read_only`)."""
+    if audits(actor, club):
+        raise Forbidden(
+            "auditor_read_only",
+            _(
+                "Auditors can read but not change results: as an auditor of %(club)s "
+                "you may read everything of it, and only its organisers change it."
+            )
+            % {"club": club.name},
+        )
+
+
 def seated_player(actor: Actor, match):
     """The player `actor` acts for at `match`: the seat this browser holds there, else
     the logged-in user's own seat; None for anyone else."""
@@ -346,7 +427,7 @@ def may_view_match(actor: Actor, match) -> bool:
         return False
     if actor.user.pk in (match.player_a.user_id, match.player_b.user_id):
         return True
-    return organises(actor, match.club)
+    return reads_club(actor, match.club)
 
 
 def may_enter_hands(actor: Actor, match) -> bool:
@@ -355,8 +436,13 @@ def may_enter_hands(actor: Actor, match) -> bool:
 
 
 def may_manage_match(actor: Actor, match) -> bool:
-    """Correct, void, close, reopen, read the ledger, print the table's QR code."""
+    """Correct, void, close, reopen, print the table's QR code (its link seats players)."""
     return organises(actor, match.club)
+
+
+def may_audit_match(actor: Actor, match) -> bool:
+    """Read the match's ledger, its devices and previews: its organisers and auditors."""
+    return reads_club(actor, match.club)
 
 
 def may_start_match(actor: Actor, club, player_a, player_b) -> bool:
@@ -402,12 +488,13 @@ def may_see_player(actor: Actor, player) -> bool:
 
 def may_see_players_of(actor: Actor, club) -> bool:
     """`may_see_player` for every player of `club` at once (lists link names to pages)."""
-    return club.player_pages_public or organises(actor, club) or is_member(actor, club)
+    return club.player_pages_public or reads_club(actor, club) or is_member(actor, club)
 
 
 def may_view_tournament(actor: Actor, tournament) -> bool:
-    """A public tournament: anyone; else its club's organisers and its players."""
-    if tournament.public or organises(actor, tournament.club):
+    """A public tournament: anyone; else its club's organisers and auditors, and its
+    players."""
+    if tournament.public or reads_club(actor, tournament.club):
         return True
     return (
         actor.is_authenticated and tournament.registrations.filter(player__user=actor.user).exists()
@@ -418,10 +505,16 @@ def may_manage_tournament(actor: Actor, tournament) -> bool:
     return organises(actor, tournament.club)
 
 
+def may_audit_tournament(actor: Actor, tournament) -> bool:
+    """Read what its organisers read (dashboard, registrations, ledgers, exports, the
+    audit): its club's organisers and auditors (and admins)."""
+    return reads_club(actor, tournament.club)
+
+
 def may_view_season(actor: Actor, season) -> bool:
     """A season's settings and ladder: anyone when it is public; else its club's members
     and organisers (and admins)."""
-    return season.public or organises(actor, season.club) or is_member(actor, season.club)
+    return season.public or reads_club(actor, season.club) or is_member(actor, season.club)
 
 
 def may_manage_season(actor: Actor, season) -> bool:
@@ -429,12 +522,19 @@ def may_manage_season(actor: Actor, season) -> bool:
 
 
 def may_see_job(actor: Actor, job) -> bool:
-    """A background job (an archive import, a rules change): its club's organisers."""
-    return organises(actor, job.club)
+    """A background job (an archive import, a rules change): its club's organisers
+    (and auditors)."""
+    return reads_club(actor, job.club)
 
 
 def may_verify_ledgers(actor: Actor) -> bool:
-    return actor.is_admin()
+    """The whole ledger, every club's: admins and site-wide auditors."""
+    return actor.is_admin() or audits_every_club(actor)
+
+
+def may_grant_auditors(actor: Actor, club) -> bool:
+    """Make a user an auditor of `club`, or withdraw one: its organisers (and admins)."""
+    return organises(actor, club)
 
 
 def may_create_club(actor: Actor) -> bool:
@@ -442,6 +542,37 @@ def may_create_club(actor: Actor) -> bool:
 
 
 # ---------------------------------------------------------------- the same, raising
+
+
+def require_read_club(actor: Actor, club) -> None:
+    if not reads_club(actor, club):
+        raise Forbidden(
+            "not_allowed",
+            _("Only the organisers and auditors of %(club)s may read that.") % {"club": club.name},
+        )
+
+
+def require_audit_match(actor: Actor, match) -> None:
+    if not may_audit_match(actor, match):
+        raise Forbidden(
+            "not_allowed",
+            _("Only the organisers and auditors of %(club)s may read that.")
+            % {"club": match.club.name},
+        )
+
+
+def require_audit_tournament(actor: Actor, tournament) -> None:
+    """A private tournament is a 404 to those who may not see it, as everywhere."""
+    require_view_tournament(actor, tournament)
+    if not may_audit_tournament(actor, tournament):
+        raise Forbidden(
+            "not_allowed",
+            _(
+                "Only the organisers and auditors of %(club)s (and admins) read that "
+                "of %(tournament)s."
+            )
+            % {"club": tournament.club.name, "tournament": tournament.name},
+        )
 
 
 def require_view_match(actor: Actor, match) -> None:
@@ -461,6 +592,7 @@ def require_seat_or_organiser(actor: Actor, match) -> str:
         return seat
     if organises(actor, match.club):
         return ""
+    refuse_auditor(actor, match.club)
     raise Forbidden(
         "not_allowed",
         _("Only %(a)s, %(b)s and the organisers of %(club)s may do that.")
@@ -470,6 +602,7 @@ def require_seat_or_organiser(actor: Actor, match) -> str:
 
 def require_manage_match(actor: Actor, match) -> None:
     if not may_manage_match(actor, match):
+        refuse_auditor(actor, match.club)
         raise Forbidden(
             "not_allowed",
             _("Only the organisers of %(club)s may do that.") % {"club": match.club.name},
@@ -480,6 +613,7 @@ def require_organiser(actor: Actor, club, doing: str = "") -> None:
     """`doing` completes "Only the organisers of <club> may ...": an action in the
     infinitive ("add players"), which callers pass through gettext themselves."""
     if not organises(actor, club):
+        refuse_auditor(actor, club)
         if not doing:
             message = _("Only the organisers of %(club)s may do that.") % {"club": club.name}
         else:
@@ -519,6 +653,7 @@ def require_view_season(actor: Actor, season) -> None:
 def require_manage_tournament(actor: Actor, tournament) -> None:
     require_view_tournament(actor, tournament)
     if not may_manage_tournament(actor, tournament):
+        refuse_auditor(actor, tournament.club)
         raise Forbidden(
             "not_allowed",
             _("Only the organisers of %(club)s (and admins) manage %(tournament)s.")
@@ -547,6 +682,32 @@ def member_clubs(actor: Actor) -> QuerySet:
     return _clubs_of(actor, lambda user: Q(organisers=user) | Q(players__user=user))
 
 
+def read_clubs(actor: Actor) -> QuerySet:
+    """The clubs `actor` may read everything of (`reads_club` as a query: organised or
+    audited; admins and site-wide auditors: all)."""
+    clubs = _objects("scoring.Club")
+    if actor.is_admin():
+        return clubs.all()
+    if not actor.is_authenticated:
+        return clubs.none()
+    user = actor.user
+    mine = clubs.filter(Q(organisers=user) | Q(auditors=user)).values("pk")
+    return clubs.filter(Q(pk__in=mine) | Exists(_every_club_grant(user)))
+
+
+def audited_clubs(actor: Actor) -> QuerySet:
+    """The clubs `actor` audits (`audits` as a query): read, and not organised."""
+    return read_clubs(actor).exclude(pk__in=organised_clubs(actor).values("pk"))
+
+
+def known_clubs(actor: Actor) -> QuerySet:
+    """The clubs `actor` organises, audits or plays at (member_clubs and read_clubs)."""
+    clubs = _objects("scoring.Club")
+    return clubs.filter(
+        Q(pk__in=member_clubs(actor).values("pk")) | Q(pk__in=read_clubs(actor).values("pk"))
+    )
+
+
 def _clubs_of(actor: Actor, mine: Callable[[Any], Q]) -> QuerySet:
     """Every club for admins, none for the anonymous, else those `mine(user)` finds
     (through a subquery: a join over organisers and players would repeat clubs)."""
@@ -559,14 +720,15 @@ def _clubs_of(actor: Actor, mine: Callable[[Any], Q]) -> QuerySet:
 
 
 def visible_tournaments(actor: Actor) -> QuerySet:
-    """`may_view_tournament` as a query: public ones, their clubs' for organisers, the
+    """`may_view_tournament` as a query: public ones, their clubs' for organisers and
+    auditors, the
     ones the actor plays in; admins all."""
     tournaments = _objects("tournaments.Tournament")
     if actor.is_admin():
         return tournaments.all()
     visible = Q(public=True)
     if actor.is_authenticated:
-        visible |= Q(club__in=organised_clubs(actor).values("pk"))
+        visible |= Q(club__in=read_clubs(actor).values("pk"))
         visible |= Q(registrations__player__user=actor.user)
     return tournaments.filter(pk__in=tournaments.filter(visible).values("pk"))
 
@@ -574,21 +736,22 @@ def visible_tournaments(actor: Actor) -> QuerySet:
 def visible_seasons(actor: Actor, club) -> QuerySet:
     """`may_view_season` for the seasons of `club`, as a query."""
     seasons = _objects("tournaments.Season").filter(club=club)
-    if member_clubs(actor).filter(pk=club.pk).exists():
+    if member_clubs(actor).filter(pk=club.pk).exists() or reads_club(actor, club):
         return seasons
     return seasons.filter(public=True)
 
 
 def openable_matches(actor: Actor) -> QuerySet:
     """The matches a logged-in `actor` may open (`may_view_match` less table links, which
-    a browser holds one by one): admins all, organisers their clubs', players theirs."""
+    a browser holds one by one): admins all, organisers and auditors their clubs',
+    players theirs."""
     matches = _objects("scoring.Match")
     if actor.is_admin():
         return matches.all()
     if not actor.is_authenticated:
         return matches.none()
     user = actor.user
-    mine = Q(club__in=organised_clubs(actor).values("pk"))
+    mine = Q(club__in=read_clubs(actor).values("pk"))
     mine |= Q(player_a__user=user) | Q(player_b__user=user)
     return matches.filter(mine)
 
@@ -608,7 +771,8 @@ def register_held_rounds(find: HeldRounds) -> None:
 def held_back(actor: Actor, round_path: str) -> Q:
     """The results kept from `actor` (see the terms above), as a condition on a query
     whose rows reach the round through `round_path` ("pairing__round" from a Match,
-    "round" from a Pairing). The club's organisers and admins see everything."""
+    "round" from a Pairing). The club's organisers and auditors, and admins, see
+    everything."""
     held = Q(pk__in=[])
     if actor.is_admin():
         return held
@@ -616,7 +780,7 @@ def held_back(actor: Actor, round_path: str) -> Q:
         held |= find(round_path)
     if actor.is_authenticated:
         event = f"{round_path}__tournament__club__in"
-        held &= ~Q(**{event: organised_clubs(actor).values("pk")})
+        held &= ~Q(**{event: read_clubs(actor).values("pk")})
     return held
 
 

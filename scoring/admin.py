@@ -23,6 +23,9 @@ class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "created_at"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["organisers"]
+    # Auditors are granted and withdrawn by the club's organisers, each a ledger row
+    # (scoring.services.grant_auditor): shown here, not changed.
+    readonly_fields = ["auditors"]
     search_fields = ["name", "slug"]
 
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view, permission_classes
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -28,7 +28,20 @@ from scoring.words import names_of
 
 
 def _visible_match(request: Request, match_id: int) -> Match:
-    return selectors.visible_match(permissions.actor_of(request), match_id)
+    """The match if the request may see it; a change by an auditor is refused at once,
+    naming the role (permissions.require_change_at)."""
+    match = selectors.visible_match(permissions.actor_of(request), match_id)
+    if request.method not in SAFE_METHODS:
+        permissions.require_change_at(permissions.actor_of(request, match), match.club, match)
+    return match
+
+
+def _club(request: Request, slug: str) -> Club:
+    """A club the user knows; for a change there an auditor is refused at once."""
+    club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
+    if request.method not in SAFE_METHODS:
+        permissions.require_change_at(permissions.actor_of(request), club)
+    return club
 
 
 def _match_out(match_id: int) -> dict:
@@ -61,12 +74,43 @@ def clubs(request: Request) -> Response:
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])
 def club_players(request: Request, slug: str) -> Response:
-    club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
+    club = _club(request, slug)
     if request.method == "GET":
         return Response(s.PlayerSerializer(selectors.players_of(club), many=True).data)
     data = valid(s.AddPlayerSerializer, request)
     player = services.add_player(club=club, actor=permissions.actor_of(request), **data)
     return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(methods=["GET"], responses={200: s.AuditorOutputSerializer(many=True), **ERRORS})
+@extend_schema(
+    methods=["POST"],
+    request=s.GrantAuditorSerializer,
+    responses={201: s.AuditorOutputSerializer, **ERRORS},
+)
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+def club_auditors(request: Request, slug: str) -> Response:
+    """GET: the club's auditors (its organisers and auditors read the list). POST: make a
+    user an auditor (organisers; one ledger row in the club's chain)."""
+    club = _club(request, slug)
+    actor = permissions.actor_of(request)
+    if request.method == "GET":
+        permissions.require_read_club(actor, club)
+        return Response(s.AuditorOutputSerializer(services.auditors_of(club), many=True).data)
+    data = valid(s.GrantAuditorSerializer, request)
+    user = services.grant_auditor(club=club, username=data["username"], actor=actor)
+    return Response(s.AuditorOutputSerializer(user).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(request=None, responses={204: None, **ERRORS})
+@api_view(["DELETE"])
+@permission_classes([IsAuthenticated])
+def club_auditor(request: Request, slug: str, user_id: int) -> Response:
+    """Withdraw an auditor of the club (organisers; one ledger row in the club's chain)."""
+    club = _club(request, slug)
+    services.withdraw_auditor(club=club, user_id=user_id, actor=permissions.actor_of(request))
+    return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 @extend_schema(
@@ -77,7 +121,7 @@ def club_players(request: Request, slug: str) -> Response:
 def lift_network_limit(request: Request, slug: str) -> Response:
     """Forget the wrong PINs from one address for the club's players (organisers): the
     phones that failed there may try again. One ledger row."""
-    club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
+    club = _club(request, slug)
     ip = valid(s.NetworkLimitSerializer, request)["ip"]
     actor = permissions.actor_at_club(request, club)
     cleared = services.lift_network_limit(club=club, ip=ip, actor=actor)
@@ -310,7 +354,7 @@ def seat(request: Request, match_id: int) -> Response:
 @permission_classes([IsAuthenticated])
 def match_ledger(request: Request, match_id: int) -> Response:
     match = _visible_match(request, match_id)
-    permissions.require_manage_match(permissions.actor_of(request), match)
+    permissions.require_audit_match(permissions.actor_of(request), match)
     rows = selectors.ledger_of(match)
     return Response(s.LedgerRowSerializer(rows, many=True).data)
 
@@ -320,7 +364,9 @@ def match_ledger(request: Request, match_id: int) -> Response:
 @permission_classes([IsAuthenticated])
 def verify_ledger(request: Request) -> Response:
     if not permissions.may_verify_ledgers(permissions.actor_of(request)):
-        raise Forbidden("not_allowed", _("Only admins verify the whole ledger."))
+        raise Forbidden(
+            "not_allowed", _("Only admins and site-wide auditors verify the whole ledger.")
+        )
     return Response(s.LedgerVerifyOutputSerializer(replay.verify()).data)
 
 

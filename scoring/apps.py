@@ -23,6 +23,12 @@ LEDGER_ACTIONS = {
     "player_pages_private": gettext_noop("Player pages private"),
     "table_links_revoked": gettext_noop("Table links revoked"),
     "club_created": gettext_noop("Club created"),
+    "auditor_granted": gettext_noop("Auditor granted"),
+    "auditor_withdrawn": gettext_noop("Auditor withdrawn"),
+    "match_decided": gettext_noop("Match decided"),
+    "match_undecided": gettext_noop("Match no longer decided"),
+    "decision_withdrawn": gettext_noop("Decision withdrawn"),
+    "result_changed_after_close": gettext_noop("Result changed after close"),
 }
 
 
@@ -41,5 +47,19 @@ class ScoringConfig(AppConfig):
         from ginclub import ledger
 
         ledger.register_actions(LEDGER_ACTIONS)
+        # Who decided a match (Match.DecidedBy, or its hands), and which change decided
+        # it, in the reader's language on the ledger (stored as their codes).
+        from django.utils.translation import pgettext
+
+        from scoring.models import Match
+
+        def decided_by(value: str) -> str:
+            if value == "hands":
+                return pgettext("result set by", "the hands")
+            labels = dict(Match.DecidedBy.choices)
+            return str(labels.get(value, value))
+
+        ledger.register_field_text("decided_by", decided_by)
+        ledger.register_field_text("action", ledger.action_label)
         # The deploy steps' system checks (collectstatic, migrate) register on import.
         import ginclub.readiness  # noqa: F401

@@ -34,6 +34,11 @@ class Club(models.Model):
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True
     )
+    # Read-only: everything the organisers read (private events, held-back rounds,
+    # ledgers, devices, exports), nothing they change (ginclub.permissions.audits).
+    auditors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="audited_clubs", blank=True
+    )
     player_pages_public = models.BooleanField(
         default=False,
         help_text="Anyone may read the players' pages (records, statistics, charts); "
@@ -43,6 +48,8 @@ class Club(models.Model):
 
     class Meta:
         ordering = ["name"]
+        # Given by admins (a user's permissions, or a group's): an auditor of every club.
+        permissions = [("audit_every_club", "Can audit every club (read-only)")]
 
     def __str__(self) -> str:
         return self.name

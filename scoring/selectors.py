@@ -8,7 +8,7 @@ from django.db.models import Prefetch, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from ginclub import permissions
+from ginclub import ledger, permissions
 from scoring import hooks, words
 from scoring.hand_input import describe_differences, outcome_text
 from scoring.match_rules import (
@@ -151,19 +151,36 @@ def _attach_disputes(match: Match, hands_by_game: dict[int, list[Hand]]) -> None
         )
 
 
+# What ends a dispute on the ledger (the next of these rows about the same hand).
+DISPUTE_ENDS = ("hand_corrected", "hand_voided", "hand_confirmed", "hand_withdrawn")
+
+
 def _attach_corrections(match: Match, hands_by_game: dict[int, list[Hand]]) -> None:
-    """An organiser's latest correction of each hand, for the players to see: what the
-    hand said before and why it changed (`hand.correction`, else None)."""
+    """What an organiser or a dispute did to each hand, for the players to see, from one
+    query of the ledger: the latest correction, what the hand said before and why
+    (`hand.correction`); the void, who and why (`hand.void`); each dispute settled
+    since, its reason and how it ended (`hand.past_disputes`)."""
     hands = {h.pk: h for hs in hands_by_game.values() for h in hs}
     for hand in hands.values():
-        hand.correction = None
-    rows = LedgerRow.objects.filter(match=match, action="hand_corrected").order_by("position")
-    for row in rows.only("hand_id", "before", "reason"):
-        if row.hand_id in hands:
-            hands[row.hand_id].correction = {
-                "before": _hand_words(match, row.before or {}),
-                "reason": row.reason,
-            }
+        hand.correction, hand.void, hand.past_disputes = None, None, []
+    open_disputes: dict[int, dict] = {}
+    rows = LedgerRow.objects.filter(
+        match=match, action__in=("hand_disputed", *DISPUTE_ENDS), hand_id__in=list(hands)
+    ).order_by("position")
+    for row in rows.only("hand_id", "action", "actor", "before", "after", "reason"):
+        hand = hands[row.hand_id]
+        if row.action in DISPUTE_ENDS and row.hand_id in open_disputes:
+            settled = open_disputes.pop(row.hand_id)
+            settled["ended"] = ledger.action_label(row.action)
+            hand.past_disputes.append(settled)
+        if row.action == "hand_corrected":
+            hand.correction = {"before": _hand_words(match, row.before or {}), "reason": row.reason}
+        elif row.action == "hand_voided":
+            hand.void = {"by": row.actor, "reason": row.reason}
+        elif row.action == "hand_disputed":
+            diff = (row.after or {}).get("differences")
+            note = describe_differences(diff) if diff else row.reason or _("no reason given")
+            open_disputes[row.hand_id] = {"by": row.actor, "note": note}
 
 
 def _hand_words(match: Match, hand: dict) -> str:
@@ -270,8 +287,8 @@ def matches_for(user) -> QuerySet[Match]:
 
 
 def clubs_for(user) -> QuerySet[Club]:
-    """The clubs a logged-in user organises or plays at (permissions.member_clubs)."""
-    return permissions.member_clubs(permissions.Actor(user=user))
+    """The clubs a logged-in user organises, audits or plays at (permissions.known_clubs)."""
+    return permissions.known_clubs(permissions.Actor(user=user))
 
 
 def players_of(club: Club) -> QuerySet[Player]:

@@ -161,6 +161,15 @@ class ClubSerializer(serializers.Serializer):
     )
 
 
+class GrantAuditorSerializer(StrictSerializer):
+    username = serializers.CharField(max_length=150, help_text="The auditor's login name.")
+
+
+class AuditorOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
 class LedgerRowSerializer(serializers.Serializer):
     chain = serializers.CharField()
     position = serializers.IntegerField()

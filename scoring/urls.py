@@ -9,6 +9,12 @@ urlpatterns = [
     path("clubs/<slug:slug>/", views.club, name="club"),
     path("clubs/<slug:slug>/matches/new/", views.new_match, name="new-match"),
     path("clubs/<slug:slug>/players/new/", views.add_player, name="add-player"),
+    path("clubs/<slug:slug>/auditors/", views.grant_auditor, name="grant-auditor"),
+    path(
+        "clubs/<slug:slug>/auditors/<id:user_id>/withdraw/",
+        views.withdraw_auditor,
+        name="withdraw-auditor",
+    ),
     path("t/<str:token>/", views.table, name="table"),
     path("matches/<id:match_id>/", views.match, name="match"),
     path("matches/<id:match_id>/scoreboard/", views.scoreboard, name="scoreboard"),
@@ -61,6 +67,12 @@ urlpatterns = [
 api_urlpatterns = [
     path("clubs/", api.clubs, name="api-clubs"),
     path("clubs/<slug:slug>/players/", api.club_players, name="api-club-players"),
+    path("clubs/<slug:slug>/auditors/", api.club_auditors, name="api-club-auditors"),
+    path(
+        "clubs/<slug:slug>/auditors/<id:user_id>/",
+        api.club_auditor,
+        name="api-club-auditor",
+    ),
     path(
         "clubs/<slug:slug>/lift-network-limit/",
         api.lift_network_limit,

@@ -51,7 +51,7 @@ from scoring.hand_input import (
     show_value,
     winner_seat,
 )
-from scoring.models import Hand, Match, Player
+from scoring.models import Club, Hand, Match, Player
 from scoring.services.hand_entry import hand_values
 
 DEADWOOD_FIELDS = [
@@ -61,9 +61,20 @@ DEADWOOD_FIELDS = [
 
 
 def _visible_match(request: HttpRequest, match_id: int, *, polled: bool = False) -> Match:
+    """The match if the request may see it; a change (POST) by an auditor is refused at
+    once, naming the role (permissions.require_change_at)."""
     match = selectors.visible_match(permissions.actor_of(request), match_id, polled=polled)
+    if request.method not in ("GET", "HEAD"):
+        permissions.require_change_at(permissions.actor_of(request, match), match.club, match)
     speak_players_language(request, permissions.actor_of(request, match).player)
     return match
+
+
+def _club_to_change(request: HttpRequest, slug: str) -> Club:
+    """A club the user knows, for a change there: an auditor is refused at once."""
+    club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
+    permissions.require_change_at(permissions.actor_of(request), club)
+    return club
 
 
 # --------------------------------------------------------------------------- language
@@ -203,6 +214,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@require_GET
 def club(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
     actor = permissions.actor_at_club(request, club)
@@ -213,9 +225,11 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "form": StartMatchForm(club=club),
         "player_form": AddPlayerForm(),
         "organiser": permissions.organises(actor, club),
+        "auditor": permissions.audits(actor, club),
         "member": actor.player,
     }
-    if context["organiser"]:
+    if context["organiser"] or context["auditor"]:
+        context["auditors"] = services.auditors_of(club)
         context["pin_locks"] = services.pin_locks(context["players"])
         context["network_limits"] = services.network_limits(club=club)
         context["back"] = request.path
@@ -226,7 +240,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def unlock_pin(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """Lift a player's wrong-PIN locks (organisers), then back to where the button was."""
-    club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
+    club = _club_to_change(request, slug)
     player = get_object_or_404(Player.objects.select_related("club"), pk=player_id, club=club)
     services.unlock_pin(player=player, actor=permissions.actor_of(request))
     messages.success(
@@ -242,7 +256,7 @@ def unlock_pin(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 @require_POST
 def lift_network_limit(request: HttpRequest, slug: str) -> HttpResponse:
     """Lift an address's wrong-PIN limit for the club's players (organisers), then back."""
-    club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
+    club = _club_to_change(request, slug)
     ip = request.POST.get("ip", "")
     services.lift_network_limit(club=club, ip=ip, actor=permissions.actor_at_club(request, club))
     messages.success(request, _("Phones on the network %(ip)s may try PINs again.") % {"ip": ip})
@@ -254,9 +268,35 @@ def lift_network_limit(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def grant_auditor(request: HttpRequest, slug: str) -> HttpResponse:
+    """Make a user an auditor of the club (organisers), then back to the club's page."""
+    club = _club_to_change(request, slug)
+    user = services.grant_auditor(
+        club=club, username=request.POST.get("username", ""), actor=permissions.actor_of(request)
+    )
+    messages.success(
+        request,
+        _("%(name)s audits %(club)s from now on: they read everything and change nothing.")
+        % {"name": user.get_username(), "club": club.name},
+    )
+    return redirect("scoring:club", slug=club.slug)
+
+
+@login_required
+@require_POST
+def withdraw_auditor(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
+    """Withdraw an auditor of the club (organisers), then back to the club's page."""
+    club = _club_to_change(request, slug)
+    services.withdraw_auditor(club=club, user_id=user_id, actor=permissions.actor_of(request))
+    messages.success(request, _("The auditor of %(club)s is withdrawn.") % {"club": club.name})
+    return redirect("scoring:club", slug=club.slug)
+
+
+@login_required
+@require_POST
 def new_match(request: HttpRequest, slug: str) -> HttpResponse:
     """Organisers start any match; at a club night two members start their own."""
-    club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
+    club = _club_to_change(request, slug)
     data = _checked(StartMatchForm(request.POST, club=club), _("Check the new match"))
     match = services.start_match(club=club, actor=permissions.actor_at_club(request, club), **data)
     return _back(match)
@@ -265,7 +305,7 @@ def new_match(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def add_player(request: HttpRequest, slug: str) -> HttpResponse:
-    club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
+    club = _club_to_change(request, slug)
     data = _checked(AddPlayerForm(request.POST), _("Check the new player"))
     player = services.add_player(club=club, actor=permissions.actor_of(request), **data)
     messages.success(
@@ -896,9 +936,11 @@ def _match_state(request: HttpRequest, match_id: int, service) -> HttpResponse:
 @require_GET
 def match_ledger(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _visible_match(request, match_id)
-    permissions.require_manage_match(permissions.actor_of(request), match)
+    permissions.require_audit_match(permissions.actor_of(request), match)
     rows = list(selectors.ledger_of(match).select_related("entry", "hand"))
-    breaks = ledger.verify(services.chain_of(match))
+    chain = services.chain_of(match)
+    broken = ledger.verify_chains([chain])[chain]
+    breaks = [broken] if broken else []
     return render(request, "scoring/ledger.html", {"match": match, "rows": rows, "breaks": breaks})
 
 
@@ -922,7 +964,7 @@ def revoke_links(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_GET
 def table_qr(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _visible_match(request, match_id)
-    permissions.require_manage_match(permissions.actor_of(request), match)
+    permissions.require_audit_match(permissions.actor_of(request), match)
     inputs.require_format(request, "svg")
     token = permissions.table_token(match)
     url = request.build_absolute_uri(reverse("scoring:table", args=[token]))

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
@@ -43,9 +44,12 @@ VISITORS = (
     "organiser_of_another_club",
     "organiser",
     "staff",
+    "auditor",
+    "site_auditor",
 )
 EVERYONE = set(VISITORS)
-LOGGED_IN = {"player_of_another_club", "organiser_of_another_club", "organiser", "staff"}
+AUDITORS = {"auditor", "site_auditor"}
+LOGGED_IN = {"player_of_another_club", "organiser_of_another_club", "organiser", "staff", *AUDITORS}
 MANAGERS = {"organiser", "staff"}
 AT_THE_TABLE = {"seated_here", *MANAGERS}
 STAFF = {"staff"}
@@ -112,7 +116,11 @@ PERMISSIONS: dict[str, set[str]] = {
     "api-correct-preview": MANAGERS,
     "api-void": MANAGERS,
     "api-void-preview": MANAGERS,
-    "api-verify-ledger": STAFF,
+    "api-verify-ledger": STAFF | {"site_auditor"},
+    "scoring:grant-auditor": MANAGERS,
+    "scoring:withdraw-auditor": MANAGERS,
+    "api-club-auditors": MANAGERS,
+    "api-club-auditor": MANAGERS,
     "api-player": MANAGERS,
     "api-club-ratings": MANAGERS,
     # the phone as an installable app (nothing in them but fixed text and the match id)
@@ -120,8 +128,8 @@ PERMISSIONS: dict[str, set[str]] = {
     "scoring:manifest": EVERYONE,
     # tournament pages
     "tournaments:list": EVERYONE,
-    "tournaments:create": LOGGED_IN - {"player_of_another_club"},
-    "tournaments:import": LOGGED_IN - {"player_of_another_club"},
+    "tournaments:create": LOGGED_IN - {"player_of_another_club", *AUDITORS},
+    "tournaments:import": LOGGED_IN - {"player_of_another_club", *AUDITORS},
     # tournament API
     "api-tournaments GET": EVERYONE,
     "api-tournaments POST": LOGGED_IN,
@@ -138,6 +146,17 @@ PERMISSIONS: dict[str, set[str]] = {
 }
 # Every other tournament route (pages and API) is for those who see the tournament.
 TOURNAMENT_DEFAULT = MANAGERS
+# Reads an organiser has and an auditor has not: the forms of changes an auditor may
+# not make (refused naming the role).
+NOT_FOR_AUDITORS = {
+    "scoring:correction",
+    "tournaments:season-create",
+    "tournaments:season-edit",
+    "tournaments:create",
+    "tournaments:import",
+}
+# Routes that read though they are sent by POST: none for auditors yet.
+READS_SENT_BY_POST: set[str] = set()
 
 # Values for the resolver's <converter:name> parts that are not ids.
 ACTIONS = {
@@ -246,12 +265,19 @@ def world():
         "job_id": job.pk,
         "chart": "results",
     }
+    auditor = UserFactory(username="auditor")
+    club.auditors.add(auditor)
+    site_auditor = UserFactory(username="site-auditor")
+    site_auditor.user_permissions.add(Permission.objects.get(codename="audit_every_club"))
     users = {
         "player_of_another_club": away_user,
         "organiser_of_another_club": away_organiser,
         "organiser": organiser,
         "staff": staff,
+        "auditor": auditor,
+        "site_auditor": site_auditor,
     }
+    values["user_id"] = auditor.pk
     return values, users, {"seated_here": here.match, "seated_elsewhere": elsewhere.match}
 
 
@@ -316,10 +342,36 @@ def allowed(route: Route, method: str) -> set[str]:
     return TOURNAMENT_DEFAULT
 
 
+def allowed_for(visitor: str, route: Route, method: str) -> bool:
+    """An auditor (of the club, or of every club) reads what the organisers read, and
+    no write gets through: GET/HEAD where the organiser gets in, nothing else."""
+    if visitor not in AUDITORS or visitor in allowed(route, method):
+        return visitor in allowed(route, method)
+    if route.name in NOT_FOR_AUDITORS:
+        return False
+    if method in ("GET", "HEAD") or route.name in READS_SENT_BY_POST:
+        return "organiser" in allowed(route, method) or visitor in allowed(route, method)
+    return False
+
+
 def refused_at_the_door(response) -> bool:
     if response.status_code in (401, 403, 404):
         return True
     return response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+
+
+def auditor_refusal(url: str, response) -> list[str]:
+    """Where an organiser gets through, an auditor is refused with a 403 that names the
+    role (code `auditor_read_only`)."""
+    body = response.content.decode("utf-8", "replace")
+    if response.status_code != 403:
+        return [f"an auditor refused with {response.status_code}, not 403"]
+    if url.startswith("/api/"):
+        if json.loads(body)["error"]["code"] != "auditor_read_only":
+            return ["an auditor refused without the auditor_read_only code"]
+    elif "Auditors can read but not change" not in body:
+        return ["an auditor refused without naming the role"]
+    return []
 
 
 def says_what_is_wrong(url: str, response) -> bool:
@@ -379,7 +431,9 @@ def test_every_route_answers_each_visitor_as_the_permission_table_says(visitor, 
                         problems.append(f"{where} an unknown action is not a 404")
                     continue
                 door = not refused_at_the_door(response)
-                if door != (visitor in allowed(route, method)):
+                if visitor in AUDITORS and not door and "organiser" in allowed(route, method):
+                    problems += [f"{where} {p}" for p in auditor_refusal(url, response)]
+                if door != allowed_for(visitor, route, method):
                     verb = "let in" if door else "refused"
                     problems.append(f"{where} {verb}, against the table")
     assert problems == [], "\n".join(problems)

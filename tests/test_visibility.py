@@ -11,6 +11,7 @@ import itertools
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.test import Client
 
 from ginclub import permissions
@@ -110,6 +111,7 @@ def _values(world, event: Tournament, match: Match) -> dict:
         "tournament": event.slug,
         "job_id": 1,
         "chart": "results",
+        "user_id": 1,
     }
 
 
@@ -176,7 +178,16 @@ def actors(world):
     sid_user = UserFactory(username="sid")
     Player.objects.filter(name="Sid").update(user=sid_user)
     other = UserFactory(username="other-organiser")
-    ClubFactory(name="Away", slug="away").organisers.add(other)
+    away = ClubFactory(name="Away", slug="away")
+    away.organisers.add(other)
+    auditor = UserFactory(username="auditor")
+    world["club"].auditors.add(auditor)
+    away_auditor = UserFactory(username="away-auditor")
+    away.auditors.add(away_auditor)
+    site_auditor = UserFactory(username="site-auditor")
+    site_auditor.user_permissions.add(Permission.objects.get(codename="audit_every_club"))
+    # An organiser of Away whom the club made its auditor too: organises one, audits one.
+    away.auditors.add(other)
     return {
         "anonymous": Actor(),
         "member": Actor(user=world["walt"]),
@@ -184,6 +195,9 @@ def actors(world):
         "registered": Actor(user=sid_user),
         "organiser elsewhere": Actor(user=other),
         "admin": Actor(user=admin),
+        "auditor": Actor(user=auditor),
+        "auditor elsewhere": Actor(user=away_auditor),
+        "site auditor": Actor(user=site_auditor),
     }
 
 
@@ -223,5 +237,29 @@ def test_a_match_is_visible_in_lists_when_its_event_may_be_opened(actors):
         listed = permissions.visible_matches(actor_).filter(pk=match.pk).exists()
         assert listed == permissions.may_view_tournament(actor_, event), (who, str(match))
         readable = permissions.readable_results(actor_).filter(pk=match.pk).exists()
-        held = event.hide_last_rounds and not permissions.organises(actor_, event.club)
+        held = event.hide_last_rounds and not permissions.reads_club(actor_, event.club)
         assert readable == (listed and not held), (who, str(match))
+
+
+def test_reads_club_and_read_clubs_agree_and_audits_and_audited_clubs_agree(actors):
+    for (who, actor_), club in itertools.product(actors.items(), Club.objects.all()):
+        listed = permissions.read_clubs(actor_).filter(pk=club.pk).exists()
+        assert listed == permissions.reads_club(actor_, club), (who, club.name)
+        audited = permissions.audited_clubs(actor_).filter(pk=club.pk).exists()
+        assert audited == permissions.audits(actor_, club), (who, club.name)
+        known = permissions.known_clubs(actor_).filter(pk=club.pk).exists()
+        member = permissions.member_clubs(actor_).filter(pk=club.pk).exists()
+        assert known == (member or listed), (who, club.name)
+
+
+def test_an_auditor_reads_the_private_event_and_the_held_back_round(actors, world):
+    secret_match, held_match = world["matches"]
+    for who in ("auditor", "site auditor"):
+        actor_ = actors[who]
+        assert permissions.may_view_tournament(actor_, world["secret"]), who
+        assert permissions.readable_results(actor_).filter(pk=held_match.pk).exists(), who
+        assert permissions.may_audit_match(actor_, secret_match), who
+        assert not permissions.may_manage_match(actor_, secret_match), who
+    elsewhere = actors["auditor elsewhere"]
+    assert not permissions.may_view_tournament(elsewhere, world["secret"])
+    assert not permissions.readable_results(elsewhere).filter(pk=held_match.pk).exists()

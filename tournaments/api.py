@@ -24,7 +24,7 @@ from rest_framework.decorators import (
     renderer_classes,
 )
 from rest_framework.parsers import MultiPartParser
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -38,6 +38,7 @@ from scoring.serializers import With
 from tournaments import selectors, services
 from tournaments import serializers as s
 from tournaments.models import Job, Pairing, Registration, Round, Season, Tournament
+from tournaments.selectors.audit import KINDS
 from tournaments.services import season_ladders
 from tournaments.services import seasons as season_services
 from tournaments.services.jobs import JobView
@@ -75,11 +76,17 @@ def _tournament(request: Request, slug: str) -> Tournament:
 
 
 def _managed(request: Request, tournament: Tournament) -> None:
-    permissions.require_manage_tournament(actor_of(request), tournament)
+    """A read (GET) is for its organisers and auditors; a change for its organisers
+    (an auditor is refused naming the role: permissions.refuse_auditor)."""
+    if request.method in SAFE_METHODS:
+        permissions.require_audit_tournament(actor_of(request), tournament)
+    else:
+        permissions.require_manage_tournament(actor_of(request), tournament)
 
 
 def _manages(request: Request, tournament: Tournament) -> bool:
-    return permissions.may_manage_tournament(actor_of(request), tournament)
+    """Sees what its organisers see (drafts, held-back standings): organisers, auditors."""
+    return permissions.may_audit_tournament(actor_of(request), tournament)
 
 
 def _round(request: Request, round_id: int) -> Round:
@@ -88,7 +95,7 @@ def _round(request: Request, round_id: int) -> Round:
     actor = actor_of(request)
     if rnd is None or not permissions.may_view_tournament(actor, rnd.tournament):
         raise NotFound("not_found", _("No such round."))
-    if rnd.state == Round.State.DRAFT and not permissions.may_manage_tournament(
+    if rnd.state == Round.State.DRAFT and not permissions.may_audit_tournament(
         actor, rnd.tournament
     ):
         raise NotFound("not_found", _("No such round."))
@@ -584,6 +591,45 @@ def hands_csv(request: Request, slug: str) -> HttpResponse:
     found = _tournament(request, slug)
     _managed(request, found)
     return _csv(selectors.hands_csv(found), f"{found.slug}-hands.csv")
+
+
+AUDIT_PARAMS = [
+    OpenApiParameter("kind", str, enum=list(KINDS), description="Only this kind of exception."),
+    OpenApiParameter("round", int, description="Only the exceptions of this round."),
+    OpenApiParameter("player", str, description="Only the matches of players so named."),
+]
+
+
+def _audit(request: Request, slug: str) -> selectors.Audit:
+    """The tournament's audit, filtered as asked: its organisers and auditors."""
+    found = _tournament(request, slug)
+    permissions.require_audit_tournament(actor_of(request), found)
+    asked = request.query_params
+    return selectors.tournament_audit(
+        found,
+        kind=asked.get("kind", ""),
+        round=asked.get("round"),
+        player=asked.get("player", ""),
+    )
+
+
+@extend_schema(parameters=AUDIT_PARAMS, responses={200: s.AuditOutputSerializer, **ERRORS})
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def audit(request: Request, slug: str) -> Response:
+    """Every result not made by the two players agreeing (who, device, when, why,
+    before and after), and every chain of the event verified."""
+    return Response(s.AuditOutputSerializer(_audit(request, slug)).data)
+
+
+@extend_schema(parameters=AUDIT_PARAMS, responses=CSV, operation_id="audit_csv")
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+@renderer_classes([JSONRenderer, CsvRenderer])
+def audit_csv(request: Request, slug: str) -> HttpResponse:
+    """The audit's exceptions as CSV, one a line, with full hashes."""
+    found = _audit(request, slug)
+    return _csv(selectors.audit_csv(found), f"{found.tournament.slug}-audit.csv")
 
 
 # Free-form on purpose: the archive is a whole tournament as a document (format and

@@ -850,3 +850,61 @@ class LadderOutputSerializer(serializers.Serializer):
         help_text="When a ladder not up to date was computed (else null).",
     )
     rows = LadderRowOutputSerializer(many=True)
+
+
+# ------------------------------------------------------------------------ the audit
+
+
+class AuditExceptionOutputSerializer(serializers.Serializer):
+    """One result not made by the two players agreeing (tournaments.selectors.audit)."""
+
+    kind = serializers.ChoiceField(choices=list(selectors.audit.KINDS))
+    kind_label = serializers.CharField(help_text="The kind in the reader's language.")
+    at = serializers.DateTimeField()
+    round = serializers.IntegerField(allow_null=True)
+    table = serializers.IntegerField(allow_null=True)
+    match_id = serializers.IntegerField(allow_null=True)
+    players = serializers.CharField(help_text="Blank for a row of the event's own ledger.")
+    hand = serializers.CharField(help_text="The hand concerned, or blank.")
+    who = serializers.CharField(help_text="Who acted, as the ledger names them.")
+    device = serializers.CharField(help_text="The device (browser) the change came from.")
+    ip = serializers.CharField(help_text="The address it came from (blank: unknown).")
+    why = serializers.CharField(help_text="The reason given.")
+    before = serializers.CharField()
+    after = serializers.CharField()
+    ended = serializers.CharField(help_text="A dispute: how it ended (else blank).")
+    chain = serializers.CharField()
+    position = serializers.IntegerField()
+    hash = serializers.CharField(help_text="The row's full hash.")
+    prev_hash = serializers.CharField()
+    broken = serializers.BooleanField(help_text="At or after the first row of its chain "
+                                      "that does not verify: not to be trusted.")  # fmt: skip
+
+
+class ChainBreakOutputSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    row_id = serializers.IntegerField(allow_null=True)
+    problem = serializers.CharField()
+
+
+class ChainCheckOutputSerializer(serializers.Serializer):
+    chain = serializers.CharField()
+    label = serializers.CharField()
+    rows = serializers.IntegerField()
+    match_id = serializers.IntegerField(allow_null=True)
+    ok = serializers.BooleanField()
+    broken = ChainBreakOutputSerializer(allow_null=True)
+
+
+class AuditFiltersOutputSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    round = serializers.IntegerField(allow_null=True)
+    player = serializers.CharField()
+
+
+class AuditOutputSerializer(serializers.Serializer):
+    tournament = serializers.SlugField(source="tournament.slug")
+    verified = serializers.BooleanField(help_text="Every chain of the event verifies.")
+    chains = ChainCheckOutputSerializer(many=True)
+    exceptions = AuditExceptionOutputSerializer(many=True)
+    filters = AuditFiltersOutputSerializer()

@@ -2,7 +2,17 @@ from django.urls import path
 
 import ginclub.inputs  # noqa: F401  (registers <id:...>, a bounded id)
 from tournaments import api
-from tournaments.views import bracket, hall, jobs, outputs, player_event, public, rounds, setup
+from tournaments.views import (
+    audit,
+    bracket,
+    hall,
+    jobs,
+    outputs,
+    player_event,
+    public,
+    rounds,
+    setup,
+)
 from tournaments.views import seasons as season_views
 
 app_name = "tournaments"
@@ -58,6 +68,9 @@ urlpatterns = [
     path(M + "tables/<id:pairing_id>/extend/", rounds.extend_table, name="extend-table"),
     path(M + "standings/", rounds.standings, name="standings"),
     path(M + "corrections/", rounds.corrections, name="corrections"),
+    path(M + "audit/", audit.audit_page, name="audit"),
+    path(M + "export/audit.csv", audit.audit_csv, name="export-audit-csv"),
+    path(M + "export/audit.json", audit.audit_json, name="export-audit-json"),
     path(M + "print/cards/", outputs.table_cards, name="print-cards"),
     path(M + "print/sheets/", outputs.score_sheets, name="print-sheets"),
     path(M + "print/standings/", outputs.print_standings, name="print-standings"),
@@ -91,6 +104,8 @@ api_urlpatterns = [
     ),
     path("tournaments/<slug:slug>/export/hands.csv", api.hands_csv, name="api-hands-csv"),
     path("tournaments/<slug:slug>/archive/", api.archive, name="api-archive"),
+    path("tournaments/<slug:slug>/audit/", api.audit, name="api-audit"),
+    path("tournaments/<slug:slug>/export/audit.csv", api.audit_csv, name="api-audit-csv"),
     path("clubs/<slug:slug>/tournaments/import/", api.import_archive, name="api-import-archive"),
     path("jobs/<id:job_id>/", api.job, name="api-job"),
     path("registrations/<id:registration_id>/", api.remove_registration, name="api-registration"),

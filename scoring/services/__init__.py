@@ -5,7 +5,7 @@ row's lock, checks who may act, writes, and appends exactly one ledger row per s
 change in the same transaction. Each submission carries an idempotency key: a retry gets
 the stored response and writes nothing; the same key with another payload is refused.
 
-    clubs       create a club; its settings (who reads its player pages)
+    clubs       create a club; its settings (who reads its player pages); its auditors
     base        Outcome and the plumbing the services share (Actor is ginclub.permissions')
     matches     start (one, or a round's tables at once), close, reopen, stop, resume;
                 revoke a match's table links
@@ -23,7 +23,13 @@ the stored response and writes nothing; the same key with another payload is ref
 
 from ginclub.permissions import Actor
 from scoring.services.base import Outcome, chain_of, snapshot
-from scoring.services.clubs import create_club, set_player_pages_public
+from scoring.services.clubs import (
+    auditors_of,
+    create_club,
+    grant_auditor,
+    set_player_pages_public,
+    withdraw_auditor,
+)
 from scoring.services.corrections import CorrectionPreview, preview_correction, preview_void
 from scoring.services.hand_entry import (
     confirm_hand,
@@ -107,6 +113,9 @@ __all__ = [
     "result_of",
     "withdraw_decision",
     "set_player_pages_public",
+    "grant_auditor",
+    "withdraw_auditor",
+    "auditors_of",
     "resume_match",
     "revoke_table_links",
     "set_pin",

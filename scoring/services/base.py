@@ -59,6 +59,13 @@ def _ledger_row(match: Match, action: str, actor: Actor, change: dict[str, Any])
     }
 
 
+def where_from(actor: Actor) -> dict[str, Any]:
+    """The device and address a change came from, for a ledger row that has no entry
+    (an organiser's decision): auditors see it next to who acted."""
+    said = {"device": actor.device[:200], "ip": actor.ip}
+    return {key: value for key, value in said.items() if value}
+
+
 def snapshot(hand: Hand) -> dict[str, Any]:
     return {
         "number": hand.number,

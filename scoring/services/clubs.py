@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ginclub import ledger, permissions
-from ginclub.errors import Forbidden, ServiceError
+from ginclub.errors import Conflict, Forbidden, ServiceError
 from ginclub.inputs import name_problem
 from ginclub.permissions import Actor
 from scoring.models import Club
@@ -61,3 +62,82 @@ def set_player_pages_public(*, club: Club, actor: Actor, public: bool) -> Club:
         locked.player_pages_public = public
         locked.save(update_fields=["player_pages_public"])
     return locked
+
+
+def grant_auditor(*, club: Club, username: str, actor: Actor) -> Any:
+    """Make the user called `username` an auditor of `club` (reads everything of it,
+    changes nothing: ginclub.permissions.audits), with a ledger row in the club's
+    chain. Returns the user. Raises Forbidden, ServiceError (`invalid`, `not_found`),
+    Conflict (`already_auditor`, `organises`)."""
+    # Translators: completes "Only the organisers of <club> may ..."
+    permissions.require_organiser(actor, club, _("choose its auditors"))
+    user = _user_named(username)
+    with transaction.atomic():
+        locked = Club.objects.select_for_update().get(pk=club.pk)
+        if locked.organisers.filter(pk=user.pk).exists():
+            raise Conflict(
+                "organises",
+                _("%(name)s organises %(club)s: an organiser already reads everything of it.")
+                % {"name": user.get_username(), "club": club.name},
+            )
+        if locked.auditors.filter(pk=user.pk).exists():
+            raise Conflict(
+                "already_auditor",
+                _("%(name)s is already an auditor of %(club)s.")
+                % {"name": user.get_username(), "club": club.name},
+            )
+        locked.auditors.add(user)
+        _log_auditors(locked, actor, "auditor_granted", user, before=False)
+    return user
+
+
+def withdraw_auditor(*, club: Club, user_id: int, actor: Actor) -> None:
+    """`club`'s auditor `user_id` reads no more than anyone else from now on, with a
+    ledger row in the club's chain. Raises Forbidden, Conflict (`not_auditor`)."""
+    # Translators: completes "Only the organisers of <club> may ..."
+    permissions.require_organiser(actor, club, _("choose its auditors"))
+    with transaction.atomic():
+        locked = Club.objects.select_for_update().get(pk=club.pk)
+        user = locked.auditors.filter(pk=user_id).first()
+        if user is None:  # withdrawn already, or never one: nothing to withdraw
+            raise Conflict(
+                "not_auditor", _("That user is not an auditor of %(club)s.") % {"club": club.name}
+            )
+        locked.auditors.remove(user)
+        _log_auditors(locked, actor, "auditor_withdrawn", user, before=True)
+
+
+def auditors_of(club: Club) -> list[Any]:
+    """The club's auditors, by name."""
+    return list(club.auditors.order_by("username"))
+
+
+def _user_named(username: str) -> Any:
+    name = (username or "").strip()
+    if not name:
+        raise ServiceError(
+            "invalid",
+            _("Give the user name of the person who audits the club."),
+            fields={"username": _("required")},
+        )
+    user = get_user_model().objects.filter(username=name[:150], is_active=True).first()
+    if user is None:
+        raise ServiceError(
+            "not_found",
+            _("Nobody is called %(name)s here: they need a login first.") % {"name": repr(name)},
+            fields={"username": _("no such user")},
+            status=404,
+        )
+    return user
+
+
+def _log_auditors(club: Club, actor: Actor, action: str, user: Any, *, before: bool) -> None:
+    ledger.append(
+        chain=f"club:{club.pk}",
+        action=action,
+        actor=actor.label,
+        user=actor.user,
+        reason=f"user {user.get_username()}",
+        before={"auditor": user.get_username(), "audits": before},
+        after={"auditor": user.get_username(), "audits": not before},
+    )

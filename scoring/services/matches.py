@@ -67,6 +67,7 @@ def start_matches(
     """
     if not permissions.may_start_matches(actor, club, pairs):
         a, b = next(p for p in pairs if not permissions.may_start_match(actor, club, *p))
+        permissions.refuse_auditor(actor, club)
         raise Forbidden(
             "not_allowed",
             _("Only %(a)s, %(b)s and the organisers of %(club)s may start a match between them.")
@@ -223,6 +224,7 @@ def revoke_table_links(*, match_id: int, actor: Actor) -> Match:
     with transaction.atomic():
         match = lock_match(match_id)
         if not permissions.may_revoke_table_links(actor, match):
+            permissions.refuse_auditor(actor, match.club)
             raise Forbidden(
                 "not_allowed",
                 _("Only the organisers of %(club)s withdraw table links.")

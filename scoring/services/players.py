@@ -301,6 +301,7 @@ def unlock_pin(*, player: Player, actor: Actor) -> int:
     """Lift every wrong-PIN lock on `player` (all phones), with a ledger row in the
     club's chain. Returns how many failures were cleared. Raises Forbidden."""
     if not permissions.may_unlock_pin(actor, player):
+        permissions.refuse_auditor(actor, player.club)
         raise Forbidden(
             "not_allowed",
             _("Only the organisers of %(club)s lift PIN locks.") % {"club": player.club.name},
@@ -387,6 +388,7 @@ def remember_language(*, player_ids, language: str) -> int:
 def set_pin(*, player: Player, pin: str, actor: Actor) -> None:
     """Set a player's table PIN (4 to 8 digits). Raises Forbidden, ServiceError."""
     if not permissions.may_set_pin(actor, player):
+        permissions.refuse_auditor(actor, player.club)
         raise Forbidden(
             "not_allowed",
             _("Only %(name)s and the organisers of %(club)s set this PIN.")

@@ -37,7 +37,7 @@ from scoring.services.hand_entry import hand_fields, hand_values
 from scoring.services.matches import check_players
 from scoring.services.ratings import counts, queue_ratings
 from scoring.services.recompute import recompute_match
-from scoring.services.results import decision_of, result_of
+from scoring.services.results import decision_of, log_decision, result_of
 from scoring.services.summaries import write_summaries
 
 # ------------------------------------------------------- what a stored hand said
@@ -186,6 +186,9 @@ def rescore_match(*, match_id: int, rules: dict[str, Any], actor: Actor, reason:
                 # what each changed hand now is, for the replay (scoring.replay)
                 "hands": [snapshot(hand) | {"id": hand.pk} for hand in report.changed_hands],
             },
+        )
+        log_decision(
+            match, actor, report.before, report.after, action="match_rescored", reason=reason
         )
     return report
 

@@ -26,7 +26,7 @@ from ginclub.permissions import Actor
 from scoring import hooks
 from scoring.models import Hand, Match
 from scoring.services import ratings
-from scoring.services.base import lock_match, log
+from scoring.services.base import lock_match, log, where_from
 from scoring.services.recompute import recompute_match
 from scoring.services.summaries import write_summaries
 
@@ -82,12 +82,36 @@ def recompute(match: Match, actor: Actor, *, action: str, hand: Hand, reason: st
     return _moved(match, actor, before, action=action, what=what, hand=hand, reason=reason)
 
 
-def _moved(match, actor, before, *, action, what, hand=None, reason="") -> ResultReport:
+def log_decision(match, actor, before, after, *, action, hand=None, reason="") -> None:
+    """A ledger row when `action` (a hand's confirmation, correction or void, a rules
+    change) decided the match, changed its winner, or left it undecided again: every
+    decision is a row of its own, whatever made it (an organiser's or the time
+    policy's decision writes its own `match_decided` row, decide_match)."""
+    if before["winner"] == after["winner"]:
+        return
+    log(
+        match,
+        "match_decided" if after["winner"] else "match_undecided",
+        actor,
+        hand=hand,
+        reason=reason,
+        before={**before, "decided_by": match.decided_by or None},
+        after={**after, "decided_by": match.decided_by or "hands", "action": action},
+    )
+
+
+def _moved(
+    match, actor, before, *, action, what, hand=None, reason="", decision=False
+) -> ResultReport:
     """After `match`'s result may have moved from `before`: queue the ratings, ask the
-    result guards and log what they say, and tell the result listeners (on commit)."""
+    result guards and log what they say, and tell the result listeners (on commit).
+    `decision`: the caller set or withdrew the result over the hands and logged it."""
     report = ResultReport(before, result_of(match))
     if not report.changed:
         return report
+    if not decision:
+        log_decision(match, actor, report.before, report.after, action=action, hand=hand,
+                     reason=reason)  # fmt: skip
     if ratings.counts(report.before) or ratings.counts(report.after):
         # A rated result moved (a match ended, or a finished one was corrected): the
         # club's ratings are rebuilt in the background once this commits.
@@ -159,8 +183,12 @@ def decide_match(
         match.state = Match.State.CLOSED
         match.save()
         write_summaries([match.pk])
-        log(match, action, actor, reason=reason.strip(), before=logged, after=decision_of(match))
-        _moved(match, actor, before, action=action, what=_("the result"), reason=reason)
+        after = {**decision_of(match), **where_from(actor)}
+        log(match, action, actor, reason=reason.strip(), before=logged, after=after)
+        _moved(
+            match, actor, before, action=action, what=_("the result"), reason=reason,
+            decision=True,
+        )  # fmt: skip
     return match
 
 
@@ -187,5 +215,8 @@ def withdraw_decision(*, match_id: int, actor: Actor, reason: str) -> Match:
             before=logged,
             after=decision_of(match),
         )
-        _moved(match, actor, before, action="decision_withdrawn", what=_("the result"))
+        _moved(
+            match, actor, before, action="decision_withdrawn", what=_("the result"),
+            decision=True,
+        )  # fmt: skip
     return match

@@ -196,8 +196,8 @@ def withheld(player: Player, actor) -> tuple[frozenset[int], frozenset[int]]:
     """(unseen, hidden): the player's matches `actor` may not know of (tables of events
     it may not open), and the others whose results are held back from it
     (ginclub.permissions). One query over the player's tournament tables (none for the
-    club's organisers, who see everything), plus the hiding options' own."""
-    if permissions.organises(actor, player.club):
+    club's organisers and auditors, who see everything), plus the hiding options' own."""
+    if permissions.reads_club(actor, player.club):
         return frozenset(), frozenset()
     events = permissions.visible_tournaments(actor)
     rows = (

@@ -47,6 +47,14 @@ LABELS = {
     "link_generation": gettext_noop("link generation"),
     "player_pages_public": gettext_noop("player pages public"),
     "undecided_tables": gettext_noop("undecided tables"),
+    "games_won": gettext_noop("games won"),
+    "decided_by": gettext_noop("decided by"),
+    "decided_at": gettext_noop("decided at"),
+    "device": gettext_noop("device"),
+    "ip": gettext_noop("address"),
+    "action": gettext_noop("by the change"),
+    "auditor": gettext_noop("auditor"),
+    "audits": gettext_noop("audits"),
 }
 # Other fields as the page names them: English says the key with spaces (as before),
 # other languages a label (tournament and season settings, rule options, rounds).

@@ -68,9 +68,41 @@ def test_every_transition_writes_exactly_one_ledger_row(club, alice, bob, organi
         "match_reopened",
         lambda: services.reopen_match(match_id=match.pk, actor=actor, reason="typo"),
     )
-    assert all(delta == 1 for _, delta in steps), steps
+    # The correction of hand 2 to gin decides the match (target 10): that decision is a
+    # row of its own, after the correction's (issue 27: every decision a ledger row).
+    decided = {"hand_corrected": 2}
+    assert all(delta == decided.get(name, 1) for name, delta in steps), steps
     actions = list(LedgerRow.objects.filter(match=match).values_list("action", flat=True))
-    assert actions == [name for name, _ in steps]
+    expected = []
+    for name, _ in steps:
+        expected += [name, "match_decided"] if name in decided else [name]
+    assert actions == expected
+    row = LedgerRow.objects.get(match=match, action="match_decided")
+    assert (row.before["winner"], row.after["winner"], row.after["decided_by"]) == (
+        None,
+        "A",
+        "hands",
+    )
+    assert row.hand_id == second.pk and row.after["action"] == "hand_corrected"
+    assert row.reason == "it was gin"
+
+
+def test_a_correction_that_changes_the_winner_is_a_decision_row(club, alice, bob, organiser):
+    match = start(club, alice, bob, organiser, overrides={"game_target": 10})
+    hand = submit(match, alice, quick(kd=5, dd=20)).hand
+    confirm(hand, bob)
+    services.correct_hand(
+        hand_id=hand.pk,
+        actor=services.Actor(user=organiser),
+        hand_input=quick(kd=5, dd=6),  # 1 point: the game goes on, nobody has won
+        version=1,
+        reason="miscounted",
+        idempotency_key=key(),
+    )
+    actions = list(LedgerRow.objects.filter(match=match).values_list("action", flat=True))
+    assert actions[-2:] == ["hand_corrected", "match_undecided"]
+    row = LedgerRow.objects.filter(match=match).last()
+    assert (row.before["winner"], row.after["winner"], row.reason) == ("A", None, "miscounted")
 
 
 def test_ledger_rows_name_the_actor_and_the_entry(match, alice):

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import Permission
 from rest_framework.test import APIClient
 
 from ginclub.permissions import match_id_from_token, table_token
@@ -26,20 +27,28 @@ ACTORS = [
     "organiser",
     "other_organiser",
     "admin",
+    "auditor",
+    "site_auditor",
 ]
 
 EXPECTED = {
-    #               anon  table  A     B     other org   o-org admin
-    "view": ["no", "ok", "ok", "ok", "no", "ok", "no", "ok"],
-    "submit": ["no", "no", "ok", "ok", "no", "ok", "no", "ok"],
-    "confirm": ["no", "no", "no", "ok", "no", "ok", "no", "ok"],
-    "dispute": ["no", "no", "no", "ok", "no", "ok", "no", "ok"],
-    "withdraw": ["no", "no", "ok", "no", "no", "ok", "no", "ok"],
-    "correct": ["no", "no", "no", "no", "no", "ok", "no", "ok"],
-    "void": ["no", "no", "no", "no", "no", "ok", "no", "ok"],
-    "close": ["no", "no", "no", "no", "no", "ok", "no", "ok"],
-    "ledger": ["no", "no", "no", "no", "no", "ok", "no", "ok"],
+    #               anon  table  A     B     other org   o-org admin aud   site-aud
+    "view": ["no", "ok", "ok", "ok", "no", "ok", "no", "ok", "ok", "ok"],
+    "submit": ["no", "no", "ok", "ok", "no", "ok", "no", "ok", "no", "no"],
+    "confirm": ["no", "no", "no", "ok", "no", "ok", "no", "ok", "no", "no"],
+    "dispute": ["no", "no", "no", "ok", "no", "ok", "no", "ok", "no", "no"],
+    "withdraw": ["no", "no", "ok", "no", "no", "ok", "no", "ok", "no", "no"],
+    "correct": ["no", "no", "no", "no", "no", "ok", "no", "ok", "no", "no"],
+    "void": ["no", "no", "no", "no", "no", "ok", "no", "ok", "no", "no"],
+    "close": ["no", "no", "no", "no", "no", "ok", "no", "ok", "no", "no"],
+    "ledger": ["no", "no", "no", "no", "no", "ok", "no", "ok", "ok", "ok"],
+    "correct_preview": ["no", "no", "no", "no", "no", "ok", "no", "ok", "no", "no"],
+    "reopen": ["no", "no", "no", "no", "no", "ok", "no", "ok", "no", "no"],
+    "start_match": ["no", "no", "ok", "ok", "no", "ok", "no", "ok", "no", "no"],
+    "add_player": ["no", "no", "no", "no", "no", "ok", "no", "ok", "no", "no"],
+    "verify_all": ["no", "no", "no", "no", "no", "no", "no", "ok", "no", "ok"],
 }
+AUDITORS = ("auditor", "site_auditor")
 
 
 @pytest.fixture
@@ -54,6 +63,9 @@ def world():
     b = PlayerFactory(club=club, name="B", user=UserFactory(username="pb"))
     PlayerFactory(club=club, name="C", user=UserFactory(username="pc"))
     admin = UserFactory(username="admin", is_superuser=True, is_staff=True)
+    club.auditors.add(UserFactory(username="aud"))
+    site_auditor = UserFactory(username="site-aud")
+    site_auditor.user_permissions.add(Permission.objects.get(codename="audit_every_club"))
     match = services.start_match(
         club=club, player_a=a, player_b=b, actor=services.Actor(user=organiser)
     )
@@ -64,8 +76,10 @@ def world():
         "organiser": "org",
         "other_organiser": "other-org",
         "admin": "admin",
+        "auditor": "aud",
+        "site_auditor": "site-aud",
     }
-    return {"match": match, "a": a, "b": b, "users": users, "admin": admin}
+    return {"match": match, "club": club, "a": a, "b": b, "users": users, "admin": admin}
 
 
 def client_for(world, actor: str) -> APIClient:
@@ -97,6 +111,17 @@ def perform(world, client: APIClient, action: str):
         return client.get(f"/api/matches/{match.pk}/ledger/")
     if action == "close":
         return client.post(f"/api/matches/{match.pk}/close/", {}, format="json")
+    if action == "reopen":
+        return client.post(f"/api/matches/{match.pk}/reopen/", {"reason": "x"}, format="json")
+    if action == "verify_all":
+        return client.get("/api/ledger/verify/")
+    if action == "start_match":
+        payload = {"club": world["club"].slug, "player_a": world["a"].pk, "player_b": world["b"].pk}
+        return client.post("/api/matches/", payload, format="json")
+    if action == "add_player":
+        return client.post(
+            f"/api/clubs/{world['club'].slug}/players/", {"name": "Zed"}, format="json"
+        )
     if action == "submit":
         payload = {
             "game": 1,
@@ -111,6 +136,10 @@ def perform(world, client: APIClient, action: str):
     hand = pending_hand_by_a(world)
     if action in ("dispute", "void"):
         body["reason"] = "checking"
+    if action == "correct_preview":
+        payload = {"game": 1, "number": 1, "outcome": "knock", "knocker": "A",
+                   "knocker_deadwood": 3, "defender_deadwood": 30, "version": 1}  # fmt: skip
+        return client.post(f"/api/hands/{hand.pk}/correct/preview/", payload, format="json")
     if action == "correct":
         body.update(
             {
@@ -131,12 +160,24 @@ def perform(world, client: APIClient, action: str):
 def test_permission_matrix(world, actor, action):
     expected = EXPECTED[action][ACTORS.index(actor)]
     response = perform(world, client_for(world, actor), action)
-    if expected == "no":
+    if (
+        expected == "no"
+        and actor in AUDITORS
+        and EXPECTED[action][ACTORS.index("organiser")] == "ok"
+    ):
+        # an auditor is refused every change with a 403 that names the role
+        assert response.status_code == 403, response.content
+        error = response.json()["error"]
+        assert error["code"] == "auditor_read_only" and "Auditors can read" in error["message"]
+    elif expected == "no":
         assert response.status_code in (401, 403, 404), response.content
         assert "error" in response.json()
     elif action == "close":
         # allowed through: refused only because the match is not finished yet
         assert response.status_code == 409 and response.json()["error"]["code"] == "not_finished"
+    elif action == "reopen":
+        # allowed through: refused only because the match is not closed
+        assert response.status_code == 409, response.content
     else:
         assert response.status_code in (200, 201), response.content
 

@@ -161,7 +161,10 @@ def test_the_ledger_is_refused_to_a_player_with_the_clubs_name(match, alice, clu
     client.force_login(alice.user)
     response = client.get(f"/matches/{match.pk}/ledger/")
     assert response.status_code == 403
-    assert f"Only the organisers of {club.name}" in response.content.decode()
+    assert (
+        f"Only the organisers and auditors of {club.name} may read that"
+        in response.content.decode()
+    )
 
 
 def test_close_refused_by_the_state_is_a_409_page(client, organiser, match):

@@ -174,9 +174,10 @@ def test_a_published_later_round_is_flagged_and_the_change_applies_with_ledger_r
     table1.match.refresh_from_db()
     assert (table1.match.state, table1.match.winner) == (Match.State.FINISHED, "B")
     chain = list(
-        LedgerRow.objects.filter(chain=f"match:{table1.match_id}").order_by("-position")[:2]
+        LedgerRow.objects.filter(chain=f"match:{table1.match_id}").order_by("-position")[:3]
     )
-    assert [row.action for row in chain] == ["result_changed_after_close", "hand_corrected"]
+    actions = [row.action for row in chain]
+    assert actions == ["result_changed_after_close", "match_decided", "hand_corrected"]
     changed = chain[0]
     assert changed.reason == "P02 knocked, not P01"
     assert changed.before["result"]["winner"] == "A"

@@ -128,8 +128,13 @@ def test_the_pages_ask_the_permission_module(client, running, monkeypatch):
 
 
 def test_managing_is_asked_of_the_permission_module(org, running, monkeypatch):
-    monkeypatch.setattr(permissions, "may_manage_tournament", lambda actor, tournament: False)
+    monkeypatch.setattr(permissions, "may_audit_tournament", lambda actor, tournament: False)
     response = org.get(manage(running, "dashboard/"))
+    assert response.status_code == 403
+    said = "Only the organisers and auditors of Gin Club (and admins) read that of Club Open."
+    assert said in text(response)
+    monkeypatch.setattr(permissions, "may_manage_tournament", lambda actor, tournament: False)
+    response = org.post(manage(running, "players/add/"), {"name": "Newcomer"})
     assert response.status_code == 403
     assert "Only the organisers of Gin Club (and admins) manage Club Open." in text(response)
 

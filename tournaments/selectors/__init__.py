@@ -25,6 +25,8 @@ The modules of this package:
     exports       the standings, every hand and a season's ladder as CSV, and the
                   tournament as its JSON archive (signed, with its ledger)
     verification  a tournament's ledger chains and its matches' replays, verified
+    audit         every result not made by the two players agreeing, and every chain
+                  of the event verified (the audit page, its API and exports)
 Their reads are re-exported here: `from tournaments import selectors;
 selectors.standings(...)`. Where a module and its main read share a name (standings,
 clock, tables, dashboard, bracket), the name here is the read: import anything else from
@@ -34,6 +36,7 @@ inside the package import their siblings, never this hub.
 
 from __future__ import annotations
 
+from tournaments.selectors.audit import Audit, audit_csv, tournament_audit, verify_chains
 from tournaments.selectors.bracket import BracketView, bracket, has_bracket
 from tournaments.selectors.clock import (
     CLOCK_RELATED,
@@ -123,6 +126,11 @@ from tournaments.selectors.tables import (
 from tournaments.selectors.verification import verify_tournament
 
 __all__ = [
+    # audit
+    "Audit",
+    "audit_csv",
+    "tournament_audit",
+    "verify_chains",
     # events
     "tournaments_for",
     "without_pin",

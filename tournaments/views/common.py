@@ -27,13 +27,19 @@ def _tournament(slug: str) -> Tournament:
 def organiser_page(view: Callable) -> Callable:
     """Log in first; then the club's organisers and admins only (a private tournament is
     a 404 to others, a public one a 403: permissions.require_manage_tournament raises).
+    Its auditors read (GET) every organiser's page and change nothing: whatever they
+    send is refused naming the role (permissions.refuse_auditor).
     The view receives the tournament instead of its slug."""
 
     @login_required
     @wraps(view)
     def wrapper(request: HttpRequest, slug: str, *args, **kwargs) -> HttpResponse:
         tournament = _tournament(slug)
-        permissions.require_manage_tournament(permissions.actor_of(request), tournament)
+        actor = permissions.actor_of(request)
+        if request.method in ("GET", "HEAD"):
+            permissions.require_audit_tournament(actor, tournament)
+        else:
+            permissions.require_manage_tournament(actor, tournament)
         return view(request, tournament, *args, **kwargs)
 
     return wrapper
@@ -53,8 +59,13 @@ def public_page(view: Callable) -> Callable:
 
 
 def manages(request: HttpRequest, tournament: Tournament) -> bool:
-    """Show the organiser's links? (permissions.may_manage_tournament)"""
+    """Show the organiser's forms and buttons? (permissions.may_manage_tournament)"""
     return permissions.may_manage_tournament(permissions.actor_of(request), tournament)
+
+
+def audits(request: HttpRequest, tournament: Tournament) -> bool:
+    """Show the organiser's pages (read-only for auditors)? (may_audit_tournament)"""
+    return permissions.may_audit_tournament(permissions.actor_of(request), tournament)
 
 
 # What the pages ask for by number, in the catalogue even where a caller passes plain

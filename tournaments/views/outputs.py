@@ -114,7 +114,7 @@ def print_standings(request: HttpRequest, tournament: Tournament) -> HttpRespons
     )
 
 
-def _download(content: str, filename: str, content_type: str) -> HttpResponse:
+def download(content: str, filename: str, content_type: str) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
@@ -131,7 +131,7 @@ def standings_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             _("%(name)s has no round %(number)s.") % {"name": tournament.name, "number": through},
             fields={"round": "a round of the tournament"},
         )
-    return _download(
+    return download(
         selectors.standings_csv(selectors.standings(tournament, through_round=through)),
         f"{tournament.slug}-standings.csv",
         "text/csv; charset=utf-8",
@@ -140,7 +140,7 @@ def standings_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @organiser_page
 def hands_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return _download(
+    return download(
         selectors.hands_csv(tournament), f"{tournament.slug}-hands.csv", "text/csv; charset=utf-8"
     )
 
@@ -148,7 +148,7 @@ def hands_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @organiser_page
 def archive_json(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     body = json.dumps(selectors.tournament_archive(tournament), cls=DjangoJSONEncoder, indent=1)
-    return _download(body, f"{tournament.slug}-archive.json", "application/json")
+    return download(body, f"{tournament.slug}-archive.json", "application/json")
 
 
 @login_required

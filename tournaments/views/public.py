@@ -47,6 +47,7 @@ def _pairings_context(tournament: Tournament, rnd: Round | None) -> dict:
 
 
 @public_page
+@require_GET
 def home(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Pairings of the current round (or of `?round=N`), with the round list."""
     rnd = _shown_round(tournament, request)
@@ -90,6 +91,7 @@ def _player_links(request: HttpRequest, tournament: Tournament) -> bool:
 
 
 @public_page
+@require_GET
 def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(
         request,
@@ -118,6 +120,7 @@ def standings_table(request: HttpRequest, tournament: Tournament) -> HttpRespons
 
 
 @public_page
+@require_GET
 def match_summary(request: HttpRequest, tournament: Tournament, pairing_id: int) -> HttpResponse:
     pairing = get_object_or_404(
         Pairing.objects.select_related("round", "player_a__player", "player_b__player"),
@@ -155,6 +158,7 @@ def _projector_context(tournament: Tournament) -> dict:
 
 
 @public_page
+@require_GET
 def projector(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(request, "tournaments/projector.html", _projector_context(tournament))
 

@@ -499,6 +499,7 @@ def corrections(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "attention": attention,
             "by_hand": selectors.results_by_hand(tournament),
             "rows": selectors.event_ledger(tournament),
+            "broken": selectors.verify_chains([tournament.chain])[tournament.chain],
             "tab": "corrections",
         },
     )

@@ -46,6 +46,7 @@ ONLY_ORGANISERS = {
 
 
 def require_some_club(actor: permissions.Actor, doing: str) -> list[Club]:
+    permissions.refuse_auditor_anywhere(actor)
     clubs = organised_clubs(actor)
     if not clubs:
         message = ONLY_ORGANISERS.get(doing) or _("Only club organisers %(doing)s.") % {
