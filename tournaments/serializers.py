@@ -894,6 +894,10 @@ class ChainCheckOutputSerializer(serializers.Serializer):
     match_id = serializers.IntegerField(allow_null=True)
     ok = serializers.BooleanField()
     broken = ChainBreakOutputSerializer(allow_null=True)
+    differences = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="What the match's hands, games or result say otherwise than its ledger.",
+    )
 
 
 class AuditFiltersOutputSerializer(serializers.Serializer):
@@ -905,6 +909,10 @@ class AuditFiltersOutputSerializer(serializers.Serializer):
 class AuditOutputSerializer(serializers.Serializer):
     tournament = serializers.SlugField(source="tournament.slug")
     verified = serializers.BooleanField(help_text="Every chain of the event verifies.")
+    checkpoint_problems = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="What is wrong with the signed checkpoint file the chains are held against.",
+    )
     chains = ChainCheckOutputSerializer(many=True)
     exceptions = AuditExceptionOutputSerializer(many=True)
     filters = AuditFiltersOutputSerializer()

@@ -96,7 +96,7 @@ def log_decision(match, actor, before, after, *, action, hand=None, reason="") -
         hand=hand,
         reason=reason,
         before={**before, "decided_by": match.decided_by or None},
-        after={**after, "decided_by": match.decided_by or "hands", "action": action},
+        after={**after, "decided_by": match.decided_by or None, "action": action},
     )
 
 

@@ -14,7 +14,7 @@ from django.test import Client
 
 from ginclub.permissions import Actor
 from scoring import services as scoring
-from scoring.models import Club, LedgerRow
+from scoring.models import Club, Hand, LedgerRow
 from tests.factories import UserFactory
 from tests.tournaments.audit_world import audited_event, auditor_of, match_of
 from tournaments import selectors
@@ -140,6 +140,23 @@ def test_a_forged_row_is_marked_where_it_stands_on_the_audit_and_the_ledgers(eve
     assert 'data-testid="broken-row"' in row and "the row was edited" in row
     corrections = client.get(f"/tournaments/{event.slug}/manage/corrections/").content.decode()
     assert 'role="alert"' in corrections and "The chain breaks here" in corrections
+
+
+def test_a_hand_edited_in_the_tables_is_named_on_the_audit_though_every_chain_fits(event, auditor):
+    match = match_of(event, 1, 1)
+    hand = Hand.objects.filter(game__match=match, state=Hand.State.CONFIRMED).order_by("pk").first()
+    Hand.objects.filter(pk=hand.pk).update(points=hand.points + 20)  # no ledger row
+    audit = selectors.tournament_audit(event)
+    assert not audit.verified
+    (check,) = audit.broken_chains
+    assert check.chain == f"match:{match.pk}" and check.broken is None
+    assert any("points" in difference for difference in check.differences)
+    page = reader(auditor).get(f"/tournaments/{event.slug}/manage/audit/").content.decode()
+    assert 'data-testid="replay-differences"' in page
+    data = reader(auditor).get(f"/api/tournaments/{event.slug}/audit/").json()
+    assert data["verified"] is False
+    (found,) = [c for c in data["chains"] if c["chain"] == f"match:{match.pk}"]
+    assert found["differences"] and found["broken"] is None
 
 
 def test_the_match_ledger_shows_each_entrys_device_and_full_hashes(event, auditor):

@@ -36,6 +36,7 @@ from scoring.hand_input import STATE_WORDS, outcome_text
 from scoring.models import LedgerRow
 from tournaments.models import Pairing, Tournament
 from tournaments.selectors.exports import safe
+from tournaments.selectors.verification import verify_tournament
 from tournaments.translated import reason_text
 
 KINDS = {
@@ -122,10 +123,11 @@ class ChainCheck:
     rows: int
     match_id: int | None
     broken: ledger.Break | None
+    differences: tuple[str, ...] = ()  # what its tables say otherwise (scoring.replay)
 
     @property
     def ok(self) -> bool:
-        return self.broken is None
+        return self.broken is None and not self.differences
 
 
 @dataclass(frozen=True)
@@ -134,10 +136,11 @@ class Audit:
     chains: list[ChainCheck]
     exceptions: list[AuditException]
     filters: dict[str, Any]
+    checkpoint_problems: tuple[str, ...] = ()  # the signed checkpoint file's own
 
     @property
     def verified(self) -> bool:
-        return all(check.ok for check in self.chains)
+        return not self.checkpoint_problems and all(check.ok for check in self.chains)
 
     @property
     def broken_chains(self) -> list[ChainCheck]:
@@ -146,6 +149,22 @@ class Audit:
 
 # The one place the audit asks the ledger's verifier (ginclub.ledger.verify_chains).
 verify_chains = ledger.verify_chains
+
+
+def _verified(tournament: Tournament, chains: list[str]):
+    """{chain: its first break or None}, {chain: the replay's differences} and the
+    checkpoint's own problems: the tournament verified in full (verify_tournament: every
+    chain, its last signed checkpoint, each match replayed against its tables)."""
+    found = verify_tournament(tournament)
+    first: dict[str, ledger.Break | None] = dict.fromkeys(chains)
+    for broken in found.breaks:
+        if broken.chain in first and first[broken.chain] is None:
+            first[broken.chain] = broken
+    differences: dict[str, list[str]] = defaultdict(list)
+    for difference in found.differences:
+        differences[difference.chain].append(str(difference))
+    checkpoint = tuple(b.problem for b in found.breaks if b.chain == ledger.CHECKPOINT)
+    return first, differences, checkpoint
 
 
 # ------------------------------------------------------------------------ the audit
@@ -165,7 +184,7 @@ def tournament_audit(
     filters = _filters(tournament, kind, round, player)
     places = _places(tournament)
     chains = [tournament.chain] + [f"match:{match_id}" for match_id in places]
-    checks = verify_chains(chains)
+    checks, differences, checkpoint = _verified(tournament, chains)
     rows = list(
         LedgerRow.objects.filter(chain__in=chains)
         .select_related("entry", "hand__game")
@@ -178,10 +197,12 @@ def tournament_audit(
     return Audit(
         tournament=tournament,
         chains=[
-            _check(tournament, chain, counts[chain], places, checks[chain]) for chain in chains
+            _check(tournament, chain, counts[chain], places, checks[chain], differences[chain])
+            for chain in chains
         ],
         exceptions=exceptions,
         filters=filters,
+        checkpoint_problems=checkpoint,
     )
 
 
@@ -231,7 +252,7 @@ def _places(tournament: Tournament) -> dict[int, Place]:
     }
 
 
-def _check(tournament, chain: str, rows: int, places, broken) -> ChainCheck:
+def _check(tournament, chain: str, rows: int, places, broken, differences) -> ChainCheck:
     match_id = int(chain.split(":", 1)[1]) if chain.startswith("match:") else None
     if match_id is None:
         label = gettext("The event's ledger (%(name)s)") % {"name": tournament.name}
@@ -242,7 +263,7 @@ def _check(tournament, chain: str, rows: int, places, broken) -> ChainCheck:
             "table": place.table,
             "players": place.players,
         }
-    return ChainCheck(chain, label, rows, match_id, broken)
+    return ChainCheck(chain, label, rows, match_id, broken, tuple(differences))
 
 
 def _exceptions(rows: list[LedgerRow], places, checks) -> list[AuditException]:
