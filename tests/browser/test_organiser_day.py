@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from ginclub.permissions import table_token
 from scoring.models import Hand, Match
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.test_phone_traps import no_errors, watch_console
 from tests.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
 from tournaments.models import Round, Tournament
 
@@ -70,6 +71,15 @@ def sit_down(page, link: str, name: str) -> None:
 
 
 def test_organiser_day_from_registration_to_public_standings(desk, phone):
+    # No page of the day logs a console error (issue 23): the desk's and every phone's.
+    errors = watch_console(desk)
+
+    def watched():
+        page = phone()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        return page
+
     club = ClubFactory(name="Riverside Gin", slug="riverside")
     club.organisers.add(UserFactory(username="olga"))
     for number, (name, pin) in enumerate(PINS.items(), start=1):
@@ -123,7 +133,7 @@ def test_organiser_day_from_registration_to_public_standings(desk, phone):
     other_table = 1 if "Table 2" in card.locator(".big-table").inner_text() else 2
     shot(desk, "3-table-cards")
 
-    alice, rival = phone(), phone()
+    alice, rival = watched(), watched()
     sit_down(alice, link, "Alice")
     sit_down(rival, link, opponent)
     expect(alice.get_by_test_id("round-clock")).to_contain_text("left in the round")
@@ -163,7 +173,7 @@ def test_organiser_day_from_registration_to_public_standings(desk, phone):
     assert Round.objects.get(tournament=tournament, number=1).state == Round.State.CLOSED
 
     # Anyone sees the standings on the public page, on a phone, without logging in.
-    public = phone()
+    public = watched()
     public.goto(f"/tournaments/{tournament.slug}/standings/")
     rows = public.locator("#standings-table tbody tr")
     expect(rows).to_have_count(4)
@@ -235,7 +245,7 @@ def test_organiser_day_from_registration_to_public_standings(desk, phone):
     expect(desk.locator(".messages")).to_contain_text(f"Table {by_hand.table}: result recorded")
 
     knocker, defender = by_time.player_a.player.name, by_time.player_b.player.name
-    first, second = phone(), phone()
+    first, second = watched(), watched()
     link = f"/t/{table_token(by_time.match)}/"
     sit_down(first, link, knocker)
     sit_down(second, link, defender)
@@ -273,3 +283,4 @@ def test_organiser_day_from_registration_to_public_standings(desk, phone):
     for name in PINS:  # the Matches column: round 1 and round 2
         expect(ratings.locator("tr", has_text=name).locator("td").nth(2)).to_have_text("2")
     shot(desk, "14-ratings")
+    no_errors(errors, refusals=True)
