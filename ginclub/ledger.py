@@ -216,17 +216,6 @@ def legacy_rows(chain: Chains = None) -> int:
     return _only(_rows().objects.filter(key_id=LEGACY), chain).count()
 
 
-def verify_chains(chains: list[str]) -> dict[str, Break | None]:
-    """{chain: its first row that does not verify, or None}, for the pages and the API
-    that show a verification (a match's ledger, a tournament's audit). The one place
-    they ask the verifier: when the verifier changes, it changes here."""
-    found: dict[str, Break | None] = dict.fromkeys(chains)
-    for chain in chains:
-        breaks = verify(chain=chain)
-        found[chain] = breaks[0] if breaks else None
-    return found
-
-
 def _problem(row: Any, expected_prev: str, expected_pos: int, keyed: bool) -> str:
     if row.position != expected_pos:
         return _("position %(position)s where %(expected)s was expected (a row is missing)") % {

@@ -27,10 +27,10 @@ from django.views import i18n
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from ginclub import inputs, ledger, permissions
+from ginclub import inputs, permissions
 from ginclub.errors import NotFound, ServiceError
 from ginclub.http import answer_poll
-from scoring import hooks, selectors, services
+from scoring import hooks, replay, selectors, services
 from scoring.forms import (
     CARD_CHOICES,
     OUTCOME_CHOICES,
@@ -939,9 +939,21 @@ def match_ledger(request: HttpRequest, match_id: int) -> HttpResponse:
     permissions.require_audit_match(permissions.actor_of(request), match)
     rows = list(selectors.ledger_of(match).select_related("entry", "hand"))
     chain = services.chain_of(match)
-    broken = ledger.verify_chains([chain])[chain]
-    breaks = [broken] if broken else []
-    return render(request, "scoring/ledger.html", {"match": match, "rows": rows, "breaks": breaks})
+    # The same verifier as the audit: the chain, its signed checkpoint, and the match
+    # replayed against its hands, games and result (a table edited behind a chain that
+    # still fits is named here too).
+    found = replay.verify_chain(chain)
+    breaks = [broken for broken in found.breaks if broken.chain == chain]
+    return render(
+        request,
+        "scoring/ledger.html",
+        {
+            "match": match,
+            "rows": rows,
+            "breaks": breaks,
+            "differences": [str(difference) for difference in found.differences],
+        },
+    )
 
 
 @login_required

@@ -10,7 +10,7 @@ import pytest
 
 from scoring import services
 from scoring.hand_input import HandInput
-from scoring.models import LedgerRow
+from scoring.models import Hand, LedgerRow
 from tests.scoring.helpers import confirm, key, submit
 
 pytestmark = pytest.mark.django_db
@@ -95,4 +95,18 @@ def test_a_tampered_row_is_named_on_the_page(client, organiser, audited):
     LedgerRow.objects.filter(pk=row.pk).update(reason="nothing to see")
     text = page(client, organiser, audited)
     assert "The chain does not verify: row 2:" in text
+    assert "Verified:" not in text
+
+
+def test_a_hands_table_edited_behind_a_fitting_chain_is_named_on_the_page(
+    client, organiser, audited
+):
+    """The page asks the audit's verifier, which replays the match: every row still fits
+    its chain, but the hand's points in the tables differ from the ledger's."""
+    hand = Hand.objects.get(game__match=audited, number=1)
+    Hand.objects.filter(pk=hand.pk).update(points=hand.points + 20)
+    text = page(client, organiser, audited)
+    assert "The chain does not verify" not in text
+    assert "The match's tables differ from its ledger:" in text
+    assert "hand 1 of game 1 points" in text
     assert "Verified:" not in text

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.tournaments.helpers import actor, new_event
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import Pairing
 
 pytestmark = pytest.mark.django_db
@@ -52,3 +52,26 @@ def test_your_matches_on_the_home_page_say_event_round_table_and_club(client, cl
     text = re.sub(r"\s+", " ", client.get("/").content.decode())
     listed = text.split('data-testid="your-matches"')[1].split("</ul>")[0]
     assert f"Winter Open · round 1, table 1 · {club.name} · " in listed
+
+
+def test_the_corrections_page_sends_to_the_audit_when_a_match_differs_from_its_ledger(
+    client, club, organiser
+):
+    """The corrections page asks the audit's verifier (chains, checkpoint and each match
+    replayed): a result forged in the tables behind a chain that still fits is counted
+    there with a link to the audit, which names it."""
+    event = new_event(club, organiser, players=["Cleo", "Dev"])
+    rnd = services.draft_round(tournament_id=event.pk, actor=actor(organiser))
+    services.publish_round(round_id=rnd.pk, actor=actor(organiser))
+    pairing = Pairing.objects.select_related("match").get(round=rnd)
+    client.force_login(organiser)
+    corrections = f"/tournaments/{event.slug}/manage/corrections/"
+    assert 'data-testid="audit-problems"' not in client.get(corrections).content.decode()
+    type(pairing.match).objects.filter(pk=pairing.match.pk).update(winner="B", points_b=500)
+    text = re.sub(r"\s+", " ", client.get(corrections).content.decode())
+    assert "The chain does not verify" not in text
+    found = text.split('data-testid="audit-problems"')[1].split("</p>")[0]
+    differences = selectors.verify_tournament(event).differences
+    assert differences and all(d.match_id == pairing.match.pk for d in differences)
+    assert f"The audit finds {len(differences)} problem" in found
+    assert f'href="/tournaments/{event.slug}/manage/audit/"' in found

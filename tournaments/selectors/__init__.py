@@ -36,7 +36,7 @@ inside the package import their siblings, never this hub.
 
 from __future__ import annotations
 
-from tournaments.selectors.audit import Audit, audit_csv, tournament_audit, verify_chains
+from tournaments.selectors.audit import Audit, audit_csv, tournament_audit
 from tournaments.selectors.bracket import BracketView, bracket, has_bracket
 from tournaments.selectors.clock import (
     CLOCK_RELATED,
@@ -130,7 +130,6 @@ __all__ = [
     "Audit",
     "audit_csv",
     "tournament_audit",
-    "verify_chains",
     # events
     "tournaments_for",
     "without_pin",

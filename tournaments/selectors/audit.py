@@ -10,7 +10,8 @@ Terms:
                 its round closed.
     kind        which of those an exception is (KINDS).
     chain       the event's own ledger chain and each of its matches' chains
-                (ginclub.ledger); `verify_chains` checks them all.
+                (ginclub.ledger); `verify_tournament` checks them all,
+                with the signed checkpoint, and replays each match.
     broken      a row at or after the first row of its chain that does not verify: it
                 cannot be trusted, and the page marks it where it stands.
 
@@ -35,6 +36,7 @@ from ginclub.errors import ServiceError
 from scoring.hand_input import STATE_WORDS, outcome_text
 from scoring.models import LedgerRow
 from tournaments.models import Pairing, Tournament
+from tournaments.selectors.corrections import result_text
 from tournaments.selectors.exports import safe
 from tournaments.selectors.verification import verify_tournament
 from tournaments.translated import reason_text
@@ -145,10 +147,6 @@ class Audit:
     @property
     def broken_chains(self) -> list[ChainCheck]:
         return [check for check in self.chains if not check.ok]
-
-
-# The one place the audit asks the ledger's verifier (ginclub.ledger.verify_chains).
-verify_chains = ledger.verify_chains
 
 
 def _verified(tournament: Tournament, chains: list[str]):
@@ -376,22 +374,7 @@ def _hand_text(hand: dict, place: Place) -> str:
 def _result_text(result: dict | None, place: Place) -> str:
     if not result or "games_won" not in result:
         return ""
-    values = {
-        "a": place.names["A"],
-        "b": place.names["B"],
-        "games_a": result["games_won"]["A"],
-        "games_b": result["games_won"]["B"],
-        "points_a": result["points"]["A"],
-        "points_b": result["points"]["B"],
-    }
-    if result.get("winner"):
-        return gettext(
-            "%(winner)s won, %(a)s %(games_a)s–%(games_b)s %(b)s (%(points_a)s–%(points_b)s points)"
-        ) % {**values, "winner": place.names.get(result["winner"], "?")}
-    return (
-        gettext("undecided, %(a)s %(games_a)s–%(games_b)s %(b)s (%(points_a)s–%(points_b)s points)")
-        % values
-    )
+    return result_text(result, place.names)
 
 
 def _settings_text(before: dict, after: dict) -> tuple[str, str]:

@@ -50,27 +50,7 @@ class ResultChangeNotice:
         }.get(self.action, pgettext("hand", "changed"))
 
     def result_text(self, result: dict[str, Any]) -> str:
-        if not result:
-            return "?"
-        values = {
-            "a": self.players["A"],
-            "b": self.players["B"],
-            "games_a": result["games_won"]["A"],
-            "games_b": result["games_won"]["B"],
-            "points_a": result["points"]["A"],
-            "points_b": result["points"]["B"],
-        }
-        if result["winner"]:
-            return gettext(
-                "%(winner)s won, %(a)s %(games_a)s–%(games_b)s %(b)s "
-                "(%(points_a)s–%(points_b)s points)"
-            ) % {**values, "winner": self.players[result["winner"]]}
-        return (
-            gettext(
-                "undecided, %(a)s %(games_a)s–%(games_b)s %(b)s (%(points_a)s–%(points_b)s points)"
-            )
-            % values
-        )
+        return result_text(result, self.players) if result else "?"
 
     @property
     def before_text(self) -> str:
@@ -117,3 +97,24 @@ def results_changed(
             )
         )
     return notices
+
+
+def result_text(result: dict[str, Any], names: dict[str, str]) -> str:
+    """A match's result in words with the players' names ("Ada won, Ada 3–1 Ben (420–310
+    points)"), for the corrections page and the audit."""
+    values = {
+        "a": names["A"],
+        "b": names["B"],
+        "games_a": result["games_won"]["A"],
+        "games_b": result["games_won"]["B"],
+        "points_a": result["points"]["A"],
+        "points_b": result["points"]["B"],
+    }
+    if result.get("winner"):
+        return gettext(
+            "%(winner)s won, %(a)s %(games_a)s–%(games_b)s %(b)s (%(points_a)s–%(points_b)s points)"
+        ) % {**values, "winner": names.get(result["winner"], "?")}
+    return (
+        gettext("undecided, %(a)s %(games_a)s–%(games_b)s %(b)s (%(points_a)s–%(points_b)s points)")
+        % values
+    )
