@@ -11,7 +11,7 @@ from typing import Any
 
 from django import template
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
+from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
 
@@ -182,6 +182,8 @@ CODES["stage"] = CODES["format"]
 SEAT_FIELDS = {"knocker", "winner", "dealer", "first_dealer"}
 # Fields holding a moment as ISO text (time called, a round's end).
 MOMENTS = {"at", "ends_at"}
+# Fields holding a day as ISO text (a tournament's date, a season's first and last day).
+DAYS = {"date", "starts_on", "ends_on"}
 # Fields that identify the row rather than change (shown in the row's heading instead).
 QUIET = {"number", "game", "version", "players", "table"}
 
@@ -218,6 +220,10 @@ def _text(value: Any, field: str, names: dict[str, str]) -> str:
         moment = parse_datetime(value)
         if moment is not None:  # an ISO moment, in the reader's way of writing dates
             return date_format(timezone.localtime(moment), "SHORT_DATETIME_FORMAT")
+    if field in DAYS and isinstance(value, str):
+        day = parse_date(value)
+        if day is not None:  # in the reader's way of writing dates, not "2026-11-26"
+            return date_format(day, "DATE_FORMAT")
     if field in SEAT_FIELDS and value in names:
         return names[value]
     if isinstance(value, list):

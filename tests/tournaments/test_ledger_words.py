@@ -89,3 +89,20 @@ def test_dates_as_each_language_writes_them(language, expected):
     )
     with translation.override(language):
         assert template.render(Context({"d": moment})) == expected
+
+
+@pytest.mark.parametrize("language, day", [("it", "26 novembre 2026"), ("en-gb", "26 Nov 2026")])
+def test_a_tournaments_date_on_its_created_row_reads_as_a_date(language, day):
+    """Issue 23: the "Tournament created" row showed the date as "2026-11-26"."""
+    from scoring.models import LedgerRow
+    from scoring.templatetags.ledger_extras import ledger_changes
+
+    club = ClubFactory()
+    organiser = UserFactory()
+    club.organisers.add(organiser)
+    event = new_event(club, organiser, players=["Ada", "Ben"], date=dt.date(2026, 11, 26))
+    row = LedgerRow.objects.get(chain=event.chain, action="tournament_created")
+    with translation.override(language):
+        lines = {line["field"]: line["after"] for line in ledger_changes(row)}
+    assert day in lines.values(), lines
+    assert "2026-11-26" not in lines.values()
