@@ -336,6 +336,12 @@ class ApiMachine(RuleBasedStateMachine):
                 print(where, status, error["code"], message)
         return response
 
+    def preview_or_send(self, role: str, path: str, body: dict, key: str, preview: bool):
+        """A correction or a void: previewed (no key) or sent with its idempotency key."""
+        if preview:
+            return self.call(role, "post", path + "preview/", body)
+        return self.call(role, "post", path, {**body, "idempotency_key": key})
+
     def match_ids(self) -> list[int]:
         return list(Match.objects.order_by("pk").values_list("pk", flat=True))
 
@@ -590,12 +596,7 @@ class ApiMachine(RuleBasedStateMachine):
             "version": max(1, hand.version + version_offset),
             "reason": reason,
         }
-        path = f"/api/hands/{hand.pk}/correct/"
-        if preview:
-            path += "preview/"
-        else:
-            body["idempotency_key"] = key
-        response = self.call(role, "post", path, body)
+        response = self.preview_or_send(role, f"/api/hands/{hand.pk}/correct/", body, key, preview)
         if response.status_code == 200:
             assert self.may_organise(role, match.club_id), f"{role} corrected hand {hand.pk}"
 
@@ -611,12 +612,7 @@ class ApiMachine(RuleBasedStateMachine):
     def void(self, role, h, version_offset, key, reason, preview):
         hand = Hand.objects.select_related("game__match").get(pk=pick(self.hand_ids(), h))
         body = {"version": max(1, hand.version + version_offset), "reason": reason}
-        path = f"/api/hands/{hand.pk}/void/"
-        if preview:
-            path += "preview/"
-        else:
-            body["idempotency_key"] = key
-        response = self.call(role, "post", path, body)
+        response = self.preview_or_send(role, f"/api/hands/{hand.pk}/void/", body, key, preview)
         if response.status_code == 200:
             assert self.may_organise(role, hand.game.match.club_id), f"{role} voided {hand.pk}"
 
