@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,47 @@ def pytest_collection_modifyitems(items):
                         reason="system Chromium not installed (apt-get install -y chromium)"
                     )
                 )
+
+
+# A refusal is an answer (400 or 409): Chromium logs its status as it logs any 4xx. Only
+# these lines are let through, and only where a test expects a refusal.
+REFUSED_STATUS = re.compile(
+    r"Failed to load resource: the server responded with a status of 4(00|09)"
+)
+
+
+class Console:
+    """The console errors and uncaught exceptions of every page watched, each with its
+    page's address, collected as they come."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def watch(self, page):
+        page.on(
+            "console",
+            lambda m: self.errors.append(f"{page.url}: {m.text}") if m.type == "error" else None,
+        )
+        page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
+        return page
+
+    def assert_clean(self, *, refusals: bool = False) -> None:
+        """No error; with `refusals`, a 400 or 409 status line is not one."""
+        left = [e for e in self.errors if not (refusals and REFUSED_STATUS.search(e))]
+        assert not left, "\n".join(left)
+
+
+@pytest.fixture
+def console() -> Console:
+    return Console()
+
+
+def in_italian(page) -> None:
+    """Switch the page to Italian with the language switch, as a person does."""
+    from playwright.sync_api import expect
+
+    page.get_by_test_id("language-it").click()
+    expect(page.locator("html")).to_have_attribute("lang", "it")
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,6 @@ from playwright.sync_api import expect
 from ginclub.permissions import table_token
 from scoring.models import Hand, Match
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.test_phone_traps import no_errors, watch_console
 from tests.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
 from tournaments.models import Round, Tournament
 
@@ -70,15 +69,12 @@ def sit_down(page, link: str, name: str) -> None:
     expect(page.locator("#hand-form")).to_contain_text(f"as {name}")
 
 
-def test_organiser_day_from_registration_to_public_standings(desk, phone):
+def test_organiser_day_from_registration_to_public_standings(console, desk, phone):
     # No page of the day logs a console error (issue 23): the desk's and every phone's.
-    errors = watch_console(desk)
+    console.watch(desk)
 
     def watched():
-        page = phone()
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        return page
+        return console.watch(phone())
 
     club = ClubFactory(name="Riverside Gin", slug="riverside")
     club.organisers.add(UserFactory(username="olga"))
@@ -283,4 +279,4 @@ def test_organiser_day_from_registration_to_public_standings(desk, phone):
     for name in PINS:  # the Matches column: round 1 and round 2
         expect(ratings.locator("tr", has_text=name).locator("td").nth(2)).to_have_text("2")
     shot(desk, "14-ratings")
-    no_errors(errors, refusals=True)
+    console.assert_clean(refusals=True)

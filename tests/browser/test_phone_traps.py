@@ -10,35 +10,11 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Hand
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, in_italian
 from tests.browser.test_table_errors import fill_quick_knock
 from tests.browser.test_table_flow import sit_down, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-# A refusal is an answer (400 or 409): Chromium logs its status as it logs any 4xx. Only
-# these lines are let through, and only in tests that expect a refusal.
-REFUSED_STATUS = re.compile(
-    r"^Failed to load resource: the server responded with a status of 4(00|09)"
-)
-
-
-def watch_console(page) -> list[str]:
-    """The page's console errors and uncaught exceptions, collected as they come."""
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
-
-
-def no_errors(errors: list[str], *, refusals: bool = False) -> None:
-    left = [e for e in errors if not (refusals and REFUSED_STATUS.match(e))]
-    assert left == [], left
-
-
-def in_italian(page) -> None:
-    page.get_by_test_id("language-it").click()
-    expect(page.locator("html")).to_have_attribute("lang", "it")
 
 
 def shot(page, name: str) -> None:
@@ -48,12 +24,12 @@ def shot(page, name: str) -> None:
 # ---------------------------------------------------------------- trap 2: stale words
 
 
-def test_a_new_save_or_preview_clears_the_last_preview_and_refusal(phone):
+def test_a_new_save_or_preview_clears_the_last_preview_and_refusal(console, phone):
     """'Deadwood 15 is over the knock limit 10' sat under an older 'Knock: 20 − 5 = 15';
     'Gin means 0 deadwood' stayed after a later preview worked."""
     match, link = start()
     alice = phone()
-    errors = watch_console(alice)
+    console.watch(alice)
     sit_down(alice, link, "Alice", "1111")
     fill_quick_knock(alice, "5", "20")
     alice.get_by_role("button", name="Preview score").click()
@@ -67,13 +43,13 @@ def test_a_new_save_or_preview_clears_the_last_preview_and_refusal(phone):
     alice.get_by_role("button", name="Preview score").click()
     expect(alice.locator("#preview")).to_contain_text("Knock: 20 − 5 = 15")
     expect(refusal).to_have_count(0)  # and so is the old refusal
-    no_errors(errors, refusals=True)
+    console.assert_clean(refusals=True)
 
 
-def test_the_preview_says_for_whom_and_without_a_knocker_refuses_by_name(phone):
+def test_the_preview_says_for_whom_and_without_a_knocker_refuses_by_name(console, phone):
     match, link = start()
     alice = phone()
-    errors = watch_console(alice)
+    console.watch(alice)
     sit_down(alice, link, "Alice", "1111")
     alice.locator("#id_knocker_deadwood").fill("5")
     alice.locator("#id_defender_deadwood").fill("20")
@@ -85,15 +61,15 @@ def test_the_preview_says_for_whom_and_without_a_knocker_refuses_by_name(phone):
     alice.get_by_role("button", name="Preview score").click()
     expect(alice.locator("#preview")).to_contain_text("Knock: 20 − 5 = 15 → Bob +15")
     expect(refusal).to_have_count(0)
-    no_errors(errors, refusals=True)
+    console.assert_clean(refusals=True)
 
 
-def test_preview_and_save_are_disabled_in_flight_with_no_console_error(phone):
+def test_preview_and_save_are_disabled_in_flight_with_no_console_error(console, phone):
     """Every Preview tap logged "hx-disabled-elt ... returned no matches": nothing was
     disabled while the request was on its way."""
     match, link = start()
     alice = phone()
-    errors = watch_console(alice)
+    console.watch(alice)
     sit_down(alice, link, "Alice", "1111")
     fill_quick_knock(alice, "4", "30")
     seen = []
@@ -112,19 +88,21 @@ def test_preview_and_save_are_disabled_in_flight_with_no_console_error(phone):
     expect(alice.locator("#preview")).to_contain_text("→ Alice +26")
     assert seen == [[True, True]], seen
     expect(alice.get_by_test_id("submit-hand")).to_be_enabled()
-    no_errors(errors)
+    console.assert_clean()
 
 
 # ------------------------------------------------- trap 3: people's words, said once
 
 
 @pytest.mark.parametrize("language", ["en", "it"])
-def test_two_entries_of_one_hand_are_compared_once_with_one_pair_of_buttons(phone, language):
+def test_two_entries_of_one_hand_are_compared_once_with_one_pair_of_buttons(
+    console, phone, language
+):
     """The second phone said it three times (table, red paragraph, a list of
     'defender_deadwood: Alice: 4; you: 5') with two pairs of Confirm/Dispute."""
     match, link = start()
     alice, bob = phone(), phone()
-    errors = watch_console(bob)
+    console.watch(bob)
     sit_down(alice, link, "Alice", "1111")
     sit_down(bob, link, "Bob", "2222")
     if language == "it":
@@ -152,15 +130,15 @@ def test_two_entries_of_one_hand_are_compared_once_with_one_pair_of_buttons(phon
     bob.get_by_test_id("clash-confirm").click()
     expect(bob.locator("#hand-form h2")).to_contain_text("2")
     assert Hand.objects.get(game__match=match).state == Hand.State.CONFIRMED
-    no_errors(errors, refusals=True)
+    console.assert_clean(refusals=True)
 
 
 @pytest.mark.parametrize("language", ["en", "it"])
-def test_a_refusal_names_the_players_and_never_a_field(phone, language):
+def test_a_refusal_names_the_players_and_never_a_field(console, phone, language):
     """'knocker: choose who knocked…' under 'Say who knocked: Alice or Bob.'"""
     match, link = start()
     alice = phone()
-    errors = watch_console(alice)
+    console.watch(alice)
     sit_down(alice, link, "Alice", "1111")
     if language == "it":
         in_italian(alice)
@@ -172,17 +150,17 @@ def test_a_refusal_names_the_players_and_never_a_field(phone, language):
     text = alert.inner_text()
     assert "knocker" not in text and "bussatore:" not in text, text
     assert len(alert.locator("li").all()) == 0
-    no_errors(errors, refusals=True)
+    console.assert_clean(refusals=True)
 
 
 # --------------------------------------------------- trap 5: a gin is not a knock
 
 
 @pytest.mark.parametrize("language", ["en", "it"])
-def test_the_gin_form_asks_who_went_gin_and_no_knock_questions(phone, language):
+def test_the_gin_form_asks_who_went_gin_and_no_knock_questions(console, phone, language):
     match, link = start()
     alice = phone()
-    errors = watch_console(alice)
+    console.watch(alice)
     sit_down(alice, link, "Alice", "1111")
     if language == "it":
         in_italian(alice)
@@ -209,7 +187,7 @@ def test_the_gin_form_asks_who_went_gin_and_no_knock_questions(phone, language):
     entry.get_by_label("Knock" if language == "en" else "Bussata", exact=True).check(force=True)
     expect(entry.get_by_text(knock, exact=True)).to_be_visible()
     expect(alice.locator("#id_knocker_deadwood")).to_be_visible()
-    no_errors(errors)
+    console.assert_clean()
 
 
 # ------------------------------------------ trap 6: a withdrawn hand keeps its number
@@ -217,12 +195,13 @@ def test_the_gin_form_asks_who_went_gin_and_no_knock_questions(phone, language):
 
 @pytest.mark.parametrize("language", ["en", "it"])
 def test_a_dispute_needs_a_reason_and_a_withdrawn_hand_is_entered_again_under_its_number(
-    phone, language
+    console, phone, language
 ):
     """'Disputed: no reason given' went through; the re-entry of hand 1 became hand 2."""
     match, link = start()
     alice, bob = phone(), phone()
-    errors = watch_console(alice) + watch_console(bob)
+    console.watch(alice)
+    console.watch(bob)
     sit_down(alice, link, "Alice", "1111")
     sit_down(bob, link, "Bob", "2222")
     if language == "it":
@@ -263,7 +242,7 @@ def test_a_dispute_needs_a_reason_and_a_withdrawn_hand_is_entered_again_under_it
     shot(bob, f"withdrawn-{language}")
     bob.get_by_test_id("confirm-1").click()
     expect(bob.locator("#hand-form h2")).to_contain_text("2")
-    no_errors(errors, refusals=True)
+    console.assert_clean(refusals=True)
 
 
 # ------------------------------------------------ trap 1: a player with no PIN
@@ -303,14 +282,14 @@ def _event_with_a_player_without_pin():
 
 @pytest.mark.parametrize("language", ["en", "it"])
 def test_a_player_without_a_pin_is_flagged_before_publishing_and_the_desk_confirms_for_him(
-    desk, phone, language
+    console, desk, phone, language
 ):
     from ginclub.permissions import table_token
     from tests.browser.test_time_called import _log_in
     from tournaments.models import Pairing
 
     event, who = _event_with_a_player_without_pin()
-    errors = watch_console(desk)
+    console.watch(desk)
     _log_in(desk)
     if language == "it":
         in_italian(desk)
@@ -332,7 +311,7 @@ def test_a_player_without_a_pin_is_flagged_before_publishing_and_the_desk_confir
     pairing = Pairing.objects.select_related("match").get(round__tournament=event)
 
     ada = phone()
-    ada_errors = watch_console(ada)
+    console.watch(ada)
     sit_down(ada, f"/t/{table_token(pairing.match)}/", "Ada", "1111")
     seat = "A" if pairing.match.player_a.name == "Ada" else "B"
     ada.locator(f'input[name="knocker"][value="{seat}"]').check()
@@ -350,15 +329,14 @@ def test_a_player_without_a_pin_is_flagged_before_publishing_and_the_desk_confir
         {"en": "Confirmed", "it": "Confermata"}[language]
     )
     assert pairing.match.games.get().hands.get().state == "confirmed"
-    no_errors(errors)
-    no_errors(ada_errors)
+    console.assert_clean()
 
 
 # ----------------------------------------------- trap 4: results after time is called
 
 
 @pytest.mark.parametrize("language", ["en", "it"])
-def test_calling_time_asks_first_and_a_level_result_reads_as_a_win_on_time(desk, language):
+def test_calling_time_asks_first_and_a_level_result_reads_as_a_win_on_time(console, desk, language):
     """'Cleo wins 0–0: time was called…', 'games 0–0 · Cleo wins', game-win % '0 of 0'
     as 0.0%, '1 finishing the hand in play' beside 'No hand in play: decide now', and a
     'Call time' that acted at once."""
@@ -382,7 +360,7 @@ def test_calling_time_asks_first_and_a_level_result_reads_as_a_win_on_time(desk,
         ),  # fmt: skip
         idempotency_key="hand-1",
     )
-    errors = watch_console(desk)
+    console.watch(desk)
     _log_in(desk)
     if language == "it":
         in_italian(desk)
@@ -416,4 +394,4 @@ def test_calling_time_asks_first_and_a_level_result_reads_as_a_win_on_time(desk,
     table = desk.locator("table").first
     expect(table).to_be_visible()
     assert not re.search(r"(?<![0-9])0[.,]0%", table.inner_text())  # "—": no game finished
-    no_errors(errors)
+    console.assert_clean()

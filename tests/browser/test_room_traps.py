@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ginclub.permissions import table_token
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, Console
 from tests.browser.test_italian_day import contexts  # noqa: F401  (a fixture)
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.tournaments.helpers import actor, new_event, play_round, win
@@ -39,24 +39,6 @@ WORDS = {
         "carried": "come al tuo ultimo tavolo",
     },
 }
-
-
-class Console:
-    """The console errors of every page watched (none is expected)."""
-
-    def __init__(self) -> None:
-        self.errors: list[str] = []
-
-    def watch(self, page):
-        page.on(
-            "console",
-            lambda m: self.errors.append(f"{page.url}: {m.text}") if m.type == "error" else None,
-        )
-        page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
-        return page
-
-    def assert_clean(self) -> None:
-        assert not self.errors, "\n".join(self.errors)
 
 
 def shot(page, name: str) -> None:
@@ -98,11 +80,11 @@ def sit(page, pairing, name: str, words: dict) -> None:
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_a_player_goes_from_a_finished_match_to_the_next_table_without_the_pin_again(
+    console,
     contexts,  # noqa: F811
     locale,
 ):
     words = WORDS[locale]
-    console = Console()
     event, organiser = four_players()
     round_1 = play_round(event, organiser, play=False, close=False)
     ada = console.watch(contexts(360, locale))
@@ -199,11 +181,11 @@ def organiser_desk(contexts, locale: str, console: Console):  # noqa: F811
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_a_new_tournament_is_short_pairs_the_checked_in_and_counts_in_words(
+    console,
     contexts,  # noqa: F811
     locale,
 ):
     words = SETUP_WORDS[locale]
-    console = Console()
     club = ClubFactory(name="Riverside Gin", slug="riverside")
     club.organisers.add(UserFactory(username="olga"))
     for name in PINS:
@@ -269,10 +251,10 @@ def focused(page) -> dict:
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_the_keyboard_lands_on_the_next_thing_to_do_and_the_card_grid_is_one_tab_stop(
+    console,
     contexts,  # noqa: F811
     locale,
 ):
-    console = Console()
     event, organiser = four_players()
     round_1 = play_round(event, organiser, play=False, close=False)
     page = console.watch(contexts(360, locale))
@@ -355,6 +337,7 @@ LEDGER_WORDS = {
 @pytest.mark.parametrize("width", [360, 1280])
 @pytest.mark.parametrize("locale", LOCALES)
 def test_the_event_ledger_says_names_and_words_and_folds_away_on_the_corrections_page(
+    console,
     contexts,  # noqa: F811
     locale,
     width,
@@ -363,7 +346,6 @@ def test_the_event_ledger_says_names_and_words_and_folds_away_on_the_corrections
     from tournaments.services import apply_time_policy, call_time
 
     words = LEDGER_WORDS[locale]
-    console = Console()
     event, organiser = four_players()
     round_1 = play_round(event, organiser, play=False, close=False)
     play_hand(pairing_of(round_1, "Ada").match, organiser, game=1, number=1, winner="A")
@@ -410,9 +392,8 @@ SMALL_WORDS = {
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_the_smaller_traps_on_a_phone(contexts, locale):  # noqa: F811
+def test_the_smaller_traps_on_a_phone(console, contexts, locale):  # noqa: F811
     words = SMALL_WORDS[locale]
-    console = Console()
     event, organiser = four_players()
     play_round(event, organiser)  # played and closed
     round_2 = play_round(event, organiser, play=False, close=False)
@@ -458,8 +439,7 @@ def test_the_smaller_traps_on_a_phone(contexts, locale):  # noqa: F811
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_the_home_page_lists_matches_as_cards_without_bullets(contexts, locale):  # noqa: F811
-    console = Console()
+def test_the_home_page_lists_matches_as_cards_without_bullets(console, contexts, locale):  # noqa: F811
     event, organiser = four_players()
     play_round(event, organiser, play=False, close=False)
     desk = organiser_desk(contexts, locale, console)
@@ -497,6 +477,7 @@ DEFENDER_CARDS = "8H 9H KD KC KH 3C 4C 5C AS TD"  # deadwood 11 after lay-offs: 
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_a_correction_preview_shows_the_game_moving_and_a_card_hand_is_corrected_by_cards(
+    console,
     contexts,  # noqa: F811
     locale,
 ):
@@ -505,7 +486,6 @@ def test_a_correction_preview_shows_the_game_moving_and_a_card_hand_is_corrected
     from scoring.models import Hand
 
     words = CORRECTION_WORDS[locale]
-    console = Console()
     club = ClubFactory(name="Riverside Gin", slug="riverside")
     organiser = UserFactory(username="olga")
     club.organisers.add(organiser)
