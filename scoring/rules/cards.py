@@ -102,6 +102,8 @@ TWICE = {
 
 
 def check_unique(cards: Sequence[Card], what: str = "") -> None:
+    if len(set(cards)) == len(cards):
+        return
     seen: set[Card] = set()
     for card in cards:
         if card in seen:

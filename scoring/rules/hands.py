@@ -23,11 +23,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from scoring.rules.cards import Card, check_unique, format_cards, total_value
 from scoring.rules.errors import RulesError, gettext_noop
 from scoring.rules.melds import (
+    VALUE_SUM,
     Meld,
     best_arrangement,
     best_deadwood,
@@ -69,7 +71,9 @@ Parts = tuple[tuple[str, Mapping[str, Any]], ...]
 
 def fill(parts: Parts, translate=None) -> str:
     """The text of `parts`, each template passed through `translate` first if given."""
-    return "".join((translate(t) if translate else t) % dict(v) for t, v in parts)
+    if translate is None:
+        return "".join([t % (v if type(v) is dict else dict(v)) for t, v in parts])
+    return "".join(translate(t) % dict(v) for t, v in parts)
 
 
 class Outcome(StrEnum):
@@ -125,7 +129,7 @@ class Limit:
 def hand_limit(profile: RuleProfile, upcard: Card | None) -> Limit:
     """The knock limit for this deal, and the Oklahoma spade double."""
     if not profile.oklahoma:
-        return Limit(profile.knock_limit, 1, "")
+        return _plain_limit(profile.knock_limit)
     if upcard is None:
         raise RulesError(
             "missing_upcard", gettext_noop("Oklahoma rules need the first upcard of the deal")
@@ -133,6 +137,11 @@ def hand_limit(profile: RuleProfile, upcard: Card | None) -> Limit:
     limit = 0 if upcard.rank == 1 else upcard.value
     spade = profile.oklahoma_spade_double and upcard.suit == "S"
     return Limit(limit, 2 if spade else 1, "spade" if spade else "")
+
+
+@lru_cache(maxsize=128)
+def _plain_limit(knock_limit: int) -> Limit:
+    return Limit(knock_limit, 1, "")
 
 
 # -------------------------------------------------------------------- quick entry
@@ -416,13 +425,15 @@ def _best_for_knocker(knocker, defender, layoffs, profile, limit) -> HandResult:
     replies: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
     best = None
     first_error = None
+    multiplier = limit.multiplier
     # Lay-offs only lower D, so no spread can net more than (D before lay-offs − K):
     # trying spreads from the lowest K up, stop once that bound cannot beat the best.
-    for k, chosen in table.legal_spreads(total_value(knocker), limit.knock_limit):
-        if best is not None and (before - k) * limit.multiplier <= best[0]:
+    total = VALUE_SUM[own[0]] + VALUE_SUM[own[1]] + VALUE_SUM[own[2]] + VALUE_SUM[own[3]]
+    for k, chosen in table.legal_spreads(total, limit.knock_limit):
+        if best is not None and (before - k) * multiplier <= best[0]:
             break
-        melds = tuple(table.melds[i] for i in chosen)
         if layoffs is not None:
+            melds = tuple(table.melds[i] for i in chosen)
             try:
                 reply = defender_reply(
                     melds, defender, layoffs_allowed=profile.layoffs, declared=tuple(layoffs)
@@ -438,17 +449,30 @@ def _best_for_knocker(knocker, defender, layoffs, profile, limit) -> HandResult:
             d, off = replies[key]
         else:
             d, off = before, (0, 0, 0, 0)
-        result = _knock(k, before, d, profile, limit)
-        net = result.points if result.winner == "knocker" else -result.points
+        # The knocker's net result (k > 0 here: a spread of no deadwood is gin, above).
+        if d < k or (d == k and profile.undercut_on_tie):
+            net = -(profile.undercut_bonus + k - d) * multiplier
+        else:
+            net = (d - k) * multiplier
         if best is None or net > best[0]:
-            best = (net, melds, result, off)
+            best = (net, k, d, chosen, off)
     if best is None:
         raise _explain_illegal(knocker, limit, first_error)
-    _, melds, result, off = best
-    if isinstance(off, Reply):
-        return _with_reply(result, melds, off)
-    laid_off = tuple(c for c in defender if off[c.suit_index] & c.bit)
-    return _with_reply(result, melds, reply_for(defender, laid_off))
+    _, k, d, chosen, off = best
+    melds = tuple(table.melds[i] for i in chosen)
+    if not isinstance(off, Reply):
+        off = reply_for(defender, tuple(c for c in defender if off[c.suit_index] & c.bit))
+    return _knock(
+        k,
+        before,
+        d,
+        profile,
+        limit,
+        knocker_melds=melds,
+        defender_melds=off.melds,
+        laid_off=off.laid_off,
+        by_cards=True,
+    )
 
 
 def _explain_illegal(knocker, limit: Limit, error: RulesError | None) -> RulesError:
