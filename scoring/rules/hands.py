@@ -98,6 +98,36 @@ class HandResult:
     by_cards: bool = False
     parts: Parts = ()
 
+    # Written out rather than generated: a frozen dataclass's own __init__ sets each of
+    # these eleven fields through object.__setattr__, a tenth of a card-entry score.
+    def __init__(
+        self,
+        outcome: Outcome,
+        winner: str | None,
+        points: int,
+        knocker_deadwood: int | None,
+        defender_deadwood: int | None,
+        explanation: str,
+        knocker_melds: tuple[Meld, ...] = (),
+        defender_melds: tuple[Meld, ...] = (),
+        laid_off: tuple[Card, ...] = (),
+        by_cards: bool = False,
+        parts: Parts = (),
+    ) -> None:
+        self.__dict__.update(
+            outcome=outcome,
+            winner=winner,
+            points=points,
+            knocker_deadwood=knocker_deadwood,
+            defender_deadwood=defender_deadwood,
+            explanation=explanation,
+            knocker_melds=knocker_melds,
+            defender_melds=defender_melds,
+            laid_off=laid_off,
+            by_cards=by_cards,
+            parts=parts,
+        )
+
     def as_dict(self) -> dict:
         data = {
             "outcome": self.outcome.value,

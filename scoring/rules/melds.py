@@ -13,8 +13,7 @@ precomputed once. Sets are the only thing that couples suits, and a hand of 10 o
 cards has at most three ranks with three or more cards. A set whose cards can be in no
 run of their suit is always melded whole (nothing else could use its cards); for the
 other ranks every choice of sets (none, each 3-card subset, the 4-card set) is tried and
-the four suits are then looked up. The hand is read into one 52-bit mask (bit
-suit * 13 + rank - 1) in a single pass that stays in C (`sum` over a dict's lookups).
+the four suits are then looked up.
 """
 
 from __future__ import annotations
@@ -35,6 +34,11 @@ class Arrangement:
     melds: tuple[Meld, ...]
     deadwood_cards: tuple[Card, ...]
     deadwood: int
+
+    # Written out: the generated __init__ of a frozen dataclass sets each field through
+    # object.__setattr__, and the engine makes one or two of these per hand it scores.
+    def __init__(self, melds: tuple[Meld, ...], deadwood_cards: tuple[Card, ...], deadwood: int):
+        self.__dict__.update(melds=melds, deadwood_cards=deadwood_cards, deadwood=deadwood)
 
     def as_dict(self) -> dict:
         return {
@@ -129,15 +133,13 @@ def _in_runs(mask: int) -> int:
 
 # Per 13-bit suit mask: the cards that could be in a run of that suit.
 IN_RUNS = [_in_runs(mask) for mask in range(1 << 13)]
-# A card's bit in a 52-bit hand mask (bit suit * 13 + rank - 1), looked up in C.
-CARD_MASK = {card: 1 << card.index for card in DECK}
-_card_mask = CARD_MASK.__getitem__
 
 
 def suit_masks(cards: Iterable[Card]) -> list[int]:
-    """The four 13-bit suit masks of distinct `cards`."""
-    m = sum(map(_card_mask, cards))
-    return [m & 8191, m >> 13 & 8191, m >> 26 & 8191, m >> 39]
+    masks = [0, 0, 0, 0]
+    for card in cards:
+        masks[card.suit_index] |= card.bit
+    return masks
 
 
 def _removals(present: int) -> tuple[tuple[int, int, int, int], ...]:
@@ -198,9 +200,11 @@ def _try_sets(a: int, b: int, c: int, d: int, sets: int) -> int:
 
 
 def best_deadwood(cards: Iterable[Card]) -> int:
-    """The least deadwood any arrangement of `cards` (distinct cards) leaves."""
-    m = sum(map(_card_mask, cards))
-    a, b, c, d = m & 8191, m >> 13 & 8191, m >> 26 & 8191, m >> 39
+    """The least deadwood any arrangement of `cards` leaves."""
+    m = [0, 0, 0, 0]
+    for card in cards:
+        m[card.suit_index] |= card.bit
+    a, b, c, d = m
     sets = (a & b & (c | d)) | (c & d & (a | b))
     if not sets:
         return RUN_BEST[a] + RUN_BEST[b] + RUN_BEST[c] + RUN_BEST[d]
@@ -244,30 +248,55 @@ def _try_sets_choice(a: int, b: int, c: int, d: int, sets: int) -> tuple[int, tu
 
 def best_arrangement(cards: Sequence[Card]) -> Arrangement:
     """One arrangement with the least deadwood (melds, deadwood cards, deadwood)."""
-    m = suit_masks(cards)
-    a, b, c, d = m
+    a, b, c, d = suit_masks(cards)
     sets = (a & b & (c | d)) | (c & d & (a | b))
     melds: list[Meld] = []
     if sets:
-        value, taken = _sets_choice(a, b, c, d, sets)
-        rank_bits = taken[0] | taken[1] | taken[2] | taken[3]
+        value, (w, x, y, z) = _sets_choice(a, b, c, d, sets)
+        rank_bits = w | x | y | z
         while rank_bits:
             bit = rank_bits & -rank_bits
             rank_bits ^= bit
-            rank = bit.bit_length() - 1
-            melds.append(tuple(DECK[s * 13 + rank] for s in range(4) if taken[s] & bit))
-        left = [a ^ taken[0], b ^ taken[1], c ^ taken[2], d ^ taken[3]]
+            present = (
+                (1 if w & bit else 0)
+                | (2 if x & bit else 0)
+                | (4 if y & bit else 0)
+                | (8 if z & bit else 0)
+            )
+            melds.append(_SET_MELDS[bit, present])
+        a, b, c, d = a ^ w, b ^ x, c ^ y, d ^ z
     else:
         value = RUN_BEST[a] + RUN_BEST[b] + RUN_BEST[c] + RUN_BEST[d]
-        left = m
-    for s in range(4):
-        if RUN_CHOICE[left[s]]:
-            runs, melded = _suit_runs(s, left[s])
-            melds += runs
-            left[s] ^= melded
+    # Then each suit's runs; `left` keeps the deadwood cards.
+    if RUN_CHOICE[a]:
+        runs, melded = _suit_runs(0, a)
+        melds += runs
+        a ^= melded
+    if RUN_CHOICE[b]:
+        runs, melded = _suit_runs(1, b)
+        melds += runs
+        b ^= melded
+    if RUN_CHOICE[c]:
+        runs, melded = _suit_runs(2, c)
+        melds += runs
+        c ^= melded
+    if RUN_CHOICE[d]:
+        runs, melded = _suit_runs(3, d)
+        melds += runs
+        d ^= melded
+    left = (a, b, c, d)
     dead = [card for card in cards if left[card.suit_index] & card.bit]
     dead.sort(key=_by_rank)
     return Arrangement(tuple(melds), tuple(dead), value)
+
+
+# The set of one rank (its bit) held in the suits of `present` (4 bits), as a meld.
+_SET_MELDS = {
+    (1 << r, present): tuple(DECK[s * 13 + r] for s in range(4) if present >> s & 1)
+    for r in range(13)
+    for present in range(16)
+    if bin(present).count("1") >= 3
+}
 
 
 @cache

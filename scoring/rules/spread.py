@@ -31,6 +31,7 @@ from operator import itemgetter
 from scoring.rules.cards import DECK, Card, format_cards
 from scoring.rules.errors import RulesError, gettext_noop
 from scoring.rules.melds import (
+    IN_RUNS,
     RUN_STRETCHES,
     VALUE_SUM,
     Meld,
@@ -49,6 +50,10 @@ class Reply:
     deadwood: int
     laid_off: tuple[Card, ...]
     melds: tuple[Meld, ...]
+
+    def __init__(self, deadwood: int, laid_off: tuple[Card, ...], melds: tuple[Meld, ...]):
+        # Like Arrangement's: cheaper than a frozen dataclass's generated __init__.
+        self.__dict__.update(deadwood=deadwood, laid_off=laid_off, melds=melds)
 
 
 def spread_masks(knocker_melds: Sequence[Meld]) -> tuple[list[int], list[int]]:
@@ -132,19 +137,12 @@ def reply_masks(
     A set of lay-offs is valid suit by suit (a card joins a run through a chain of laid-off
     cards of its own suit, or completes a set), so the valid sets are the products of
     each suit's valid subsets."""
-    per_suit = []
-    for s in range(4):
-        fits = (_anchored(runs[s], held[s]) | fourths[s]) & held[s]
-        if not fits:
-            per_suit.append((0,))
-            continue
-        valid = [0]
-        sub = fits
-        while sub:
-            if not sub & ~(_anchored(runs[s], sub) | fourths[s]):
-                valid.append(sub)
-            sub = (sub - 1) & fits
-        per_suit.append(valid)
+    per_suit = [
+        _suit_layoffs(run, fourth, own) if ((run << 1 | run >> 1 | fourth) & own) else _NONE
+        for run, fourth, own in zip(runs, fourths, held, strict=True)
+    ]
+    if per_suit[0] is per_suit[1] is per_suit[2] is per_suit[3] is _NONE:
+        return before, (0, 0, 0, 0)
     best, best_off = before, (0, 0, 0, 0)
     a, b, c, d = held
     for w in per_suit[0]:
@@ -156,6 +154,23 @@ def reply_masks(
                         if value < best:
                             best, best_off = value, (w, x, y, z)
     return best, best_off
+
+
+_NONE = (0,)
+
+
+@lru_cache(maxsize=8192)
+def _suit_layoffs(run: int, fourth: int, held: int) -> tuple[int, ...]:
+    """Every set of one suit's cards `held` that can be laid off together on a spread
+    with these run cards and set fourths of that suit (the empty set first)."""
+    fits = (_anchored(run, held) | fourth) & held
+    valid = [0]
+    sub = fits
+    while sub:
+        if not sub & ~(_anchored(run, sub) | fourth):
+            valid.append(sub)
+        sub = (sub - 1) & fits
+    return tuple(valid)
 
 
 def reply_for(defender: Sequence[Card], laid_off: Sequence[Card]) -> Reply:
@@ -212,11 +227,10 @@ def could_lay_off(knocker: Sequence[int], held: Sequence[int]) -> bool:
     rank held exactly three times as a set the defender might complete."""
     a, b, c, d = knocker
     three = (a & b & (c | d) | c & d & (a | b)) & ~(a & b & c & d)
-    for s in range(4):
-        m = knocker[s]
-        starts = m & (m >> 1) & (m >> 2)
-        in_run = starts | starts << 1 | starts << 2
-        if (_anchored(in_run, held[s]) | (three & ~m)) & held[s]:
+    for m, own in zip(knocker, held, strict=True):
+        # A card joins a run through a chain that starts next to it.
+        in_run = IN_RUNS[m]
+        if (in_run << 1 | in_run >> 1 | (three & ~m)) & own:
             return True
     return False
 
