@@ -31,6 +31,7 @@ from scoring.rules.errors import RulesError, gettext_noop
 from scoring.rules.melds import (
     VALUE_SUM,
     Meld,
+    arrangement_within,
     best_arrangement,
     best_deadwood,
     check_meld,
@@ -44,8 +45,8 @@ from scoring.rules.spread import (
     by_suit,
     could_lay_off,
     defender_reply,
-    reply_for,
     reply_masks,
+    reply_of_masks,
 )
 
 MINUS = "−"
@@ -449,8 +450,17 @@ def _best_for_knocker(knocker, defender, layoffs, profile, limit) -> HandResult:
         arrangement = best_arrangement(knocker)
         if arrangement.deadwood > limit.knock_limit:
             raise _explain_illegal(knocker, limit, None)
-        result = _knock(arrangement.deadwood, before, before, profile, limit)
-        return _with_reply(result, arrangement.melds, reply_for(defender, ()))
+        return _knock(
+            arrangement.deadwood,
+            before,
+            before,
+            profile,
+            limit,
+            knocker_melds=arrangement.melds,
+            defender_melds=arrangement_within(defender, *held).melds,
+            laid_off=(),
+            by_cards=True,
+        )
     table = MeldTable.of(own)
     replies: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
     best = None
@@ -489,9 +499,9 @@ def _best_for_knocker(knocker, defender, layoffs, profile, limit) -> HandResult:
     if best is None:
         raise _explain_illegal(knocker, limit, first_error)
     _, k, d, chosen, off = best
-    melds = tuple(table.melds[i] for i in chosen)
+    melds = tuple([table.melds[i] for i in chosen])
     if not isinstance(off, Reply):
-        off = reply_for(defender, tuple(c for c in defender if off[c.suit_index] & c.bit))
+        off = reply_of_masks(defender, held, off)
     return _knock(
         k,
         before,

@@ -249,6 +249,11 @@ def _try_sets_choice(a: int, b: int, c: int, d: int, sets: int) -> tuple[int, tu
 def best_arrangement(cards: Sequence[Card]) -> Arrangement:
     """One arrangement with the least deadwood (melds, deadwood cards, deadwood)."""
     a, b, c, d = suit_masks(cards)
+    return arrangement_within(cards, a, b, c, d)
+
+
+def arrangement_within(cards: Sequence[Card], a: int, b: int, c: int, d: int) -> Arrangement:
+    """`best_arrangement` of the cards of `cards` that are in the suit masks a b c d."""
     sets = (a & b & (c | d)) | (c & d & (a | b))
     melds: list[Meld] = []
     if sets:

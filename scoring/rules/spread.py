@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, combinations
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 from scoring.rules.cards import DECK, Card, format_cards
 from scoring.rules.errors import RulesError, gettext_noop
@@ -35,6 +35,7 @@ from scoring.rules.melds import (
     RUN_STRETCHES,
     VALUE_SUM,
     Meld,
+    arrangement_within,
     best_arrangement,
     deadwood_of_masks,
     suit_masks,
@@ -178,6 +179,20 @@ def reply_for(defender: Sequence[Card], laid_off: Sequence[Card]) -> Reply:
     return Reply(arrangement.deadwood, tuple(sorted(laid_off)), arrangement.melds)
 
 
+def reply_of_masks(defender: Sequence[Card], held: Sequence[int], off: Sequence[int]) -> Reply:
+    """`reply_for` with the defender's cards and lay-offs also given as suit masks."""
+    w, x, y, z = off
+    arrangement = arrangement_within(
+        defender, held[0] & ~w, held[1] & ~x, held[2] & ~y, held[3] & ~z
+    )
+    laid_off = [card for card in defender if off[card.suit_index] & card.bit]
+    laid_off.sort(key=_by_index)
+    return Reply(arrangement.deadwood, tuple(laid_off), arrangement.melds)
+
+
+_by_index = attrgetter("index")  # the order of sorted(cards), without Card.__lt__
+
+
 def _declared_reply(knocker_melds, defender, declared, layoffs_allowed) -> Reply:
     if declared and not layoffs_allowed:
         raise RulesError(
@@ -246,6 +261,10 @@ class MeldTable:
     runs: tuple[int, ...]
     fourths: tuple[int, ...]
 
+    def __init__(self, melds, masks, values, runs, fourths) -> None:
+        # Like Arrangement's: cheaper than a frozen dataclass's generated __init__.
+        self.__dict__.update(melds=melds, masks=masks, values=values, runs=runs, fourths=fourths)
+
     @classmethod
     def of(cls, masks: Sequence[int]) -> MeldTable:
         rows: list[tuple] = []
@@ -266,7 +285,7 @@ class MeldTable:
                 rows += _run_rows(s, masks[s])
         if not rows:
             return cls((), (), (), (), ())
-        return cls(*(tuple(column) for column in zip(*rows, strict=True)))
+        return cls(*zip(*rows, strict=True))
 
     def signature(self, chosen: Sequence[int]) -> tuple[int, int]:
         """What a spread of these melds lets the defender lay off: (run cards, fourths)."""
@@ -281,11 +300,38 @@ class MeldTable:
         (deadwood, meld indexes), lowest deadwood first (ties in the order the melds are
         listed)."""
         masks, values = self.masks, self.values
+        count = len(masks)
         found: list[tuple[int, tuple[int, ...]]] = [(total, ())] if total <= limit else []
         # The melds from i on can lower the deadwood by at most reach[i] (their values
         # added up, shared cards counted twice): a bound cheap enough to test every time.
         reach = list(accumulate(reversed(values), initial=0))[::-1]
-        _grow(masks, values, reach, limit, found, 0, 0, total, ())
+        # Spreads of one, two and three melds (all that 10 cards can show) written out
+        # in depth-first order; more melds go on in _grow.
+        for i in range(count):
+            if total - reach[i] > limit:
+                break
+            used_i, left_i = masks[i], total - values[i]
+            if left_i <= limit:
+                found.append((left_i, (i,)))
+            for j in range(i + 1, count):
+                if left_i - reach[j] > limit:
+                    break
+                if used_i & masks[j]:
+                    continue
+                used_j, left_j = used_i | masks[j], left_i - values[j]
+                if left_j <= limit:
+                    found.append((left_j, (i, j)))
+                for k in range(j + 1, count):
+                    if left_j - reach[k] > limit:
+                        break
+                    if used_j & masks[k]:
+                        continue
+                    left_k = left_j - values[k]
+                    if left_k <= limit:
+                        found.append((left_k, (i, j, k)))
+                    if k + 1 < count and left_k - reach[k + 1] <= limit:
+                        used_k = used_j | masks[k]
+                        _grow(masks, values, reach, limit, found, k + 1, used_k, left_k, (i, j, k))
         found.sort(key=_first)
         return found
 
