@@ -67,6 +67,9 @@ def parse_card(text: str) -> Card:
             gettext_noop("%(card)s is not a card: write cards like AS, 7H, TD"),
             {"card": repr(text)},
         )
+    card = _BY_TEXT.get(text)  # already canonical, as the service's forms send them
+    if card is not None:
+        return card
     token = text.strip().upper()
     for symbol, letter in SUIT_SYMBOLS.items():
         token = token.replace(symbol, letter)
