@@ -138,18 +138,22 @@ def reply_masks(
     A set of lay-offs is valid suit by suit (a card joins a run through a chain of laid-off
     cards of its own suit, or completes a set), so the valid sets are the products of
     each suit's valid subsets."""
-    per_suit = [
-        _suit_layoffs(run, fourth, own) if ((run << 1 | run >> 1 | fourth) & own) else _NONE
-        for run, fourth, own in zip(runs, fourths, held, strict=True)
-    ]
-    if per_suit[0] is per_suit[1] is per_suit[2] is per_suit[3] is _NONE:
-        return before, (0, 0, 0, 0)
-    best, best_off = before, (0, 0, 0, 0)
     a, b, c, d = held
-    for w in per_suit[0]:
-        for x in per_suit[1]:
-            for y in per_suit[2]:
-                for z in per_suit[3]:
+    r, f = runs[0], fourths[0]  # each suit: a held card next to a run or a set's fourth?
+    suit_a = _suit_layoffs(r, f, a) if (r << 1 | r >> 1 | f) & a else _NONE
+    r, f = runs[1], fourths[1]
+    suit_b = _suit_layoffs(r, f, b) if (r << 1 | r >> 1 | f) & b else _NONE
+    r, f = runs[2], fourths[2]
+    suit_c = _suit_layoffs(r, f, c) if (r << 1 | r >> 1 | f) & c else _NONE
+    r, f = runs[3], fourths[3]
+    suit_d = _suit_layoffs(r, f, d) if (r << 1 | r >> 1 | f) & d else _NONE
+    best, best_off = before, (0, 0, 0, 0)
+    if suit_a is suit_b is suit_c is suit_d is _NONE:
+        return best, best_off
+    for w in suit_a:
+        for x in suit_b:
+            for y in suit_c:
+                for z in suit_d:
                     if w | x | y | z:
                         value = deadwood_of_masks(a ^ w, b ^ x, c ^ y, d ^ z)
                         if value < best:
@@ -242,12 +246,18 @@ def could_lay_off(knocker: Sequence[int], held: Sequence[int]) -> bool:
     rank held exactly three times as a set the defender might complete."""
     a, b, c, d = knocker
     three = (a & b & (c | d) | c & d & (a | b)) & ~(a & b & c & d)
-    for m, own in zip(knocker, held, strict=True):
-        # A card joins a run through a chain that starts next to it.
-        in_run = IN_RUNS[m]
-        if (in_run << 1 | in_run >> 1 | (three & ~m)) & own:
-            return True
-    return False
+    # A card joins a run through a chain that starts next to it.
+    run = IN_RUNS[a]
+    if (run << 1 | run >> 1 | (three & ~a)) & held[0]:
+        return True
+    run = IN_RUNS[b]
+    if (run << 1 | run >> 1 | (three & ~b)) & held[1]:
+        return True
+    run = IN_RUNS[c]
+    if (run << 1 | run >> 1 | (three & ~c)) & held[2]:
+        return True
+    run = IN_RUNS[d]
+    return bool((run << 1 | run >> 1 | (three & ~d)) & held[3])
 
 
 @dataclass(frozen=True)
