@@ -16,8 +16,8 @@
                                          a hand), when rlcard is installed (the `bench`
                                          extras); the answers are checked equal first
     --before REV                         the engine as it was at git revision REV, timed in
-                                         the same process on the same hands, interleaved
-                                         round by round with the engine as it is
+                                         the same process on the same hands, (a) and (c)
+                                         taking turns hand by hand with the engine as it is
 
 Hands come from one fixed seed. Random 10-card hands are rarely legal knocks (about 1 in
 250 even after the best discard of 11), so (c) plays hands out: each deal gives both
@@ -96,6 +96,21 @@ def timed(call, inputs) -> list[int]:
         call(item)
         out.append(clock() - start)
     return out
+
+
+def timed_pair(call, inputs, other_call, other_inputs) -> tuple[list[int], list[int]]:
+    """Like `timed`, for two calls taking turns input by input, so that both meet the
+    same moments of a busy machine."""
+    clock = time.perf_counter_ns
+    out, other = [], []
+    for item, other_item in zip(inputs, other_inputs, strict=True):
+        start = clock()
+        call(item)
+        middle = clock()
+        other_call(other_item)
+        out.append(middle - start)
+        other.append(clock() - middle)
+    return out, other
 
 
 def summary(name: str, samples: list[int]) -> str:
@@ -210,22 +225,27 @@ def main() -> None:
     )
     for round_ in range(1, args.rounds + 1):
         print(f"-- round {round_}")
-        ours = timed(best_deadwood, tens)
+        if before is not None:
+            old, ours = timed_pair(before.best_deadwood, old_tens, best_deadwood, tens)
+        else:
+            ours = timed(best_deadwood, tens)
         print(summary("(a) best deadwood, 10 cards", ours))
+        if before is not None:
+            print(summary("(a) before: best deadwood", old))
         if rl is not None:
             theirs = timed(rl_deadwood, rl_tens)
             print(summary("(r) rlcard's best deadwood", theirs))
             ratio = median_us(theirs) / median_us(ours)
             print(f"    ours is {ratio:.1f}x faster than rlcard's (medians, goal 30x)")
-        if before is not None:
-            old = timed(before.best_deadwood, old_tens)
-            print(summary("(a) before: best deadwood", old))
         print(
             summary("(b) best discard, 11 cards", timed(lambda h: analyse_eleven(h, 10), elevens))
         )
-        print(summary("(c) full hand score, card entry", timed(score, knocks)))
         if before is not None:
-            print(summary("(c) before: full hand score", timed(old_score, old_knocks)))
+            old, ours = timed_pair(old_score, old_knocks, score, knocks)
+            print(summary("(c) full hand score, card entry", ours))
+            print(summary("(c) before: full hand score", old))
+        else:
+            print(summary("(c) full hand score, card entry", timed(score, knocks)))
         print(summary("(c') the same from card text", timed(score_text, texts)))
         print(f"   load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     results = [score(deal) for deal in knocks]
