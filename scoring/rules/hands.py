@@ -293,11 +293,13 @@ def _over_the_limit(k: int, limit: Limit) -> RulesError:
 
 def _multiplied(outcome, winner, points, k, d, text, limit: Limit, **cards) -> HandResult:
     parts: Parts = (text,)
+    explanation = text[0] % text[1]  # fill(parts), for one part
     if limit.multiplier != 1:
         points *= limit.multiplier
         values = {"multiplier": limit.multiplier, "points": points}
         parts += ((MULTIPLIED_TEXTS[limit.note], values),)
-    return HandResult(outcome, winner, points, k, d, fill(parts), parts=parts, **cards)
+        explanation = fill(parts)
+    return HandResult(outcome, winner, points, k, d, explanation, parts=parts, **cards)
 
 
 # ------------------------------------------------------- reading an explanation back
