@@ -100,7 +100,7 @@ class HandResult:
     parts: Parts = ()
 
     # Written out rather than generated: a frozen dataclass's own __init__ sets each of
-    # these eleven fields through object.__setattr__, a tenth of a card-entry score.
+    # these eleven fields through object.__setattr__, several per cent of a hand score.
     def __init__(
         self,
         outcome: Outcome,
