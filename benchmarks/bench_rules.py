@@ -223,6 +223,8 @@ def main() -> None:
         f"{platform.machine()}, {os.cpu_count()} cores, one process, seed {args.seed}, "
         f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
     )
+    if rl is None:
+        print("(r) rlcard is not installed: pip install -e '.[bench]' to time it beside (a)")
     for round_ in range(1, args.rounds + 1):
         print(f"-- round {round_}")
         if before is not None:
