@@ -67,6 +67,9 @@ def parse_card(text: str) -> Card:
             gettext_noop("%(card)s is not a card: write cards like AS, 7H, TD"),
             {"card": repr(text)},
         )
+    card = _BY_TEXT.get(text)  # already canonical, as the service's forms send them
+    if card is not None:
+        return card
     token = text.strip().upper()
     for symbol, letter in SUIT_SYMBOLS.items():
         token = token.replace(symbol, letter)
@@ -102,6 +105,8 @@ TWICE = {
 
 
 def check_unique(cards: Sequence[Card], what: str = "") -> None:
+    if len(set(cards)) == len(cards):
+        return
     seen: set[Card] = set()
     for card in cards:
         if card in seen:

@@ -23,12 +23,15 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from scoring.rules.cards import Card, check_unique, format_cards, total_value
 from scoring.rules.errors import RulesError, gettext_noop
 from scoring.rules.melds import (
+    VALUE_SUM,
     Meld,
+    arrangement_within,
     best_arrangement,
     best_deadwood,
     check_meld,
@@ -42,8 +45,8 @@ from scoring.rules.spread import (
     by_suit,
     could_lay_off,
     defender_reply,
-    reply_for,
     reply_masks,
+    reply_of_masks,
 )
 
 MINUS = "−"
@@ -69,7 +72,9 @@ Parts = tuple[tuple[str, Mapping[str, Any]], ...]
 
 def fill(parts: Parts, translate=None) -> str:
     """The text of `parts`, each template passed through `translate` first if given."""
-    return "".join((translate(t) if translate else t) % dict(v) for t, v in parts)
+    if translate is None:
+        return "".join([t % (v if type(v) is dict else dict(v)) for t, v in parts])
+    return "".join(translate(t) % dict(v) for t, v in parts)
 
 
 class Outcome(StrEnum):
@@ -93,6 +98,36 @@ class HandResult:
     laid_off: tuple[Card, ...] = ()
     by_cards: bool = False
     parts: Parts = ()
+
+    # Written out rather than generated: a frozen dataclass's own __init__ sets each of
+    # these eleven fields through object.__setattr__, several per cent of a hand score.
+    def __init__(
+        self,
+        outcome: Outcome,
+        winner: str | None,
+        points: int,
+        knocker_deadwood: int | None,
+        defender_deadwood: int | None,
+        explanation: str,
+        knocker_melds: tuple[Meld, ...] = (),
+        defender_melds: tuple[Meld, ...] = (),
+        laid_off: tuple[Card, ...] = (),
+        by_cards: bool = False,
+        parts: Parts = (),
+    ) -> None:
+        self.__dict__.update(
+            outcome=outcome,
+            winner=winner,
+            points=points,
+            knocker_deadwood=knocker_deadwood,
+            defender_deadwood=defender_deadwood,
+            explanation=explanation,
+            knocker_melds=knocker_melds,
+            defender_melds=defender_melds,
+            laid_off=laid_off,
+            by_cards=by_cards,
+            parts=parts,
+        )
 
     def as_dict(self) -> dict:
         data = {
@@ -125,7 +160,7 @@ class Limit:
 def hand_limit(profile: RuleProfile, upcard: Card | None) -> Limit:
     """The knock limit for this deal, and the Oklahoma spade double."""
     if not profile.oklahoma:
-        return Limit(profile.knock_limit, 1, "")
+        return _plain_limit(profile.knock_limit)
     if upcard is None:
         raise RulesError(
             "missing_upcard", gettext_noop("Oklahoma rules need the first upcard of the deal")
@@ -133,6 +168,11 @@ def hand_limit(profile: RuleProfile, upcard: Card | None) -> Limit:
     limit = 0 if upcard.rank == 1 else upcard.value
     spade = profile.oklahoma_spade_double and upcard.suit == "S"
     return Limit(limit, 2 if spade else 1, "spade" if spade else "")
+
+
+@lru_cache(maxsize=128)
+def _plain_limit(knock_limit: int) -> Limit:
+    return Limit(knock_limit, 1, "")
 
 
 # -------------------------------------------------------------------- quick entry
@@ -253,11 +293,13 @@ def _over_the_limit(k: int, limit: Limit) -> RulesError:
 
 def _multiplied(outcome, winner, points, k, d, text, limit: Limit, **cards) -> HandResult:
     parts: Parts = (text,)
+    explanation = text[0] % text[1]  # fill(parts), for one part
     if limit.multiplier != 1:
         points *= limit.multiplier
         values = {"multiplier": limit.multiplier, "points": points}
         parts += ((MULTIPLIED_TEXTS[limit.note], values),)
-    return HandResult(outcome, winner, points, k, d, fill(parts), parts=parts, **cards)
+        explanation = fill(parts)
+    return HandResult(outcome, winner, points, k, d, explanation, parts=parts, **cards)
 
 
 # ------------------------------------------------------- reading an explanation back
@@ -410,19 +452,30 @@ def _best_for_knocker(knocker, defender, layoffs, profile, limit) -> HandResult:
         arrangement = best_arrangement(knocker)
         if arrangement.deadwood > limit.knock_limit:
             raise _explain_illegal(knocker, limit, None)
-        result = _knock(arrangement.deadwood, before, before, profile, limit)
-        return _with_reply(result, arrangement.melds, reply_for(defender, ()))
+        return _knock(
+            arrangement.deadwood,
+            before,
+            before,
+            profile,
+            limit,
+            knocker_melds=arrangement.melds,
+            defender_melds=arrangement_within(defender, *held).melds,
+            laid_off=(),
+            by_cards=True,
+        )
     table = MeldTable.of(own)
     replies: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
     best = None
     first_error = None
+    multiplier = limit.multiplier
     # Lay-offs only lower D, so no spread can net more than (D before lay-offs − K):
     # trying spreads from the lowest K up, stop once that bound cannot beat the best.
-    for k, chosen in table.legal_spreads(total_value(knocker), limit.knock_limit):
-        if best is not None and (before - k) * limit.multiplier <= best[0]:
+    total = VALUE_SUM[own[0]] + VALUE_SUM[own[1]] + VALUE_SUM[own[2]] + VALUE_SUM[own[3]]
+    for k, chosen in table.legal_spreads(total, limit.knock_limit):
+        if best is not None and (before - k) * multiplier <= best[0]:
             break
-        melds = tuple(table.melds[i] for i in chosen)
         if layoffs is not None:
+            melds = tuple(table.melds[i] for i in chosen)
             try:
                 reply = defender_reply(
                     melds, defender, layoffs_allowed=profile.layoffs, declared=tuple(layoffs)
@@ -438,17 +491,30 @@ def _best_for_knocker(knocker, defender, layoffs, profile, limit) -> HandResult:
             d, off = replies[key]
         else:
             d, off = before, (0, 0, 0, 0)
-        result = _knock(k, before, d, profile, limit)
-        net = result.points if result.winner == "knocker" else -result.points
+        # The knocker's net result (k > 0 here: a spread of no deadwood is gin, above).
+        if d < k or (d == k and profile.undercut_on_tie):
+            net = -(profile.undercut_bonus + k - d) * multiplier
+        else:
+            net = (d - k) * multiplier
         if best is None or net > best[0]:
-            best = (net, melds, result, off)
+            best = (net, k, d, chosen, off)
     if best is None:
         raise _explain_illegal(knocker, limit, first_error)
-    _, melds, result, off = best
-    if isinstance(off, Reply):
-        return _with_reply(result, melds, off)
-    laid_off = tuple(c for c in defender if off[c.suit_index] & c.bit)
-    return _with_reply(result, melds, reply_for(defender, laid_off))
+    _, k, d, chosen, off = best
+    melds = tuple([table.melds[i] for i in chosen])
+    if not isinstance(off, Reply):
+        off = reply_of_masks(defender, held, off)
+    return _knock(
+        k,
+        before,
+        d,
+        profile,
+        limit,
+        knocker_melds=melds,
+        defender_melds=off.melds,
+        laid_off=off.laid_off,
+        by_cards=True,
+    )
 
 
 def _explain_illegal(knocker, limit: Limit, error: RulesError | None) -> RulesError:

@@ -10,14 +10,17 @@ Terms:
 How the best arrangement is found exactly and fast: a hand is four 13-bit suit masks.
 For every one of the 8,192 masks of a single suit, the best deadwood using runs only is
 precomputed once. Sets are the only thing that couples suits, and a hand of 10 or 11
-cards has at most three ranks with three or more cards, so every choice of sets (none,
-each 3-card subset, the 4-card set) is tried and the four suits are then looked up.
+cards has at most three ranks with three or more cards. A set whose cards can be in no
+run of their suit is always melded whole (nothing else could use its cards); for the
+other ranks every choice of sets (none, each 3-card subset, the 4-card set) is tried and
+the four suits are then looked up.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 
 from scoring.rules.cards import DECK, Card, check_unique, format_cards
@@ -31,6 +34,11 @@ class Arrangement:
     melds: tuple[Meld, ...]
     deadwood_cards: tuple[Card, ...]
     deadwood: int
+
+    # Written out: the generated __init__ of a frozen dataclass sets each field through
+    # object.__setattr__, and the engine makes one or two of these per hand it scores.
+    def __init__(self, melds: tuple[Meld, ...], deadwood_cards: tuple[Card, ...], deadwood: int):
+        self.__dict__.update(melds=melds, deadwood_cards=deadwood_cards, deadwood=deadwood)
 
     def as_dict(self) -> dict:
         return {
@@ -117,6 +125,16 @@ def _build_tables() -> tuple[list[int], list[tuple[tuple[int, int], ...]], list[
 RUN_BEST, RUN_CHOICE, VALUE_SUM = _build_tables()
 
 
+def _in_runs(mask: int) -> int:
+    """The ranks of a suit mask that lie in some stretch of 3 or more consecutive ranks."""
+    starts = mask & (mask >> 1) & (mask >> 2)
+    return starts | starts << 1 | starts << 2
+
+
+# Per 13-bit suit mask: the cards that could be in a run of that suit.
+IN_RUNS = [_in_runs(mask) for mask in range(1 << 13)]
+
+
 def suit_masks(cards: Iterable[Card]) -> list[int]:
     masks = [0, 0, 0, 0]
     for card in cards:
@@ -145,12 +163,23 @@ def deadwood_of_masks(a: int, b: int, c: int, d: int) -> int:
 
 
 def _with_sets(a: int, b: int, c: int, d: int, sets: int) -> int:
+    """The least deadwood when the ranks in `sets` are held three or four times: the
+    sets no run could want are melded whole, the others tried every way."""
+    free = sets & ~(IN_RUNS[a] | IN_RUNS[b] | IN_RUNS[c] | IN_RUNS[d])
+    if free:
+        a, b, c, d, sets = a & ~free, b & ~free, c & ~free, d & ~free, sets ^ free
+        if not sets:
+            return RUN_BEST[a] + RUN_BEST[b] + RUN_BEST[c] + RUN_BEST[d]
+    return _try_sets(a, b, c, d, sets)
+
+
+def _try_sets(a: int, b: int, c: int, d: int, sets: int) -> int:
     """Every choice of sets for the ranks in `sets` (none, the 4-set, each 3-card set),
     the rest of each suit looked up in the run table."""
     bit = sets & -sets
     sets ^= bit
     if sets:
-        best = _with_sets(a, b, c, d, sets)
+        best = _try_sets(a, b, c, d, sets)
     else:
         best = RUN_BEST[a] + RUN_BEST[b] + RUN_BEST[c] + RUN_BEST[d]
     present = (
@@ -162,7 +191,7 @@ def _with_sets(a: int, b: int, c: int, d: int, sets: int) -> int:
     for x, y, z, w in _REMOVALS[present]:
         a2, b2, c2, d2 = a ^ bit * x, b ^ bit * y, c ^ bit * z, d ^ bit * w
         if sets:
-            value = _with_sets(a2, b2, c2, d2, sets)
+            value = _try_sets(a2, b2, c2, d2, sets)
         else:
             value = RUN_BEST[a2] + RUN_BEST[b2] + RUN_BEST[c2] + RUN_BEST[d2]
         if value < best:
@@ -184,11 +213,25 @@ def best_deadwood(cards: Iterable[Card]) -> int:
 
 def _sets_choice(a: int, b: int, c: int, d: int, sets: int) -> tuple[int, tuple[int, ...]]:
     """Like `_with_sets`, also saying which cards the chosen sets take (per-suit masks)."""
+    free = sets & ~(IN_RUNS[a] | IN_RUNS[b] | IN_RUNS[c] | IN_RUNS[d])
+    if not free:
+        return _try_sets_choice(a, b, c, d, sets)
+    value, taken = _try_sets_choice(a & ~free, b & ~free, c & ~free, d & ~free, sets ^ free)
+    return value, (
+        taken[0] | a & free,
+        taken[1] | b & free,
+        taken[2] | c & free,
+        taken[3] | d & free,
+    )
+
+
+def _try_sets_choice(a: int, b: int, c: int, d: int, sets: int) -> tuple[int, tuple[int, ...]]:
+    """Like `_try_sets`, also saying which cards the chosen sets take (per-suit masks)."""
     if not sets:
         return RUN_BEST[a] + RUN_BEST[b] + RUN_BEST[c] + RUN_BEST[d], (0, 0, 0, 0)
     bit = sets & -sets
     sets ^= bit
-    best, taken = _sets_choice(a, b, c, d, sets)
+    best, taken = _try_sets_choice(a, b, c, d, sets)
     present = (
         (1 if a & bit else 0)
         | (2 if b & bit else 0)
@@ -196,7 +239,7 @@ def _sets_choice(a: int, b: int, c: int, d: int, sets: int) -> tuple[int, tuple[
         | (8 if d & bit else 0)
     )
     for x, y, z, w in _REMOVALS[present]:
-        value, more = _sets_choice(a ^ bit * x, b ^ bit * y, c ^ bit * z, d ^ bit * w, sets)
+        value, more = _try_sets_choice(a ^ bit * x, b ^ bit * y, c ^ bit * z, d ^ bit * w, sets)
         if value < best:
             best = value
             taken = (more[0] | bit * x, more[1] | bit * y, more[2] | bit * z, more[3] | bit * w)
@@ -205,26 +248,75 @@ def _sets_choice(a: int, b: int, c: int, d: int, sets: int) -> tuple[int, tuple[
 
 def best_arrangement(cards: Sequence[Card]) -> Arrangement:
     """One arrangement with the least deadwood (melds, deadwood cards, deadwood)."""
-    m = suit_masks(cards)
-    a, b, c, d = m
-    value, taken = _sets_choice(a, b, c, d, (a & b & (c | d)) | (c & d & (a | b)))
+    a, b, c, d = suit_masks(cards)
+    return arrangement_within(cards, a, b, c, d)
+
+
+def arrangement_within(cards: Sequence[Card], a: int, b: int, c: int, d: int) -> Arrangement:
+    """`best_arrangement` of the cards of `cards` that are in the suit masks a b c d."""
+    sets = (a & b & (c | d)) | (c & d & (a | b))
     melds: list[Meld] = []
-    rank_bits = taken[0] | taken[1] | taken[2] | taken[3]
-    while rank_bits:
-        bit = rank_bits & -rank_bits
-        rank_bits ^= bit
-        melds.append(tuple(DECK[s * 13 + bit.bit_length() - 1] for s in range(4) if taken[s] & bit))
-    melded = list(taken)
-    for s in range(4):
-        for low, high in RUN_CHOICE[m[s] ^ taken[s]]:
-            melds.append(DECK[s * 13 + low - 1 : s * 13 + high])
-            melded[s] |= ((1 << (high - low + 1)) - 1) << (low - 1)
-    dead = sorted((card for card in cards if not melded[card.suit_index] & card.bit), key=_by_rank)
+    if sets:
+        value, (w, x, y, z) = _sets_choice(a, b, c, d, sets)
+        rank_bits = w | x | y | z
+        while rank_bits:
+            bit = rank_bits & -rank_bits
+            rank_bits ^= bit
+            present = (
+                (1 if w & bit else 0)
+                | (2 if x & bit else 0)
+                | (4 if y & bit else 0)
+                | (8 if z & bit else 0)
+            )
+            melds.append(_SET_MELDS[bit, present])
+        a, b, c, d = a ^ w, b ^ x, c ^ y, d ^ z
+    else:
+        value = RUN_BEST[a] + RUN_BEST[b] + RUN_BEST[c] + RUN_BEST[d]
+    # Then each suit's runs; `left` keeps the deadwood cards.
+    if RUN_CHOICE[a]:
+        runs, melded = _suit_runs(0, a)
+        melds += runs
+        a ^= melded
+    if RUN_CHOICE[b]:
+        runs, melded = _suit_runs(1, b)
+        melds += runs
+        b ^= melded
+    if RUN_CHOICE[c]:
+        runs, melded = _suit_runs(2, c)
+        melds += runs
+        c ^= melded
+    if RUN_CHOICE[d]:
+        runs, melded = _suit_runs(3, d)
+        melds += runs
+        d ^= melded
+    left = (a, b, c, d)
+    dead = [card for card in cards if left[card.suit_index] & card.bit]
+    dead.sort(key=_by_rank)
     return Arrangement(tuple(melds), tuple(dead), value)
 
 
-def _by_rank(card: Card) -> int:
-    return card.rank * 4 + card.suit_index
+# The set of one rank (its bit) held in the suits of `present` (4 bits), as a meld.
+_SET_MELDS = {
+    (1 << r, present): tuple(DECK[s * 13 + r] for s in range(4) if present >> s & 1)
+    for r in range(13)
+    for present in range(16)
+    if bin(present).count("1") >= 3
+}
+
+
+@cache
+def _suit_runs(suit: int, mask: int) -> tuple[tuple[Meld, ...], int]:
+    """The runs of the best arrangement of one suit's cards, and the cards they take
+    (at most 4 x 8,192 entries)."""
+    runs = tuple(DECK[suit * 13 + low - 1 : suit * 13 + high] for low, high in RUN_CHOICE[mask])
+    melded = 0
+    for low, high in RUN_CHOICE[mask]:
+        melded |= ((1 << (high - low + 1)) - 1) << (low - 1)
+    return runs, melded
+
+
+# Deadwood cards are listed by rank, then suit.
+_by_rank = {card: card.rank * 4 + card.suit_index for card in DECK}.__getitem__
 
 
 # ------------------------------------------------------------ every stretch of a run

@@ -25,14 +25,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import accumulate, combinations
+from operator import attrgetter, itemgetter
 
 from scoring.rules.cards import DECK, Card, format_cards
 from scoring.rules.errors import RulesError, gettext_noop
 from scoring.rules.melds import (
+    IN_RUNS,
     RUN_STRETCHES,
     VALUE_SUM,
     Meld,
+    arrangement_within,
     best_arrangement,
     deadwood_of_masks,
     suit_masks,
@@ -48,6 +51,10 @@ class Reply:
     deadwood: int
     laid_off: tuple[Card, ...]
     melds: tuple[Meld, ...]
+
+    def __init__(self, deadwood: int, laid_off: tuple[Card, ...], melds: tuple[Meld, ...]):
+        # Like Arrangement's: cheaper than a frozen dataclass's generated __init__.
+        self.__dict__.update(deadwood=deadwood, laid_off=laid_off, melds=melds)
 
 
 def spread_masks(knocker_melds: Sequence[Meld]) -> tuple[list[int], list[int]]:
@@ -131,25 +138,22 @@ def reply_masks(
     A set of lay-offs is valid suit by suit (a card joins a run through a chain of laid-off
     cards of its own suit, or completes a set), so the valid sets are the products of
     each suit's valid subsets."""
-    per_suit = []
-    for s in range(4):
-        fits = (_anchored(runs[s], held[s]) | fourths[s]) & held[s]
-        if not fits:
-            per_suit.append((0,))
-            continue
-        valid = [0]
-        sub = fits
-        while sub:
-            if not sub & ~(_anchored(runs[s], sub) | fourths[s]):
-                valid.append(sub)
-            sub = (sub - 1) & fits
-        per_suit.append(valid)
-    best, best_off = before, (0, 0, 0, 0)
     a, b, c, d = held
-    for w in per_suit[0]:
-        for x in per_suit[1]:
-            for y in per_suit[2]:
-                for z in per_suit[3]:
+    r, f = runs[0], fourths[0]  # each suit: a held card next to a run or a set's fourth?
+    suit_a = _suit_layoffs(r, f, a) if (r << 1 | r >> 1 | f) & a else _NONE
+    r, f = runs[1], fourths[1]
+    suit_b = _suit_layoffs(r, f, b) if (r << 1 | r >> 1 | f) & b else _NONE
+    r, f = runs[2], fourths[2]
+    suit_c = _suit_layoffs(r, f, c) if (r << 1 | r >> 1 | f) & c else _NONE
+    r, f = runs[3], fourths[3]
+    suit_d = _suit_layoffs(r, f, d) if (r << 1 | r >> 1 | f) & d else _NONE
+    best, best_off = before, (0, 0, 0, 0)
+    if suit_a is suit_b is suit_c is suit_d is _NONE:
+        return best, best_off
+    for w in suit_a:
+        for x in suit_b:
+            for y in suit_c:
+                for z in suit_d:
                     if w | x | y | z:
                         value = deadwood_of_masks(a ^ w, b ^ x, c ^ y, d ^ z)
                         if value < best:
@@ -157,9 +161,40 @@ def reply_masks(
     return best, best_off
 
 
+_NONE = (0,)
+
+
+@lru_cache(maxsize=8192)
+def _suit_layoffs(run: int, fourth: int, held: int) -> tuple[int, ...]:
+    """Every set of one suit's cards `held` that can be laid off together on a spread
+    with these run cards and set fourths of that suit (the empty set first)."""
+    fits = (_anchored(run, held) | fourth) & held
+    valid = [0]
+    sub = fits
+    while sub:
+        if not sub & ~(_anchored(run, sub) | fourth):
+            valid.append(sub)
+        sub = (sub - 1) & fits
+    return tuple(valid)
+
+
 def reply_for(defender: Sequence[Card], laid_off: Sequence[Card]) -> Reply:
     arrangement = best_arrangement([c for c in defender if c not in laid_off])
     return Reply(arrangement.deadwood, tuple(sorted(laid_off)), arrangement.melds)
+
+
+def reply_of_masks(defender: Sequence[Card], held: Sequence[int], off: Sequence[int]) -> Reply:
+    """`reply_for` with the defender's cards and lay-offs also given as suit masks."""
+    w, x, y, z = off
+    arrangement = arrangement_within(
+        defender, held[0] & ~w, held[1] & ~x, held[2] & ~y, held[3] & ~z
+    )
+    laid_off = [card for card in defender if off[card.suit_index] & card.bit]
+    laid_off.sort(key=_by_index)
+    return Reply(arrangement.deadwood, tuple(laid_off), arrangement.melds)
+
+
+_by_index = attrgetter("index")  # the order of sorted(cards), without Card.__lt__
 
 
 def _declared_reply(knocker_melds, defender, declared, layoffs_allowed) -> Reply:
@@ -211,13 +246,18 @@ def could_lay_off(knocker: Sequence[int], held: Sequence[int]) -> bool:
     rank held exactly three times as a set the defender might complete."""
     a, b, c, d = knocker
     three = (a & b & (c | d) | c & d & (a | b)) & ~(a & b & c & d)
-    for s in range(4):
-        m = knocker[s]
-        starts = m & (m >> 1) & (m >> 2)
-        in_run = starts | starts << 1 | starts << 2
-        if (_anchored(in_run, held[s]) | (three & ~m)) & held[s]:
-            return True
-    return False
+    # A card joins a run through a chain that starts next to it.
+    run = IN_RUNS[a]
+    if (run << 1 | run >> 1 | (three & ~a)) & held[0]:
+        return True
+    run = IN_RUNS[b]
+    if (run << 1 | run >> 1 | (three & ~b)) & held[1]:
+        return True
+    run = IN_RUNS[c]
+    if (run << 1 | run >> 1 | (three & ~c)) & held[2]:
+        return True
+    run = IN_RUNS[d]
+    return bool((run << 1 | run >> 1 | (three & ~d)) & held[3])
 
 
 @dataclass(frozen=True)
@@ -230,6 +270,10 @@ class MeldTable:
     values: tuple[int, ...]
     runs: tuple[int, ...]
     fourths: tuple[int, ...]
+
+    def __init__(self, melds, masks, values, runs, fourths) -> None:
+        # Like Arrangement's: cheaper than a frozen dataclass's generated __init__.
+        self.__dict__.update(melds=melds, masks=masks, values=values, runs=runs, fourths=fourths)
 
     @classmethod
     def of(cls, masks: Sequence[int]) -> MeldTable:
@@ -251,7 +295,7 @@ class MeldTable:
                 rows += _run_rows(s, masks[s])
         if not rows:
             return cls((), (), (), (), ())
-        return cls(*(tuple(column) for column in zip(*rows, strict=True)))
+        return cls(*zip(*rows, strict=True))
 
     def signature(self, chosen: Sequence[int]) -> tuple[int, int]:
         """What a spread of these melds lets the defender lay off: (run cards, fourths)."""
@@ -263,27 +307,62 @@ class MeldTable:
 
     def legal_spreads(self, total: int, limit: int) -> list[tuple[int, tuple[int, ...]]]:
         """Every collection of disjoint melds leaving deadwood within `limit`, as
-        (deadwood, meld indexes), lowest deadwood first."""
-        masks, values, count = self.masks, self.values, len(self.masks)
-        free_after = [0] * (count + 1)  # the cards the melds from i on could still take
-        for i in range(count - 1, -1, -1):
-            free_after[i] = free_after[i + 1] | masks[i]
-        found: list[tuple[int, tuple[int, ...]]] = []
-
-        def grow(start: int, used: int, left: int, chosen: tuple[int, ...]) -> None:
-            if left <= limit:
-                found.append((left, chosen))
-            for i in range(start, count):
-                # Melding every free card of the melds from i on would still leave too
-                # much: no spread can go on from this one with meld i or a later one.
-                if left - _mask_value(free_after[i] & ~used) > limit:
+        (deadwood, meld indexes), lowest deadwood first (ties in the order the melds are
+        listed)."""
+        masks, values = self.masks, self.values
+        count = len(masks)
+        found: list[tuple[int, tuple[int, ...]]] = [(total, ())] if total <= limit else []
+        # The melds from i on can lower the deadwood by at most reach[i] (their values
+        # added up, shared cards counted twice): a bound cheap enough to test every time.
+        reach = list(accumulate(reversed(values), initial=0))[::-1]
+        # Spreads of one, two and three melds (all that 10 cards can show) written out
+        # in depth-first order; more melds go on in _grow.
+        for i in range(count):
+            if total - reach[i] > limit:
+                break
+            used_i, left_i = masks[i], total - values[i]
+            if left_i <= limit:
+                found.append((left_i, (i,)))
+            for j in range(i + 1, count):
+                if left_i - reach[j] > limit:
                     break
-                if not used & masks[i]:
-                    grow(i + 1, used | masks[i], left - values[i], chosen + (i,))
-
-        grow(0, 0, total, ())
-        found.sort(key=lambda item: item[0])
+                if used_i & masks[j]:
+                    continue
+                used_j, left_j = used_i | masks[j], left_i - values[j]
+                if left_j <= limit:
+                    found.append((left_j, (i, j)))
+                for k in range(j + 1, count):
+                    if left_j - reach[k] > limit:
+                        break
+                    if used_j & masks[k]:
+                        continue
+                    left_k = left_j - values[k]
+                    if left_k <= limit:
+                        found.append((left_k, (i, j, k)))
+                    if k + 1 < count and left_k - reach[k + 1] <= limit:
+                        used_k = used_j | masks[k]
+                        _grow(masks, values, reach, limit, found, k + 1, used_k, left_k, (i, j, k))
+        found.sort(key=_first)
         return found
+
+
+def _grow(masks, values, reach, limit, found, start, used, left, chosen) -> None:
+    """Add to `found` every spread that extends `chosen` (cards `used`, deadwood `left`)
+    with melds from `start` on, in depth-first order."""
+    count = len(masks)
+    for i in range(start, count):
+        if left - reach[i] > limit:
+            return
+        if not used & masks[i]:
+            now = left - values[i]
+            spread = chosen + (i,)
+            if now <= limit:
+                found.append((now, spread))
+            if i + 1 < count and now - reach[i + 1] <= limit:
+                _grow(masks, values, reach, limit, found, i + 1, used | masks[i], now, spread)
+
+
+_first = itemgetter(0)
 
 
 def _set_rows(bit: int, present: int) -> tuple[tuple, ...]:
