@@ -143,7 +143,7 @@ def check_database(counts: dict) -> list[str]:
     return problems
 
 
-def wait_up(url: str, seconds: float = 30) -> None:
+def wait_up(url: str, seconds: float = 120) -> None:  # workers load slowly on a busy machine
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
