@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/bench_hall.py --tables 64 --seconds 90
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ginclub_hall \\
         .venv/bin/python benchmarks/bench_hall.py --tables 128
+    DATABASE_URL=... .venv/bin/python benchmarks/bench_hall.py --redis redis://127.0.0.1:6379/0
 
 Builds a fresh database (an SQLite file in a temporary directory, or the PostgreSQL
 database named in DATABASE_URL, dropped and created again), migrates, registers
@@ -13,7 +14,9 @@ locust headless. Prints requests/s and p50/p95/p99 per request type for the stea
 state (locust's statistics and the poll counts are reset once every phone is seated,
 so the seating burst is not in them; the slowest seating is printed apart), then checks that
 the hands in the database are exactly the submits that succeeded (none lost, none
-doubled) and that the ledger verifies. Stops what it started. Needs `pip install
+doubled) and that the ledger verifies. With --redis (or REDIS_URL) the app server's
+shared cache is that Redis, as for several app servers (docs/operations.md), under a
+prefix of this run's own that is deleted at the end. Stops what it started. Needs `pip install
 '.[bench]'` (locust). Not run by `make bench` (it takes minutes): `make bench-hall`.
 """
 
@@ -140,7 +143,7 @@ def check_database(counts: dict) -> list[str]:
     return problems
 
 
-def wait_up(url: str, seconds: float = 30) -> None:
+def wait_up(url: str, seconds: float = 120) -> None:  # workers load slowly on a busy machine
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
@@ -173,6 +176,13 @@ def main() -> int:
     parser.add_argument("--seconds", type=int, default=90, help="load after all phones start")
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--spawn-rate", type=float, default=20)
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("REDIS_URL", ""),
+        metavar="URL",
+        help="the shared cache in this Redis (default: REDIS_URL; none: files)",
+    )
+    parser.add_argument("--port", type=int, default=0, help="gunicorn's (default: a free one)")
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="ginclub-hall-"))
@@ -190,6 +200,12 @@ def main() -> int:
     else:
         env["SQLITE_PATH"] = str(work / "hall.sqlite3")
         where = "SQLite " + env["SQLITE_PATH"]
+    env.pop("REDIS_URL", None)
+    os.environ.pop("REDIS_URL", None)  # --redis "": files, whatever the environment says
+    if args.redis:
+        env["REDIS_URL"] = args.redis
+        env["DJANGO_CACHE_KEY_PREFIX"] = "bench-hall-" + work.name  # nothing from a past run
+        where += ", shared cache in Redis " + args.redis
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     plan = work / "plan.json"
@@ -197,7 +213,7 @@ def main() -> int:
     build_hall(args.tables, plan)
     print(f"hall of {args.tables} tables built in {time.monotonic() - started:.0f} s ({where})")
 
-    port = free_port()
+    port = args.port or free_port()
     host = f"http://127.0.0.1:{port}"
     phones = 2 * args.tables
     users = phones + 2
@@ -236,6 +252,11 @@ def main() -> int:
         f"slowest seating {counts['seat_ms_max']:.0f} ms"
     )
     problems = check_database(counts)
+    if args.redis:
+        from django.core.cache import caches
+
+        for alias in ("shared", "jobs"):
+            caches[alias].clear()  # this run's prefix only (ginclub.redis_cache)
     poll_p95 = max(float(rows[n]["95%"]) for n in rows if n.startswith("poll"))
     submit_p95 = float(rows["submit"]["95%"]) if "submit" in rows else float("nan")
     met = poll_p95 <= GOALS["poll"] and submit_p95 <= GOALS["submit"]

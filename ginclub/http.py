@@ -82,5 +82,7 @@ def answer_poll(
 def shared_cache_key(key: str, key_prefix: str, version: int) -> str:
     """The "shared" cache's keys (settings.CACHES): what one worker computed is reused by
     the others only in the same deploy, so an entry never outlives the code and templates
-    that made it (the keys themselves are digests of the content's inputs)."""
-    return f"{deploy_version()}:{key_prefix}:{version}:{key}"
+    that made it (the keys themselves are digests of the content's inputs). The prefix (the
+    deployment's, on Redis) comes first, as in Django's own keys, so a deployment's entries
+    are found by it (ginclub.redis_cache)."""
+    return f"{key_prefix}:{deploy_version()}:{version}:{key}"

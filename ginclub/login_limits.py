@@ -43,8 +43,9 @@ IMMEDIATE transaction is the lock), so attempts arriving at once on any servers 
 admitted exactly up to a limit. A limit is judged on a sliding estimate, this window's
 count plus the share of the last window's that still falls within the last minute, so
 no burst straddling two windows gets twice the limit. Keys are digests: the table holds
-no usernames or addresses. The slots are file locks in the shared cache directory, per
-machine, as CPU is.
+no usernames or addresses. The slots are file locks in the directory this machine's
+workers share (settings.SHARED_CACHE_DIR, also without a file cache), per machine, as
+CPU is.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ class Attempt:
 
 
 def _directory() -> Path:
-    path = Path(settings.CACHES["shared"]["LOCATION"])
+    path = Path(settings.SHARED_CACHE_DIR)
     path.mkdir(parents=True, exist_ok=True)
     return path
 

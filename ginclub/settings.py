@@ -14,10 +14,16 @@ Environment variables:
                           (default 60; 0 opens one per request), PostgreSQL and SQLite
     DJANGO_TASKS_BACKEND  where background jobs run (default: the database queue, which
                           `manage.py run_worker` works off; the test suite runs them at once)
-    JOBS_PROGRESS_DIR     SQLite only: where running jobs write their progress (default:
-                          beside the database file, <SQLITE_PATH>-progress)
-    DJANGO_SHARED_CACHE_DIR  the cache the app server's workers share (standings), a
-                          directory on this machine (default: <SQLITE_PATH>-cache)
+    JOBS_PROGRESS_DIR     SQLite without REDIS_URL: where running jobs write their progress
+                          (default: beside the database file, <SQLITE_PATH>-progress)
+    REDIS_URL             e.g. redis://10.0.0.5:6379/0: the cache every app server's workers
+                          share (standings, dashboard rows, jobs' progress); unset: files
+                          on this machine (DJANGO_SHARED_CACHE_DIR, JOBS_PROGRESS_DIR)
+    DJANGO_CACHE_KEY_PREFIX  what this deployment's keys in Redis start with (default: a
+                          digest of the database's address), so deployments may share one
+    DJANGO_SHARED_CACHE_DIR  the directory the app server's workers share on this machine:
+                          the shared cache without REDIS_URL, and always the login check
+                          slots (default: <SQLITE_PATH>-cache)
     DJANGO_LEDGER_DIR     the ledger's key files and signed checkpoint, kept out of the
                           database and its backups (default: <SQLITE_PATH>-ledger)
     DJANGO_LEDGER_KEYS    the ledger's MAC keys, "id:hexsecret,..." (the first hashes new
@@ -28,6 +34,7 @@ Environment variables:
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -203,38 +210,84 @@ TASKS = {
     }
 }
 # While a job's one transaction is open nothing it writes is visible, and on SQLite no
-# other connection may write at all (one writer): a running job's progress goes to files
-# beside the SQLite database instead (tournaments.services.jobs; one machine by definition).
-# On PostgreSQL it is written to the job's row on a connection of its own.
+# other connection may write at all (one writer): a running job's progress goes to the
+# "jobs" cache instead (tournaments.services.jobs), files beside the SQLite database, or
+# Redis with REDIS_URL. On PostgreSQL it is written to the job's row on a connection of
+# its own.
+
+# The directory this machine's workers share: the shared cache's files without Redis, and
+# always the login check slots' lock files (ginclub.login_limits: per machine, as CPU is).
+SHARED_CACHE_DIR = Path(
+    os.environ.get(
+        "DJANGO_SHARED_CACHE_DIR", str(SQLITE_PATH.with_name(SQLITE_PATH.name + "-cache"))
+    )
+)
+REDIS_URL = os.environ.get("REDIS_URL", "")
+# This deployment's keys in a Redis that others may share: named, or a digest of where its
+# database is (the app servers of one deployment share it, another's is elsewhere).
+CACHE_KEY_PREFIX = os.environ.get("DJANGO_CACHE_KEY_PREFIX") or (
+    "ginclub-"
+    + hashlib.sha256(
+        repr(
+            tuple(
+                str(DATABASES["default"].get(part) or "")
+                for part in ("ENGINE", "HOST", "PORT", "NAME")
+            )
+        ).encode()
+    ).hexdigest()[:12]
+)
+
+
+def redis_cache(alias: str, timeout: int, **options) -> dict:
+    """A cache shared by every app server's workers (ginclub.redis_cache), its keys under
+    this deployment's prefix and the cache's alias. A Redis that does not answer within a
+    second is a miss, not a stuck worker."""
+    return {
+        "BACKEND": "ginclub.redis_cache.SharedRedisCache",
+        "LOCATION": REDIS_URL,
+        "TIMEOUT": timeout,
+        "KEY_PREFIX": f"{CACHE_KEY_PREFIX}:{alias}",
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        **options,
+    }
+
+
 CACHES = {
-    # Per process: players' records, ladders and their refresh guards. Room for many
-    # (Django's default of 300 entries would cull a busy club's).
+    # Per process: players' records, ladders and their refresh guards, each under a
+    # version of what it follows from, so no worker ever reads another's stale copy. Room
+    # for many (Django's default of 300 entries would cull a busy club's).
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "OPTIONS": {"MAX_ENTRIES": 10_000},
     },
-    # Shared by the workers of one app server (files beside the SQLite database, or in
-    # DJANGO_SHARED_CACHE_DIR): what is dear to compute, the standings lines and their
-    # rendered table and each organiser's dashboard rows of the last poll, is made by
-    # the first worker that needs it and read by the others, instead of once per worker.
-    # Keys are digests of what the entry follows from (or of the viewer), in this deploy
-    # (ginclub.http.shared_cache_key).
-    "shared": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": os.environ.get(
-            "DJANGO_SHARED_CACHE_DIR", str(SQLITE_PATH.with_name(SQLITE_PATH.name + "-cache"))
-        ),
-        "TIMEOUT": 60 * 60,
-        "KEY_FUNCTION": "ginclub.http.shared_cache_key",
-        "OPTIONS": {"MAX_ENTRIES": 5_000},
-    },
-    "jobs": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": os.environ.get(
-            "JOBS_PROGRESS_DIR", str(SQLITE_PATH.with_name(SQLITE_PATH.name + "-progress"))
-        ),
-        "TIMEOUT": 24 * 60 * 60,
-    },
+    # Shared by the workers of one app server (files in SHARED_CACHE_DIR), or with
+    # REDIS_URL by those of every app server: what is dear to compute, the standings
+    # lines and their rendered table and each organiser's dashboard rows of the last poll,
+    # is made by the first worker that needs it and read by the others, instead of once
+    # per worker. Keys are digests of what the entry follows from (or of the viewer), in
+    # this deploy (ginclub.http.shared_cache_key).
+    "shared": (
+        redis_cache("shared", 60 * 60, KEY_FUNCTION="ginclub.http.shared_cache_key")
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(SHARED_CACHE_DIR),
+            "TIMEOUT": 60 * 60,
+            "KEY_FUNCTION": "ginclub.http.shared_cache_key",
+            "OPTIONS": {"MAX_ENTRIES": 5_000},
+        }
+    ),
+    "jobs": (
+        redis_cache("jobs", 24 * 60 * 60)
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": os.environ.get(
+                "JOBS_PROGRESS_DIR", str(SQLITE_PATH.with_name(SQLITE_PATH.name + "-progress"))
+            ),
+            "TIMEOUT": 24 * 60 * 60,
+        }
+    ),
 }
 
 AUTH_PASSWORD_VALIDATORS = [

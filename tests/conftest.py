@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import uuid
 
 import pytest
 from django.test import override_settings
@@ -25,14 +26,33 @@ def _suite_settings(tmp_path_factory):
     # PBKDF2 at production strength costs ~0.3 s a password or PIN; the suite makes
     # hundreds, and hashing strength is Django's concern, not ours.
     fast_hashers = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    # The workers' shared cache in a directory of this run's own (each xdist worker has
-    # its own test database, whose ids the next run reuses).
+    # The workers' shared caches of this run's own (each xdist worker has its own test
+    # database, whose ids the next run reuses): a directory, or with REDIS_URL keys under
+    # a prefix of this run and worker, which the end of the run deletes (clear() on Redis
+    # deletes one prefix's keys, ginclub.redis_cache; the db may be another run's too).
     from django.conf import settings as django_settings
 
+    directory = tmp_path_factory.mktemp("shared")
+    run = f"test-{uuid.uuid4().hex[:8]}-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
     caches = {**django_settings.CACHES}
-    caches["shared"] = {**caches["shared"], "LOCATION": str(tmp_path_factory.mktemp("shared"))}
-    with override_settings(STORAGES=plain, PASSWORD_HASHERS=fast_hashers, CACHES=caches):
+    for alias, cache in caches.items():
+        if cache["BACKEND"] == "ginclub.redis_cache.SharedRedisCache":
+            caches[alias] = {**cache, "KEY_PREFIX": f"{run}:{alias}"}
+        elif alias == "shared":
+            caches[alias] = {**cache, "LOCATION": str(directory)}
+    with override_settings(
+        STORAGES=plain,
+        PASSWORD_HASHERS=fast_hashers,
+        CACHES=caches,
+        CACHE_KEY_PREFIX=run,
+        SHARED_CACHE_DIR=directory,
+    ):
         yield
+        from django.core.cache import caches as live
+
+        for alias, cache in caches.items():
+            if cache["BACKEND"] == "ginclub.redis_cache.SharedRedisCache":
+                live[alias].clear()
 
 
 @pytest.fixture(autouse=True)

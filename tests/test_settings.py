@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -20,6 +21,7 @@ sqlite_only = pytest.mark.skipif(
 def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     clean.pop("DATABASE_URL", None)
+    clean.pop("REDIS_URL", None)
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=REPO,
@@ -180,3 +182,49 @@ def test_sqlite_connections_are_kept_too(given, expected, tmp_path):
     result = manage("shell", "-c", show, env=env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == str(expected)
+
+
+SHOW_CACHES = (
+    "import json; from django.conf import settings; c = settings.CACHES;"
+    "print(json.dumps({a: [c[a]['BACKEND'], c[a].get('LOCATION'), c[a].get('KEY_PREFIX', ''),"
+    " c[a].get('TIMEOUT')] for a in ('default', 'shared', 'jobs')}))"
+)
+
+
+def caches_with(env: dict[str, str]) -> dict[str, list]:
+    result = manage("shell", "-c", SHOW_CACHES, env={"DJANGO_DEBUG": "1", **env})
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_without_redis_the_workers_share_files_on_this_machine(tmp_path):
+    caches = caches_with({"SQLITE_PATH": str(tmp_path / "db.sqlite3")})
+    files = "django.core.cache.backends.filebased.FileBasedCache"
+    assert caches["default"][0] == "django.core.cache.backends.locmem.LocMemCache"
+    assert caches["shared"] == [files, str(tmp_path / "db.sqlite3-cache"), "", 3600]
+    assert caches["jobs"] == [files, str(tmp_path / "db.sqlite3-progress"), "", 86400]
+
+
+def test_with_redis_every_cache_the_workers_share_is_in_redis_under_the_deployment():
+    env = {"DATABASE_URL": "postgres://u@10.0.0.7:5432/club", "REDIS_URL": "redis://r:6379/3"}
+    caches = caches_with({**env, "DJANGO_CACHE_KEY_PREFIX": "riverside"})
+    redis = "ginclub.redis_cache.SharedRedisCache"
+    assert caches["default"][0] == "django.core.cache.backends.locmem.LocMemCache"  # per worker
+    assert caches["shared"] == [redis, "redis://r:6379/3", "riverside:shared", 3600]
+    assert caches["jobs"] == [redis, "redis://r:6379/3", "riverside:jobs", 86400]
+
+
+def test_two_deployments_sharing_one_redis_get_different_prefixes_unless_named():
+    """Unnamed, a deployment's prefix follows its database: the app servers of one share
+    their entries, another deployment's database (or the same name on another host) does
+    not."""
+    redis = {"REDIS_URL": "redis://r:6379/0"}
+
+    def prefix(database_url: str) -> str:
+        return caches_with({**redis, "DATABASE_URL": database_url})["shared"][2]
+
+    one = prefix("postgres://u@10.0.0.7:5432/club")
+    assert one == prefix("postgres://u@10.0.0.7:5432/club")
+    assert one.endswith(":shared")
+    others = {prefix("postgres://u@10.0.0.7:5432/other"), prefix("postgres://u@10.0.0.8/club")}
+    assert one not in others and len(others) == 2
