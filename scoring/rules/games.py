@@ -54,9 +54,10 @@ class GameResult:
     margin: int
     explanation: str
     game_bonuses: dict[str, int]  # each player's game bonus
+    forfeited_by: str | None = None  # a game loss penalty ended it against this player
 
     def as_dict(self) -> dict:
-        return {
+        data = {
             "winner": self.winner,
             "finished": self.finished,
             "totals": dict(self.totals),
@@ -69,6 +70,9 @@ class GameResult:
             "margin": self.margin,
             "explanation": self.explanation,
         }
+        if self.forfeited_by:  # only then: the breakdowns stored before keep their keys
+            data["forfeited_by"] = self.forfeited_by
+        return data
 
 
 def _hand(entry) -> HandScore:
@@ -315,6 +319,7 @@ def forfeit_game(hands: Sequence, profile: RuleProfile, loser: str) -> GameResul
         total,
         text,
         {winner: profile.game_bonus, loser: 0},
+        loser,
     )
 
 

@@ -258,10 +258,8 @@ def _decide_match_loss(match: Match, actor: Actor, penalty: Penalty) -> Match:
         confirmed = list(game.hands.filter(state=Hand.State.CONFIRMED).order_by("number"))
         forfeited = game_result(match, confirmed, lost_by=loser)
         points = {side: points[side] + forfeited.totals[side] for side in points}
-    reason = _("Match loss penalty against %(name)s: %(details)s") % {
-        "name": penalty.player.name,
-        "details": penalty.details,
-    }
+    # The details, as staff wrote them: the pages word the rest (scoring.words.decision_why).
+    reason = penalty.details
     return results.decide_match(
         match_id=match.pk, actor=actor, winner=winner, games=(games["A"], games["B"]),
         points=(points["A"], points["B"]), by=Match.DecidedBy.PENALTY, reason=reason,

@@ -12,6 +12,8 @@ from ginclub.errors import Conflict, Forbidden, ServiceError
 from scoring import replay
 from scoring import services as scoring
 from scoring.models import Match, Penalty
+from scoring.words import names_of, summary
+from scoring.words import result as result_words
 from tests.scoring.helpers import as_player, quick, submit
 from tests.tournaments.helpers import actor, new_event, play_hand
 from tournaments import services
@@ -62,6 +64,10 @@ def test_a_game_loss_ends_the_game_for_the_opponent_with_the_game_bonus(table, o
     # Cleo's 15 hand points + 100 game bonus + 1 box of 25; Dev forfeits the game: 0.
     assert (game.state, game.winner, game.total_a, game.total_b) == ("finished", "A", 140, 0)
     assert "game loss penalty against B" in game.explanation
+    assert summary(game, names_of(match), match.rules) == (
+        "Game to Cleo: Dev lost it by a game loss penalty. Cleo: 15 in hands + 100 game "
+        "+ 25 boxes = 140; Dev: 0."
+    )
     assert result(match) == ("in_progress", "", 1, 0, 140, 0, "")
     assert match.games.filter(number=2, state="in_progress").exists()
 
@@ -125,7 +131,8 @@ def test_a_match_loss_sets_the_result_over_the_hands_and_its_reversal_withdraws_
     penalty = penalise(organiser, match, "A", "match_loss", details="marked cards")
     # Dev wins 2-0; the game in play is scored as a game loss: Dev 0 + 100 + no box.
     assert result(match) == ("closed", "B", 0, 2, 0, 100, "penalty")
-    assert "Match loss penalty against Cleo: marked cards" == match.decision_reason
+    assert match.decision_reason == "marked cards"
+    assert result_words(match) == ("Dev wins 2–0: a match loss penalty against Cleo (marked cards)")
     assert "lost to Dev in round 1 by a match loss penalty" in why(tournament, "Cleo")
     assert verify_tournament(tournament).ok
     scoring.reverse_penalty(penalty_id=penalty.pk, actor=actor(organiser), reason="appeal won")
