@@ -726,7 +726,9 @@ class PenaltyPreviewOutputSerializer(serializers.Serializer):
 
     kind = serializers.ChoiceField(choices=PENALTY_KINDS)
     game = serializers.IntegerField(allow_null=True, help_text="The game a game loss ends.")
-    explanation = serializers.CharField(help_text="The ended game's scoring, or the decision.")
+    explanation = serializers.CharField(
+        allow_blank=True, help_text="The scoring of the game a game loss ends; blank otherwise."
+    )
     result = ResultChangeOutputSerializer(source="*")
 
 

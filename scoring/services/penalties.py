@@ -164,7 +164,7 @@ def preview_penalty(*, match_id: int, actor: Actor, seat: str, kind: str) -> Pen
                     before,
                     results.result_of(match),
                     penalty.game,
-                    game.explanation if game else match.decision_reason,
+                    game.explanation if game else "",
                 )
             )
     except _Rollback as done:

@@ -18,6 +18,7 @@ from tests.scoring.helpers import as_player, quick, submit
 from tests.tournaments.helpers import actor, new_event, play_hand
 from tournaments import services
 from tournaments.models import Pairing
+from tournaments.selectors.audit import tournament_audit
 from tournaments.selectors.standings import standings as standings_of
 from tournaments.selectors.verification import verify_tournament
 
@@ -226,3 +227,16 @@ def test_the_preview_says_what_a_game_loss_would_do_and_writes_nothing(table, or
     assert preview.result_after["games_won"] == {"A": 1, "B": 0}
     assert preview.game == 1 and "140" in preview.explanation
     assert match.ledger.count() == rows and not Penalty.objects.exists()
+
+
+def test_the_audit_page_lists_each_penalty_and_its_reversal_as_an_exception(table, organiser):
+    match, tournament = table.match, table.round.tournament
+    penalty = penalise(organiser, match, "B", "game_loss", details="peeked")
+    scoring.reverse_penalty(penalty_id=penalty.pk, actor=actor(organiser), reason="misread")
+    audit = tournament_audit(tournament, kind="penalty")
+    said = [(f.before, f.after, f.why) for f in audit.exceptions]
+    assert said == [
+        ("no penalty", "game loss against Dev: peeked", "peeked"),
+        ("game loss against Dev: peeked", "no penalty", "misread"),
+    ]
+    assert all(check.ok for check in audit.chains)
