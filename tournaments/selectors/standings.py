@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import caches
+from django.db.models import Exists, OuterRef
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext
 
 from scoring.models import Match, Penalty
@@ -88,7 +89,12 @@ def pairing_rows(tournament: Tournament, *, through_round: int | None = None) ->
     )
     if through_round is not None:
         rows = rows.filter(round__number__lte=through_round)
-    return list(rows.order_by("round__number", "position").values(*PAIRING_FIELDS))
+    # whether a game or match loss penalty stands in the match (penalty_notes reads which)
+    penalised = Penalty.objects.filter(
+        match=OuterRef("match_id"), kind__in=Penalty.CHANGES_RESULT, reversed_at=None
+    )
+    rows = rows.annotate(penalised=Exists(penalised))
+    return list(rows.order_by("round__number", "position").values(*PAIRING_FIELDS, "penalised"))
 
 
 def decided_winner(row: dict) -> str | None:
@@ -233,9 +239,14 @@ STANDINGS_CACHE_SECONDS = 3600
 
 
 def penalty_notes(pairings: list[dict]) -> list[PenaltyNote]:
-    """The standing game and match loss penalties of the decided (counted) matches, one
-    query: each line's why says them (docs/rules.md §18)."""
-    rows = {p["match_id"]: p for p in pairings if p["match_id"] and decided_winner(p)}
+    """The standing game and match loss penalties of the decided (counted) matches: each
+    line's why says them (docs/rules.md §18). One query, and none when no counted match
+    has one (`penalised`, pairing_rows')."""
+    rows = {
+        p["match_id"]: p
+        for p in pairings
+        if p["match_id"] and p.get("penalised") and decided_winner(p)
+    }
     if not rows:
         return []
     found = Penalty.objects.filter(
