@@ -440,6 +440,12 @@ def may_manage_match(actor: Actor, match) -> bool:
     return organises(actor, match.club)
 
 
+def may_penalise(actor: Actor, match) -> bool:
+    """Record or reverse a caution, warning, game loss or match loss against one of the
+    match's players: a match-level staff action, whoever may manage the match."""
+    return may_manage_match(actor, match)
+
+
 def may_audit_match(actor: Actor, match) -> bool:
     """Read the match's ledger, its devices and previews: its organisers and auditors."""
     return reads_club(actor, match.club)
@@ -606,6 +612,16 @@ def require_manage_match(actor: Actor, match) -> None:
         raise Forbidden(
             "not_allowed",
             _("Only the organisers of %(club)s may do that.") % {"club": match.club.name},
+        )
+
+
+def require_penalise(actor: Actor, match) -> None:
+    if not may_penalise(actor, match):
+        refuse_auditor(actor, match.club)
+        raise Forbidden(
+            "not_allowed",
+            _("Only the staff of %(club)s may record or reverse a penalty against %(a)s or %(b)s.")
+            % {"club": match.club.name, "a": match.player_a.name, "b": match.player_b.name},
         )
 
 

@@ -418,6 +418,8 @@ SPECTACULAR_SETTINGS = {
         "TableStateEnum": "tournaments.serializers.TABLE_STATES",
         "JobKindEnum": "tournaments.serializers.JOB_KINDS",
         "JobStateEnum": "tournaments.serializers.JOB_STATES",
+        "PenaltyKindEnum": "scoring.serializers.PENALTY_KINDS",
+        "InfractionEnum": "scoring.serializers.INFRACTIONS",
     },
 }
 

@@ -23,7 +23,7 @@ from ginclub.errors import Forbidden, ServiceError
 from scoring import replay, selectors, services, stats
 from scoring import serializers as s
 from scoring.hand_input import hand_input_from
-from scoring.models import Club, Hand, Match, Player
+from scoring.models import Club, Hand, Match, Penalty, Player
 from scoring.words import names_of
 
 
@@ -344,6 +344,68 @@ def seat(request: Request, match_id: int) -> Response:
     )
     permissions.claim_seat(request, match, actor.player)
     return Response(s.SeatOutputSerializer(actor.player, context={"match": match}).data)
+
+
+# ------------------------------------------------------------------------- penalties
+
+
+@extend_schema(methods=["GET"], responses={200: s.PenaltyOutputSerializer(many=True), **ERRORS})
+@extend_schema(
+    methods=["POST"],
+    request=s.PenaltyInputSerializer,
+    responses={201: s.PenaltyOutputSerializer, **ERRORS},
+)
+@api_view(["GET", "POST"])
+@permission_classes([AllowAny])
+def match_penalties(request: Request, match_id: int) -> Response:
+    """The penalties of the match (whoever may see the match: its players too); POST
+    records one (staff: docs/rules.md §18; a game or match loss changes the result)."""
+    match = _visible_match(request, match_id)
+    if request.method == "GET":
+        return Response(s.PenaltyOutputSerializer(selectors.penalties_of(match), many=True).data)
+    permissions.require_penalise(permissions.actor_of(request, match), match)
+    data = valid(s.PenaltyInputSerializer, request)
+    penalty = services.record_penalty(
+        match_id=match.pk, actor=permissions.actor_of(request, match), **data
+    )
+    return Response(s.PenaltyOutputSerializer(penalty).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    request=s.PenaltyPreviewInputSerializer,
+    responses={200: s.PenaltyPreviewOutputSerializer, **ERRORS},
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def penalty_preview(request: Request, match_id: int) -> Response:
+    """What the penalty would do to the result, or the refusal recording it would give.
+    Writes nothing."""
+    match = _visible_match(request, match_id)
+    permissions.require_penalise(permissions.actor_of(request, match), match)
+    data = valid(s.PenaltyPreviewInputSerializer, request)
+    preview = services.preview_penalty(
+        match_id=match.pk, actor=permissions.actor_of(request, match), **data
+    )
+    return Response(s.PenaltyPreviewOutputSerializer(preview).data)
+
+
+@extend_schema(
+    request=s.PenaltyReverseInputSerializer, responses={200: s.PenaltyOutputSerializer, **ERRORS}
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def reverse_penalty(request: Request, penalty_id: int) -> Response:
+    """Take the penalty back, with a reason: the result returns to what the hands say."""
+    penalty = get_object_or_404(Penalty, pk=penalty_id)
+    match = _visible_match(request, penalty.match_id)
+    permissions.require_penalise(permissions.actor_of(request, match), match)
+    data = valid(s.PenaltyReverseInputSerializer, request)
+    penalty = services.reverse_penalty(
+        penalty_id=penalty.pk,
+        actor=permissions.actor_of(request, match),
+        reason=data.get("reason", ""),
+    )
+    return Response(s.PenaltyOutputSerializer(penalty).data)
 
 
 # ---------------------------------------------------------------------------- ledger

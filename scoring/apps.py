@@ -29,6 +29,8 @@ LEDGER_ACTIONS = {
     "match_undecided": gettext_noop("Match no longer decided"),
     "decision_withdrawn": gettext_noop("Decision withdrawn"),
     "result_changed_after_close": gettext_noop("Result changed after close"),
+    "penalty_recorded": gettext_noop("Penalty recorded"),
+    "penalty_reversed": gettext_noop("Penalty reversed"),
 }
 
 

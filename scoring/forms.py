@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from ginclub.inputs import ID_MAX, INT_MAX, SMALL_MAX
-from scoring.models import Match, Player
+from scoring.models import Match, Penalty, Player, Seat
 
 RANKS = "A23456789TJQK"
 SUITS = (("C", "♣"), ("D", "♦"), ("H", "♥"), ("S", "♠"))
@@ -151,3 +151,13 @@ class AddPlayerForm(forms.Form):
         help_text=gettext_lazy("4 to 8 digits, for confirming results at the table."),
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
+
+
+class PenaltyForm(forms.Form):
+    """A penalty against one player of the match (docs/rules.md §18); `details` may be
+    blank for a preview, never for the record (the service says so)."""
+
+    seat = forms.ChoiceField(choices=Seat.choices)
+    kind = forms.ChoiceField(choices=Penalty.Kind.choices)
+    infraction = forms.ChoiceField(choices=Penalty.Infraction.choices, required=False)
+    details = forms.CharField(max_length=1000, required=False)

@@ -12,8 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scoring.models import Game, Hand, Match
-from scoring.rules import RuleProfile, RulesError, next_dealer, score_game, score_hollywood
+from scoring.models import Game, Hand, Match, Penalty
+from scoring.rules import (
+    RuleProfile,
+    RulesError,
+    forfeit_game,
+    next_dealer,
+    score_game,
+    score_hollywood,
+)
 
 
 def profile_of(match: Match) -> RuleProfile:
@@ -35,15 +42,30 @@ def entry_game(match: Match, games: Sequence[Game] | None = None) -> Game | None
     return next((g for g in games if g.state == Game.State.IN_PROGRESS), None)
 
 
-def game_result(match: Match, hands: Sequence[Hand], profile: RuleProfile | None = None):
+def game_result(
+    match: Match,
+    hands: Sequence[Hand],
+    profile: RuleProfile | None = None,
+    lost_by: str | None = None,
+):
     """The engine's result for these hands (voided ones must already be left out). Under
     Hollywood, the `HollywoodResult` of the whole sequence: finished when all three games
-    are."""
+    are. `lost_by`: the seat a game loss penalty ended the game against (forfeit_game)."""
     profile = profile or profile_of(match)
     scores = [(hand.winner or None, hand.points) for hand in hands]
     if profile.hollywood:
         return score_hollywood(scores, profile)
+    if lost_by:
+        return forfeit_game(scores, profile, lost_by)
     return score_game(scores, profile)
+
+
+def game_losses(match: Match) -> dict[int, str]:
+    """Game number -> the seat a standing game loss penalty ended it against."""
+    rows = Penalty.objects.filter(
+        match=match, kind=Penalty.Kind.GAME_LOSS, reversed_at=None
+    ).values_list("game", "seat")
+    return {game: seat for game, seat in rows if game}
 
 
 def next_dealer_for(match: Match, game: Game) -> str:

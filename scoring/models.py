@@ -134,6 +134,7 @@ class Match(models.Model):
 
         ORGANISER = "organiser", pgettext_lazy("result set by", "organiser")
         TIME = "time", pgettext_lazy("result set by", "time policy")
+        PENALTY = "penalty", pgettext_lazy("result set by", "match loss penalty")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="matches")
     player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -284,6 +285,63 @@ class Hand(models.Model):
     @property
     def counts(self) -> bool:
         return self.state == self.State.CONFIRMED
+
+
+class Penalty(models.Model):
+    """An infraction staff recorded against one player of a match, and its penalty
+    (docs/rules.md §18). A caution or a warning changes no result; a game loss ends the
+    game in play for the opponent (scoring.rules.games.forfeit_game, read by the
+    recompute); a match loss sets the match's result over the hands (decide_match).
+    Reversing one keeps the row, with who reversed it, when and why."""
+
+    class Kind(models.TextChoices):
+        CAUTION = "caution", pgettext_lazy("penalty", "caution")
+        WARNING = "warning", pgettext_lazy("penalty", "warning")
+        GAME_LOSS = "game_loss", pgettext_lazy("penalty", "game loss")
+        MATCH_LOSS = "match_loss", pgettext_lazy("penalty", "match loss")
+
+    class Infraction(models.TextChoices):
+        PROCEDURE = "procedure", pgettext_lazy("infraction", "procedural error")
+        CARDS = "cards", pgettext_lazy("infraction", "drawing or looking at extra cards")
+        SCORING = "scoring", pgettext_lazy("infraction", "wrong score entered")
+        SLOW_PLAY = "slow_play", pgettext_lazy("infraction", "slow play")
+        CONDUCT = "conduct", pgettext_lazy("infraction", "unsporting conduct")
+        OTHER = "other", pgettext_lazy("infraction", "other")
+
+    # The penalties that change a result (the others are a record only).
+    CHANGES_RESULT = (Kind.GAME_LOSS, Kind.MATCH_LOSS)
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="penalties")
+    seat = models.CharField(max_length=1, choices=Seat.choices)
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    infraction = models.CharField(max_length=12, choices=Infraction.choices)
+    details = models.TextField(help_text="What happened, in the staff's words.")
+    game = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The game a game loss ended."
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    reversed_at = models.DateTimeField(null=True, blank=True)
+    reversed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reversal_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["match", "recorded_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} for seat {self.seat} of match {self.match_id}"
+
+    @property
+    def active(self) -> bool:
+        return self.reversed_at is None
+
+    @property
+    def player(self) -> Player:
+        return self.match.player(self.seat)
 
 
 class Entry(models.Model):

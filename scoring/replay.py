@@ -14,6 +14,9 @@ Terms:
                hands (legacy): its hands' values cannot be replayed; their existence still is.
     decision   the last row whose `after` says who set the result over the hands
                (`decided_by`): that result stands instead of the hands'.
+    game loss  a `penalty_recorded` row of a game loss ends its game for the opponent
+               (scoring.rules.games.forfeit_game) until a `penalty_reversed` row of the
+               same penalty takes it back.
 Reads only; the engine (scoring.rules) derives games and the result from the hands.
 """
 
@@ -28,7 +31,14 @@ from django.utils.translation import gettext as _
 
 from ginclub import checkpoints, ledger
 from scoring.models import Game, Hand, LedgerRow, Match
-from scoring.rules import RuleProfile, RulesError, score_game, score_hollywood, score_match
+from scoring.rules import (
+    RuleProfile,
+    RulesError,
+    forfeit_game,
+    score_game,
+    score_hollywood,
+    score_match,
+)
 from scoring.rules.games import hollywood_match
 
 HAND_FIELDS = (
@@ -42,6 +52,7 @@ HAND_FIELDS = (
     "points",
     "winner",
 )
+PENALTY_ACTIONS = ("penalty_recorded", "penalty_reversed")
 VALUE_FIELDS = ("version", "outcome", "knocker_deadwood", "defender_deadwood", "points", "winner")
 
 
@@ -84,6 +95,8 @@ class Replayed:
     hands: dict[int, dict[str, Any]] = field(default_factory=dict)
     decision: dict[str, Any] | None = None
     unknown: bool = False
+    # penalty id -> (game number, seat penalised) of each standing game loss
+    game_losses: dict[int, tuple[int, str]] = field(default_factory=dict)
 
     def read(self, row: LedgerRow) -> None:
         after = row.after if isinstance(row.after, dict) else {}
@@ -99,6 +112,14 @@ class Replayed:
                     self.hands[hand["id"]] = hand
         if "decided_by" in after:
             self.decision = after if after["decided_by"] else None
+        if row.action in PENALTY_ACTIONS and after.get("kind") == "game_loss":
+            self.game_losses.pop(after.get("penalty"), None)
+            if after.get("active"):
+                self.game_losses[after.get("penalty")] = (after.get("game"), after.get("seat"))
+
+    def lost_by(self) -> dict[int, str]:
+        """Game number -> the seat a standing game loss ended it against."""
+        return {game: seat for game, seat in self.game_losses.values()}
 
 
 def replay(match: Match) -> Replayed:
@@ -183,9 +204,14 @@ def _games(replayed: Replayed, profile: RuleProfile) -> dict[int, ExpectedGame]:
         hands.sort(key=lambda h: h["number"])
     if profile.hollywood:
         return _hollywood(by_game.get(1, []), profile)
-    expected = {}
-    for number, hands in sorted(by_game.items()):
+    expected, lost_by = {}, replayed.lost_by()
+    for number in sorted(set(by_game) | set(lost_by)):
+        hands = by_game.get(number, [])
         confirmed = [h for h in hands if h["state"] == Hand.State.CONFIRMED]
+        if number in lost_by:
+            result = forfeit_game(_scores(confirmed), profile, lost_by[number])
+            expected[number] = ExpectedGame(number, result, True)
+            continue
         result = score_game(_scores(confirmed), profile)
         finished = result.finished and len(confirmed) == len(hands)
         expected[number] = ExpectedGame(number, result, finished)

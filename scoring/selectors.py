@@ -19,7 +19,7 @@ from scoring.match_rules import (
     next_hand_number,
     profile_of,
 )
-from scoring.models import Club, Entry, Game, Hand, LedgerRow, Match, Player
+from scoring.models import Club, Entry, Game, Hand, LedgerRow, Match, Penalty, Player
 from scoring.rules import game_standing
 
 
@@ -301,3 +301,13 @@ def ledger_of(match: Match) -> QuerySet[LedgerRow]:
 
 def entries_of(hand: Hand) -> QuerySet[Entry]:
     return hand.entries.select_related("player", "user").order_by("id")
+
+
+def penalties_of(match: Match) -> list[Penalty]:
+    """The match's penalties, standing and reversed, oldest first (the players at the
+    table and the staff read them)."""
+    return list(
+        Penalty.objects.filter(match=match)
+        .select_related("match__player_a", "match__player_b", "recorded_by", "reversed_by")
+        .order_by("recorded_at", "id")
+    )

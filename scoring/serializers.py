@@ -10,7 +10,7 @@ from rest_framework import serializers
 from rest_framework.fields import get_attribute
 
 from ginclub.inputs import INT_MAX, SMALL_MAX, id_field, whole_field
-from scoring.models import Game, Hand, Match, Seat
+from scoring.models import Game, Hand, Match, Penalty, Seat
 
 
 class StrictSerializer(serializers.Serializer):
@@ -675,6 +675,61 @@ class CorrectionPreviewOutputSerializer(serializers.Serializer):
         help_text="Null unless the match is played in a closed round of a tournament and "
         "its result changes.",
     )
+
+
+# ------------------------------------------------------------------- penalties
+
+
+PENALTY_KINDS = Penalty.Kind.choices
+INFRACTIONS = Penalty.Infraction.choices
+
+
+class PenaltyInputSerializer(StrictSerializer):
+    seat = _seat(help_text="The seat of the penalised player.")
+    kind = serializers.ChoiceField(choices=PENALTY_KINDS)
+    infraction = serializers.ChoiceField(choices=INFRACTIONS)
+    details = serializers.CharField(max_length=1000, help_text="What happened.")
+
+
+class PenaltyPreviewInputSerializer(StrictSerializer):
+    seat = _seat()
+    kind = serializers.ChoiceField(choices=PENALTY_KINDS)
+
+
+class PenaltyReverseInputSerializer(StrictSerializer):
+    reason = serializers.CharField(
+        max_length=500, required=False, allow_blank=True, help_text="Required: why."
+    )
+
+
+class PenaltyOutputSerializer(serializers.Serializer):
+    """A penalty recorded against one player of a match (docs/rules.md §18)."""
+
+    id = serializers.IntegerField()
+    match = serializers.IntegerField(source="match_id")
+    seat = _seat()
+    player = serializers.CharField(source="player.name")
+    kind = serializers.ChoiceField(choices=PENALTY_KINDS)
+    kind_label = serializers.CharField(source="get_kind_display")
+    infraction = serializers.ChoiceField(choices=INFRACTIONS)
+    infraction_label = serializers.CharField(source="get_infraction_display")
+    details = serializers.CharField()
+    game = serializers.IntegerField(allow_null=True, help_text="The game a game loss ended.")
+    recorded_at = serializers.DateTimeField()
+    active = serializers.BooleanField(help_text="False once reversed.")
+    reversed_at = serializers.DateTimeField(allow_null=True)
+    reversal_reason = serializers.CharField()
+
+
+class PenaltyPreviewOutputSerializer(serializers.Serializer):
+    """What recording the penalty would do to the match's result; nothing is written."""
+
+    kind = serializers.ChoiceField(choices=PENALTY_KINDS)
+    game = serializers.IntegerField(allow_null=True, help_text="The game a game loss ends.")
+    explanation = serializers.CharField(
+        allow_blank=True, help_text="The scoring of the game a game loss ends; blank otherwise."
+    )
+    result = ResultChangeOutputSerializer(source="*")
 
 
 # ------------------------------------------------------------- a player's record

@@ -1,7 +1,7 @@
 from django.urls import path
 
 import ginclub.inputs  # noqa: F401  (registers <id:...>, a bounded id)
-from scoring import api, views, views_offline, views_players
+from scoring import api, views, views_offline, views_penalties, views_players
 
 app_name = "scoring"
 
@@ -39,6 +39,13 @@ urlpatterns = [
     path("matches/<id:match_id>/reopen/", views.reopen, name="reopen"),
     path("matches/<id:match_id>/ledger/", views.match_ledger, name="ledger"),
     path("matches/<id:match_id>/qr.svg", views.table_qr, name="table-qr"),
+    path("matches/<id:match_id>/penalties/", views_penalties.record, name="penalty-record"),
+    path(
+        "matches/<id:match_id>/penalties/preview/",
+        views_penalties.preview,
+        name="penalty-preview",
+    ),
+    path("penalties/<id:penalty_id>/reverse/", views_penalties.reverse, name="penalty-reverse"),
     path("matches/<id:match_id>/revoke-links/", views.revoke_links, name="revoke-links"),
     path("players/<id:player_id>/", views_players.player, name="player"),
     path(
@@ -86,6 +93,13 @@ api_urlpatterns = [
     path("matches/<id:match_id>/close/", api.close, name="api-close"),
     path("matches/<id:match_id>/reopen/", api.reopen, name="api-reopen"),
     path("matches/<id:match_id>/ledger/", api.match_ledger, name="api-ledger"),
+    path("matches/<id:match_id>/penalties/", api.match_penalties, name="api-penalties"),
+    path(
+        "matches/<id:match_id>/penalties/preview/",
+        api.penalty_preview,
+        name="api-penalty-preview",
+    ),
+    path("penalties/<id:penalty_id>/reverse/", api.reverse_penalty, name="api-penalty-reverse"),
     path("hands/<id:hand_id>/confirm/", api.confirm, name="api-confirm"),
     path("hands/<id:hand_id>/dispute/", api.dispute, name="api-dispute"),
     path("hands/<id:hand_id>/withdraw/", api.withdraw, name="api-withdraw"),

@@ -51,7 +51,7 @@ from scoring.hand_input import (
     show_value,
     winner_seat,
 )
-from scoring.models import Club, Hand, Match, Player
+from scoring.models import Club, Hand, Match, Penalty, Player
 from scoring.services.hand_entry import hand_values
 
 DEADWOOD_FIELDS = [
@@ -393,6 +393,10 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
         "outcomes": OUTCOME_CHOICES,
         "deadwood_fields": DEADWOOD_FIELDS,
         "round_clock": hooks.match_clock(match),
+        # the penalties against the table: its players and the staff read them
+        "penalties": selectors.penalties_of(match),
+        "penalty_kinds": Penalty.Kind.choices,
+        "infractions": Penalty.Infraction.choices,
         # Once the result is known, where the seated player goes next (issue 23).
         "next_table": (
             hooks.next_table(match.pk, seated.pk)

@@ -149,6 +149,8 @@ def summary(game: Game, names: dict[str, str], rules: dict[str, Any]) -> str:
     bd = game.breakdown or {}
     if game.state != Game.State.FINISHED or not bd:
         return ""
+    if bd.get("forfeited_by") and bd.get("winner"):
+        return _forfeited(game, bd, names)
     if not bd.get("winner"):
         said = "; ".join(total(game, s, names, rules) for s in SEATS)
         return _("Game drawn: nobody won a hand. %(totals)s") % {"totals": said}
@@ -159,6 +161,22 @@ def summary(game: Game, names: dict[str, str], rules: dict[str, Any]) -> str:
         # Translators: a fixed-length game's winner, why they won, then both totals.
         return _("Game to %(name)s (%(why)s). %(totals)s") % values
     return _("Game to %(name)s. %(totals)s") % values
+
+
+def _forfeited(game: Game, bd: dict[str, Any], names: dict[str, str]) -> str:
+    """A game a game loss penalty ended (docs/rules.md §18), winner first."""
+    winner, loser = bd["winner"], bd["forfeited_by"]
+    return _(
+        "Game to %(name)s: %(loser)s lost it by a game loss penalty. %(name)s: %(points)s "
+        "in hands + %(bonus)s game + %(boxes)s boxes = %(total)s; %(loser)s: 0."
+    ) % {
+        "name": names[winner],
+        "loser": names[loser],
+        "points": bd["hand_points"][winner],
+        "bonus": bd["game_bonus"],
+        "boxes": bd["box_bonus"][winner],
+        "total": bd["totals"][winner],
+    }
 
 
 def decision_why(match: Match) -> str:
@@ -172,6 +190,12 @@ def decision_why(match: Match) -> str:
     reason = ledger.field_text("decision_reason", stored) or stored
     if match.decided_by == Match.DecidedBy.TIME:
         return reason
+    if match.decided_by == Match.DecidedBy.PENALTY:
+        loser = match.player("B" if match.winner == "A" else "A").name
+        return _("a match loss penalty against %(name)s (%(reason)s)") % {
+            "name": loser,
+            "reason": reason,
+        }
     if reason:
         return _("result set by the organiser (%(reason)s)") % {"reason": reason}
     return _("set by the organiser")

@@ -73,6 +73,7 @@ class World:
     registration_id: int
     other_registration_id: int
     job_id: int
+    penalty_id: int
     season_slug: str
     players: tuple[int, int]
     seated_player: int
@@ -88,6 +89,7 @@ class World:
             "pairing_id": self.pairing_id,
             "registration_id": self.registration_id,
             "job_id": self.job_id,
+            "penalty_id": self.penalty_id,
             "season": self.season_slug,
             "slug": slug,
         }
@@ -167,6 +169,10 @@ def world(db, in_process) -> World:
     season = Season.objects.create(
         club=club, name="Winter", slug="winter", starts_on=tournament.date, ends_on=tournament.date
     )
+    warning = scoring.record_penalty(
+        match_id=match.pk, actor=Actor(user=organiser), seat="B", kind="warning",
+        infraction="slow_play", details="slow play",
+    )  # fmt: skip
     return World(
         club_slug=club.slug,
         tournament_slug=tournament.slug,
@@ -177,6 +183,7 @@ def world(db, in_process) -> World:
         registration_id=pairing.player_a_id,
         other_registration_id=pairing.player_b_id,
         job_id=job.pk,
+        penalty_id=warning.pk,
         season_slug=season.slug,
         players=(match.player_a_id, match.player_b_id),
         seated_player=seated.pk,

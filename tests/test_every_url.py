@@ -29,7 +29,8 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from ginclub.permissions import table_token
+from ginclub.permissions import Actor, table_token
+from scoring.services import record_penalty
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.tournaments.helpers import new_event, play_hand, play_round
 from tournaments.models import Job, Season
@@ -90,6 +91,9 @@ PERMISSIONS: dict[str, set[str]] = {
     "scoring:ledger": MANAGERS,
     "scoring:table-qr": MANAGERS,
     "scoring:revoke-links": MANAGERS,
+    "scoring:penalty-record": MANAGERS,
+    "scoring:penalty-preview": MANAGERS,
+    "scoring:penalty-reverse": MANAGERS,
     "scoring:unlock-pin": MANAGERS,
     "scoring:lift-network-limit": MANAGERS,
     "scoring:player": MANAGERS,
@@ -109,6 +113,10 @@ PERMISSIONS: dict[str, set[str]] = {
     "api-close": MANAGERS,
     "api-reopen": MANAGERS,
     "api-ledger": MANAGERS,
+    "api-penalties GET": AT_THE_TABLE,
+    "api-penalties POST": MANAGERS,
+    "api-penalty-preview": MANAGERS,
+    "api-penalty-reverse": MANAGERS,
     "api-confirm": AT_THE_TABLE,
     "api-dispute": AT_THE_TABLE,
     "api-withdraw": AT_THE_TABLE,
@@ -234,6 +242,10 @@ def world():
     rnd = play_round(tournament, organiser, play=False, close=False)
     here, elsewhere = rnd.pairings.exclude(match=None).order_by("table")[:2]
     play_hand(here.match, organiser, game=1, number=1, winner="A", kd=5, dd=10)
+    warning = record_penalty(
+        match_id=here.match.pk, actor=Actor(user=organiser), seat="B", kind="warning",
+        infraction="slow_play", details="slow play",
+    )  # fmt: skip
     job = Job.objects.create(
         kind=Job.Kind.RULES_CHANGE,
         club=club,
@@ -263,6 +275,7 @@ def world():
         "club": club.slug,
         "tournament": tournament.slug,
         "job_id": job.pk,
+        "penalty_id": warning.pk,
         "chart": "results",
     }
     auditor = UserFactory(username="auditor")

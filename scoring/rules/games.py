@@ -14,6 +14,9 @@ Terms:
     game_bonus_min  with it set, a player gets the game bonus only if their hand points
                reached it.
     Hollywood  three games from one sequence of hands (`score_hollywood`).
+    forfeit    a game loss penalty (`forfeit_game`, docs/rules.md §18): the game ends
+               at once; the penalised player scores nothing in it, the opponent their
+               hand points, a box per hand they won and the game bonus (no shutout).
 Players are "A" and "B". Bonuses never count toward the target.
 """
 
@@ -51,9 +54,10 @@ class GameResult:
     margin: int
     explanation: str
     game_bonuses: dict[str, int]  # each player's game bonus
+    forfeited_by: str | None = None  # a game loss penalty ended it against this player
 
     def as_dict(self) -> dict:
-        return {
+        data = {
             "winner": self.winner,
             "finished": self.finished,
             "totals": dict(self.totals),
@@ -66,6 +70,9 @@ class GameResult:
             "margin": self.margin,
             "explanation": self.explanation,
         }
+        if self.forfeited_by:  # only then: the breakdowns stored before keep their keys
+            data["forfeited_by"] = self.forfeited_by
+        return data
 
 
 def _hand(entry) -> HandScore:
@@ -283,6 +290,36 @@ def _final(
         totals[winner] - totals[loser],
         f"Game to {winner}{f' ({why})' if why else ''}: {text}",
         bonuses,
+    )
+
+
+def forfeit_game(hands: Sequence, profile: RuleProfile, loser: str) -> GameResult:
+    """The game after these hands, ended at once by a game loss penalty against `loser`
+    (docs/rules.md §18). Raises `game_over` for hands past the game's own end."""
+    tally = tally_game(hands, profile)
+    winner = other(loser)
+    points, won = tally.points, tally.won
+    boxes = {winner: won[winner] * profile.box_bonus, loser: 0}
+    total = points[winner] + profile.game_bonus + boxes[winner]
+    totals = {winner: total, loser: 0}
+    text = (
+        f"Game to {winner} (game loss penalty against {loser}): {points[winner]} points + "
+        f"{profile.game_bonus} game bonus + {_boxes(won[winner], profile)} = {total}; "
+        f"{loser}: 0 (forfeited)"
+    )
+    return GameResult(
+        winner,
+        True,
+        {side: totals[side] for side in SIDES},
+        dict(points),
+        dict(won),
+        profile.game_bonus,
+        {side: boxes[side] for side in SIDES},
+        False,
+        total,
+        text,
+        {winner: profile.game_bonus, loser: 0},
+        loser,
     )
 
 

@@ -15,6 +15,8 @@ the stored response and writes nothing; the same key with another payload is ref
     results     a match's result; recompute it and ask the result guards (scoring.hooks);
                 set a result over the hands (an organiser's, the time policy's) or take it back
     corrections preview an organiser's correction or void (run, then rolled back)
+    penalties   record a caution, warning, game loss or match loss against a player,
+                preview it, reverse it (a game or match loss through the result path)
     players     add players, set and check table PINs (rate-limited), act for a player by
                 their PIN, see and lift wrong-PIN locks, remember a player's language
     rescoring   re-score a match under new rules; re-create one from an archive
@@ -48,6 +50,13 @@ from scoring.services.matches import (
     start_match,
     start_matches,
     stop_match,
+)
+from scoring.services.penalties import (
+    PenaltyPreview,
+    penalty_of,
+    preview_penalty,
+    record_penalty,
+    reverse_penalty,
 )
 from scoring.services.players import (
     KNOWN_DEVICE_FOR,
@@ -89,6 +98,11 @@ __all__ = [
     "PinLock",
     "Actor",
     "CorrectionPreview",
+    "PenaltyPreview",
+    "penalty_of",
+    "preview_penalty",
+    "record_penalty",
+    "reverse_penalty",
     "Outcome",
     "acting_with_pin",
     "add_player",

@@ -22,7 +22,13 @@ from django.utils.translation import gettext as _
 
 from ginclub import ledger
 from ginclub.errors import Conflict
-from scoring.match_rules import game_result, is_hollywood, next_dealer_for, profile_of
+from scoring.match_rules import (
+    game_losses,
+    game_result,
+    is_hollywood,
+    next_dealer_for,
+    profile_of,
+)
 from scoring.models import Game, Hand, Match
 from scoring.rules import RuleProfile, score_hollywood, score_match
 from scoring.rules.games import HOLLYWOOD_GAMES, hollywood_match
@@ -53,12 +59,13 @@ def recompute_match(match: Match, actor=None) -> None:
 
 def _recompute_games(match: Match, profile: RuleProfile, actor) -> None:
     games = list(match.games.order_by("number").prefetch_related("hands"))
+    losses = game_losses(match)  # games a game loss penalty ended
     finished_results = []
     for index, game in enumerate(games):
         if index and not any(h.state != Hand.State.VOIDED for h in game.hands.all()):
             # not started yet (or dormant): dealt by whoever follows the last game's end
             game.first_dealer = next_dealer_for(match, games[index - 1])
-        result, finished = _recompute_game(match, game, profile)
+        result, finished = _recompute_game(match, game, profile, losses.get(game.number))
         if finished:
             finished_results.append(result)
             continue
@@ -71,13 +78,15 @@ def _recompute_games(match: Match, profile: RuleProfile, actor) -> None:
     _update_match(match, games, finished_results, profile)
 
 
-def _recompute_game(match: Match, game: Game, profile: RuleProfile):
+def _recompute_game(match: Match, game: Game, profile: RuleProfile, lost_by: str | None = None):
+    """`lost_by`: a game loss penalty ended this game against that seat (it is finished
+    whatever its hands say; the penalty refuses a game with unsettled hands)."""
     hands = [h for h in game.hands.all() if h.state != Hand.State.VOIDED]
     confirmed = [h for h in hands if h.state == Hand.State.CONFIRMED]
     _refuse_hands_after_the_end(match, game, confirmed, profile)
-    result = game_result(match, confirmed, profile)
+    result = game_result(match, confirmed, profile, lost_by)
     unsettled = len(confirmed) != len(hands)
-    finished = result.finished and not unsettled
+    finished = result.finished and (not unsettled or bool(lost_by))
     _store_game(game, result, finished)
     return result, finished
 

@@ -79,7 +79,7 @@ def recompute(match: Match, actor: Actor, *, action: str, hand: Hand, reason: st
         "number": hand.number,
         "game": hand.game.number,
     }
-    return _moved(match, actor, before, action=action, what=what, hand=hand, reason=reason)
+    return moved(match, actor, before, action=action, what=what, hand=hand, reason=reason)
 
 
 def log_decision(match, actor, before, after, *, action, hand=None, reason="") -> None:
@@ -100,7 +100,7 @@ def log_decision(match, actor, before, after, *, action, hand=None, reason="") -
     )
 
 
-def _moved(
+def moved(
     match, actor, before, *, action, what, hand=None, reason="", decision=False
 ) -> ResultReport:
     """After `match`'s result may have moved from `before`: queue the ratings, ask the
@@ -155,7 +155,8 @@ def decide_match(
     """Set the match's result over its hands (`by`: Match.DecidedBy, an organiser's
     result or the time policy's): the winner, games and points stand, the match is
     stopped (no more hands), and every reader of results (records, ratings, standings,
-    ladders) counts it. A match that its hands already decided is refused.
+    ladders) counts it. A match that its hands already decided is refused, unless the
+    decision is a match loss penalty (which may follow an infraction found afterwards).
 
     Raises Forbidden, ServiceError (`reason_required`, `invalid`), Conflict (`match_over`).
     """
@@ -169,7 +170,7 @@ def decide_match(
     with transaction.atomic():
         match = lock_match(match_id)
         permissions.require_manage_match(actor, match)
-        if match.decided and not match.overruled:
+        if match.decided and not match.overruled and by != Match.DecidedBy.PENALTY:
             raise Conflict(
                 "match_over",
                 _("%(winner)s has already won this match at the table.")
@@ -185,7 +186,7 @@ def decide_match(
         write_summaries([match.pk])
         after = {**decision_of(match), **where_from(actor)}
         log(match, action, actor, reason=reason.strip(), before=logged, after=after)
-        _moved(
+        moved(
             match, actor, before, action=action, what=_("the result"), reason=reason,
             decision=True,
         )  # fmt: skip
@@ -215,7 +216,7 @@ def withdraw_decision(*, match_id: int, actor: Actor, reason: str) -> Match:
             before=logged,
             after=decision_of(match),
         )
-        _moved(
+        moved(
             match, actor, before, action="decision_withdrawn", what=_("the result"),
             decision=True,
         )  # fmt: skip

@@ -16,6 +16,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
 
 from ginclub import ledger
+from scoring.models import Penalty
 from scoring.rules.profiles import PROFILE_TITLES
 
 register = template.Library()
@@ -55,6 +56,12 @@ LABELS = {
     "action": gettext_noop("by the change"),
     "auditor": gettext_noop("auditor"),
     "audits": gettext_noop("audits"),
+    "penalty": gettext_noop("penalty no."),
+    "kind": gettext_noop("penalty"),
+    "infraction": gettext_noop("infraction"),
+    "details": gettext_noop("what happened"),
+    "active": gettext_noop("standing"),
+    "seat": gettext_noop("against"),
 }
 # Other fields as the page names them: English says the key with spaces (as before),
 # other languages a label (tournament and season settings, rule options, rounds).
@@ -141,6 +148,9 @@ VALUES = {
         "finished": pgettext_lazy("ledger state", "finished"),
         "closed": pgettext_lazy("ledger state", "closed"),
     },
+    # a penalty's kind and infraction (scoring.models.Penalty), as staff chose them
+    "kind": dict(Penalty.Kind.choices),
+    "infraction": dict(Penalty.Infraction.choices),
 }
 # Coded values of settings said in words: English shows the code as before (the msgid is
 # the code), other languages a word.
@@ -179,7 +189,7 @@ CODES = {
     },
 }
 CODES["stage"] = CODES["format"]
-SEAT_FIELDS = {"knocker", "winner", "dealer", "first_dealer"}
+SEAT_FIELDS = {"knocker", "winner", "dealer", "first_dealer", "seat"}
 # Fields holding a moment as ISO text (time called, a round's end).
 MOMENTS = {"at", "ends_at"}
 # Fields holding a day as ISO text (a tournament's date, a season's first and last day).

@@ -32,7 +32,7 @@ from tournaments.pairing.standings import (
     Standing,
     compute_standings,
 )
-from tournaments.pairing.standings_words import explain_standings
+from tournaments.pairing.standings_words import PenaltyNote, explain_standings
 from tournaments.pairing.swiss import SwissPairing, pair_swiss, swiss_round
 from tournaments.pairing.values import Entrant, Pair
 from tournaments.pairing.words import Phrase, Worded, gettext_noop, read_back
@@ -70,6 +70,7 @@ __all__ = [
     "drawn_order",
     "elimination_round",
     "explain_standings",
+    "PenaltyNote",
     "first_round",
     "gettext_noop",
     "next_elimination_round",

@@ -6,12 +6,14 @@ separates two neighbours is the first criterion of the standings order on which 
 differ (match wins, then the tie-breaks in the tournament's order; see
 :mod:`tournaments.pairing.standings`), and the sentence names it with both values:
 "Ahead of Ben on game-win %: 7 of 11 against 6 of 11." Players equal on everything share
-a rank and are said to be level.
+a rank and are said to be level. A penalty that decided a game or a match counted in a
+line (docs/rules.md §18) is said after that, for both players of the match (`PenaltyNote`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from tournaments.pairing.standings import Standing
 from tournaments.pairing.words import (
@@ -34,8 +36,52 @@ CRITERIA = {
 }
 
 
+# A game or match loss penalty in a line's counted match, said from each side.
+PENALISED = {
+    "game_loss": gettext_noop("lost a game to %(name)s in round %(round)s by a game loss penalty"),
+    "match_loss": gettext_noop("lost to %(name)s in round %(round)s by a match loss penalty"),
+}
+AWARDED = {
+    "game_loss": gettext_noop(
+        "won a game against %(name)s in round %(round)s by a game loss penalty against them"
+    ),
+    "match_loss": gettext_noop(
+        "beat %(name)s in round %(round)s by a match loss penalty against them"
+    ),
+}
+
+
+@dataclass(frozen=True, order=True)
+class PenaltyNote:
+    """A standing game or match loss penalty in a counted match: `round`, `kind`
+    ("game_loss" or "match_loss"), the standing id it is against, and the opponent's."""
+
+    round: int
+    kind: str
+    penalised: int
+    opponent: int
+
+
+def penalty_phrases(
+    notes: Sequence[PenaltyNote], names: Mapping[int, str]
+) -> dict[int, list[Phrase]]:
+    """Standing id -> the phrases its penalty notes add to its why (both sides)."""
+    said: dict[int, list[Phrase]] = {}
+    for note in sorted(notes):
+        for who, other, words in (
+            (note.penalised, note.opponent, PENALISED),
+            (note.opponent, note.penalised, AWARDED),
+        ):
+            params = {"name": names.get(other, f"#{other}"), "round": note.round}
+            said.setdefault(who, []).append(Phrase(words[note.kind], params))
+    return said
+
+
 def explain_standings(
-    lines: Sequence[Standing], names: Mapping[int, str], tiebreaks: Sequence[str]
+    lines: Sequence[Standing],
+    names: Mapping[int, str],
+    tiebreaks: Sequence[str],
+    penalties: Sequence[PenaltyNote] = (),
 ) -> dict[int, Worded]:
     """Standing id -> why that line is where it is: who it is level with (a shared
     rank), and what puts it behind the line above its group and ahead of the one below.
@@ -47,7 +93,7 @@ def explain_standings(
             groups[-1].append(line)
         else:
             groups.append([line])
-    why = {}
+    why, penalised = {}, penalty_phrases(penalties, names)
     for g, group in enumerate(groups):
         for line in group:
             parts = []
@@ -59,7 +105,7 @@ def explain_standings(
                 parts.append(_against(line, groups[g + 1][0], names, tiebreaks, above=True))
             if not parts:
                 parts.append(Phrase(gettext_noop("the only player in the standings")))
-            why[line.id] = sentence(*parts)
+            why[line.id] = sentence(*parts, *penalised.get(line.id, ()))
     return why
 
 

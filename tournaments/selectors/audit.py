@@ -34,7 +34,7 @@ from django.utils.translation import gettext, gettext_noop, pgettext
 from ginclub import ledger
 from ginclub.errors import ServiceError
 from scoring.hand_input import STATE_WORDS, outcome_text
-from scoring.models import LedgerRow
+from scoring.models import LedgerRow, Penalty
 from tournaments.models import Pairing, Tournament
 from tournaments.selectors.corrections import result_text
 from tournaments.selectors.exports import safe
@@ -50,6 +50,7 @@ KINDS = {
     "dispute": gettext_noop("Hand disputed"),
     "rules_change": gettext_noop("Rules changed"),
     "after_close": gettext_noop("Result changed after its round closed"),
+    "penalty": gettext_noop("Penalty recorded or reversed"),
 }
 # The match ledger's actions that are exceptions whatever they say.
 MATCH_ACTIONS = {
@@ -58,6 +59,8 @@ MATCH_ACTIONS = {
     "hand_voided": "void",
     "hand_disputed": "dispute",
     "result_changed_after_close": "after_close",
+    "penalty_recorded": "penalty",
+    "penalty_reversed": "penalty",
 }
 # What ended a dispute: the next row about the same hand.
 DISPUTE_ENDS = ("hand_corrected", "hand_voided", "hand_confirmed", "hand_withdrawn")
@@ -347,7 +350,22 @@ def _said(row: LedgerRow, kind: str, place: Place) -> tuple[str, str]:
         return _result_text(before.get("result"), place), _result_text(after.get("result"), place)
     if kind == "rules_change" and not row.match_id:
         return _settings_text(before, after)
+    if kind == "penalty":
+        return _penalty_text(after, place, standing=False), _penalty_text(after, place)
     return _result_text(before, place), _result_text(after, place)
+
+
+def _penalty_text(penalty: dict, place: Place, *, standing: bool = True) -> str:
+    """A penalty row's `after` (scoring.services.penalty_of) in words: before it, the
+    penalty not standing (none yet, or reversed); after it, as the row leaves it."""
+    if penalty.get("active") != standing:
+        return gettext("no penalty")
+    kinds = dict(Penalty.Kind.choices)
+    return gettext("%(kind)s against %(name)s: %(details)s") % {
+        "kind": kinds.get(penalty.get("kind"), penalty.get("kind")),
+        "name": place.names.get(penalty.get("seat"), penalty.get("player") or "?"),
+        "details": penalty.get("details") or "",
+    }
 
 
 def _hand_text(hand: dict, place: Place) -> str:

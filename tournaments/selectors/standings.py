@@ -29,9 +29,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import caches
+from django.db.models import Exists, OuterRef
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext
 
-from scoring.models import Match
+from scoring.models import Match, Penalty
 from tournaments import translated
 from tournaments.formats import planned_rounds
 from tournaments.models import Pairing, Round, Tournament
@@ -39,6 +40,7 @@ from tournaments.pairing import (
     DEFAULT_TIEBREAKS,
     FIGURE_NAMES,
     MatchRecord,
+    PenaltyNote,
     Standing,
     compute_standings,
     explain_standings,
@@ -87,7 +89,12 @@ def pairing_rows(tournament: Tournament, *, through_round: int | None = None) ->
     )
     if through_round is not None:
         rows = rows.filter(round__number__lte=through_round)
-    return list(rows.order_by("round__number", "position").values(*PAIRING_FIELDS))
+    # whether a game or match loss penalty stands in the match (penalty_notes reads which)
+    penalised = Penalty.objects.filter(
+        match=OuterRef("match_id"), kind__in=Penalty.CHANGES_RESULT, reversed_at=None
+    )
+    rows = rows.annotate(penalised=Exists(penalised))
+    return list(rows.order_by("round__number", "position").values(*PAIRING_FIELDS, "penalised"))
 
 
 def decided_winner(row: dict) -> str | None:
@@ -213,10 +220,11 @@ def standings(
         (n for n, s in rounds if s == Round.State.CLOSED and (limit is None or n <= limit)),
         default=0,
     )
-    version = standings_version(tournament, registrations, records)
+    notes = penalty_notes(pairings)
+    version = standings_version(tournament, registrations, records, notes)
     return StandingsView(
         tournament,
-        _cached_rows(version, tournament, registrations, records),
+        _cached_rows(version, tournament, registrations, records, notes),
         tiebreaks_of(tournament),
         limit,
         played,
@@ -230,8 +238,33 @@ def standings(
 STANDINGS_CACHE_SECONDS = 3600
 
 
+def penalty_notes(pairings: list[dict]) -> list[PenaltyNote]:
+    """The standing game and match loss penalties of the decided (counted) matches: each
+    line's why says them (docs/rules.md §18). One query, and none when no counted match
+    has one (`penalised`, pairing_rows')."""
+    rows = {
+        p["match_id"]: p
+        for p in pairings
+        if p["match_id"] and p.get("penalised") and decided_winner(p)
+    }
+    if not rows:
+        return []
+    found = Penalty.objects.filter(
+        match_id__in=rows, kind__in=Penalty.CHANGES_RESULT, reversed_at=None
+    ).values_list("match_id", "kind", "seat")
+    notes = []
+    for match_id, kind, seat in found:
+        row = rows[match_id]
+        mine, theirs = (row["player_a_id"], row["player_b_id"])[:: 1 if seat == "A" else -1]
+        notes.append(PenaltyNote(row["round__number"], kind, mine, theirs))
+    return sorted(notes)
+
+
 def standings_version(
-    tournament: Tournament, registrations: list[dict], records: list[MatchRecord]
+    tournament: Tournament,
+    registrations: list[dict],
+    records: list[MatchRecord],
+    notes: list[PenaltyNote] = (),
 ) -> str:
     """A digest of everything the standings lines are computed from: the players (names,
     withdrawn, late), the decided results and the tie-breaks. Undecided matches, hands in
@@ -246,13 +279,18 @@ def standings_version(
                 for r in registrations
             ),
             records,
+            list(notes),
         )
     )
     return hashlib.sha256(raw.encode()).hexdigest()[:32]
 
 
 def _cached_rows(
-    version: str, tournament: Tournament, registrations: list[dict], records: list[MatchRecord]
+    version: str,
+    tournament: Tournament,
+    registrations: list[dict],
+    records: list[MatchRecord],
+    notes: list[PenaltyNote] = (),
 ) -> list[StandingRow]:
     """The lines for `version`, computed once for the app server's workers (the shared
     cache: the key is the content, and the language, in case a line is ever worded when
@@ -263,7 +301,7 @@ def _cached_rows(
         shared = caches["shared"]
         rows = shared.get(key)
         if rows is None:
-            rows = _rows(tournament, registrations, records)
+            rows = _rows(tournament, registrations, records, notes)
             shared.set(key, rows, STANDINGS_CACHE_SECONDS)
         rows = tuple(rows)
         if len(_ROWS_SEEN) >= ROWS_SEEN_MAX:
@@ -295,12 +333,18 @@ def _replaced(row: dict, replace: dict[int, dict[str, Any]] | None) -> dict:
 
 
 def _rows(
-    tournament: Tournament, registrations: list[dict], records: list[MatchRecord]
+    tournament: Tournament,
+    registrations: list[dict],
+    records: list[MatchRecord],
+    notes: list[PenaltyNote] = (),
 ) -> list[StandingRow]:
     by_id = {r["id"]: r for r in registrations}
     lines = compute_standings(sorted(by_id), records, tiebreaks_of(tournament))
     why = explain_standings(  # why each line is where it is
-        lines, {i: r["player__name"] for i, r in by_id.items()}, tiebreaks_of(tournament)
+        lines,
+        {i: r["player__name"] for i, r in by_id.items()},
+        tiebreaks_of(tournament),
+        notes,
     )
     rows = []
     for line in lines:
