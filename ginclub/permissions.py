@@ -82,6 +82,10 @@ class Actor:
     generations: dict[int, int] = field(default_factory=dict, compare=False, hash=False)
     # This browser, for counting wrong PINs: a hash of its session key ("" without one).
     browser: str = ""
+    # Answers already asked of the database for this request (`organises`: a hand
+    # submission asks it at the door and again under the match's lock), shared by the
+    # actor's `acting_as` copies; an actor lives for one request.
+    known: dict[tuple, bool] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
     def label(self) -> str:
@@ -115,6 +119,7 @@ class Actor:
             self.seats,
             self.generations,
             self.browser,
+            self.known,
         )
 
 
@@ -309,9 +314,15 @@ def may_carry_seat(request: HttpRequest, match) -> bool:
 
 
 def organises(actor: Actor, club) -> bool:
+    """Asked once per request and club (the actor keeps the answer)."""
     if actor.is_admin():
         return True
-    return actor.is_authenticated and club.organisers.filter(pk=actor.user.pk).exists()
+    if not actor.is_authenticated:
+        return False
+    key = ("organises", club.pk, actor.user.pk)
+    if key not in actor.known:
+        actor.known[key] = club.organisers.filter(pk=actor.user.pk).exists()
+    return actor.known[key]
 
 
 AUDIT_EVERY_CLUB = "scoring.audit_every_club"

@@ -253,6 +253,17 @@ def visible_match(actor: permissions.Actor, match_id: int, *, polled: bool = Fal
     return match
 
 
+def visible_hand(actor: permissions.Actor, hand_id: int) -> Hand:
+    """The hand with its game and its match (club, players: `visible_match`'s), in one
+    query, if `actor` may see the match (404, else 403)."""
+    hands = Hand.objects.select_related(
+        "game__match__club", "game__match__player_a", "game__match__player_b"
+    )
+    hand = get_object_or_404(hands, pk=hand_id)
+    permissions.require_view_match(actor, hand.game.match)
+    return hand
+
+
 def match_version(match: Match) -> tuple:
     """What the match's scoreboard shows, cheaply: the last position of the match's ledger
     chain (every hand and match change appends a row) with the match row already loaded
