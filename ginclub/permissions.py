@@ -58,7 +58,7 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.core import signing
-from django.db.models import Exists, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
@@ -323,6 +323,25 @@ def organises(actor: Actor, club) -> bool:
     if key not in actor.known:
         actor.known[key] = club.organisers.filter(pk=actor.user.pk).exists()
     return actor.known[key]
+
+
+def with_organiser_answer(rows: QuerySet, actor: Actor, club_path: str) -> QuerySet:
+    """`rows` (matches, hands) each read with whether `actor` organises the club at
+    `club_path` (the club's id field, "club_id" or "game__match__club_id"), so that
+    `remember_organiser_answer` spares `organises` its query: one query where two were."""
+    if not actor.is_authenticated or actor.is_admin():
+        return rows
+    organisers = _objects("scoring.Club_organisers").filter(
+        club_id=OuterRef(club_path), user_id=actor.user.pk
+    )
+    return rows.annotate(actor_organises=Exists(organisers))
+
+
+def remember_organiser_answer(actor: Actor, row, club) -> None:
+    """Keep the answer `with_organiser_answer` read with `row` for `organises`."""
+    answer = getattr(row, "actor_organises", None)
+    if answer is not None:
+        actor.known[("organises", club.pk, actor.user.pk)] = bool(answer)
 
 
 AUDIT_EVERY_CLUB = "scoring.audit_every_club"
