@@ -58,7 +58,7 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.core import signing
-from django.db.models import Exists, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
@@ -82,6 +82,10 @@ class Actor:
     generations: dict[int, int] = field(default_factory=dict, compare=False, hash=False)
     # This browser, for counting wrong PINs: a hash of its session key ("" without one).
     browser: str = ""
+    # Answers already asked of the database for this request (`organises`: a hand
+    # submission asks it at the door and again under the match's lock), shared by the
+    # actor's `acting_as` copies; an actor lives for one request.
+    known: dict[tuple, bool] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
     def label(self) -> str:
@@ -115,6 +119,7 @@ class Actor:
             self.seats,
             self.generations,
             self.browser,
+            self.known,
         )
 
 
@@ -309,9 +314,34 @@ def may_carry_seat(request: HttpRequest, match) -> bool:
 
 
 def organises(actor: Actor, club) -> bool:
+    """Asked once per request and club (the actor keeps the answer)."""
     if actor.is_admin():
         return True
-    return actor.is_authenticated and club.organisers.filter(pk=actor.user.pk).exists()
+    if not actor.is_authenticated:
+        return False
+    key = ("organises", club.pk, actor.user.pk)
+    if key not in actor.known:
+        actor.known[key] = club.organisers.filter(pk=actor.user.pk).exists()
+    return actor.known[key]
+
+
+def with_organiser_answer(rows: QuerySet, actor: Actor, club_path: str) -> QuerySet:
+    """`rows` (matches, hands) each read with whether `actor` organises the club at
+    `club_path` (the club's id field, "club_id" or "game__match__club_id"), so that
+    `remember_organiser_answer` spares `organises` its query: one query where two were."""
+    if not actor.is_authenticated or actor.is_admin():
+        return rows
+    organisers = _objects("scoring.Club_organisers").filter(
+        club_id=OuterRef(club_path), user_id=actor.user.pk
+    )
+    return rows.annotate(actor_organises=Exists(organisers))
+
+
+def remember_organiser_answer(actor: Actor, row, club) -> None:
+    """Keep the answer `with_organiser_answer` read with `row` for `organises`."""
+    answer = getattr(row, "actor_organises", None)
+    if answer is not None:
+        actor.known[("organises", club.pk, actor.user.pk)] = bool(answer)
 
 
 AUDIT_EVERY_CLUB = "scoring.audit_every_club"

@@ -36,6 +36,16 @@ def _visible_match(request: Request, match_id: int) -> Match:
     return match
 
 
+def _visible_hand(request: Request, hand_id: int) -> Hand:
+    """The hand (with its game and match) if the request may see its match; a change by
+    an auditor is refused at once, as `_visible_match` does."""
+    hand = selectors.visible_hand(permissions.actor_of(request), hand_id)
+    match = hand.game.match
+    if request.method not in SAFE_METHODS:
+        permissions.require_change_at(permissions.actor_of(request, match), match.club, match)
+    return hand
+
+
 def _club(request: Request, slug: str) -> Club:
     """A club the user knows; for a change there an auditor is refused at once."""
     club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
@@ -222,8 +232,8 @@ def _hand_action(serializer_class, service, *, organiser_only: bool = False):
     @api_view(["POST"])
     @permission_classes([AllowAny])
     def endpoint(request: Request, hand_id: int) -> Response:
-        hand = get_object_or_404(Hand.objects.select_related("game"), pk=hand_id)
-        match = _visible_match(request, hand.game.match_id)
+        hand = _visible_hand(request, hand_id)
+        match = hand.game.match
         if organiser_only:
             permissions.require_manage_match(permissions.actor_of(request), match)
         data = valid(serializer_class, request)

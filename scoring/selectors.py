@@ -248,9 +248,24 @@ def visible_match(actor: permissions.Actor, match_id: int, *, polled: bool = Fal
                 .values("position")[:1]
             )
         )
+    matches = permissions.with_organiser_answer(matches, actor, "club_id")
     match = get_object_or_404(matches, pk=match_id)
+    permissions.remember_organiser_answer(actor, match, match.club)
     permissions.require_view_match(actor, match)
     return match
+
+
+def visible_hand(actor: permissions.Actor, hand_id: int) -> Hand:
+    """The hand with its game and its match (club, players: `visible_match`'s), in one
+    query, if `actor` may see the match (404, else 403)."""
+    hands = Hand.objects.select_related(
+        "game__match__club", "game__match__player_a", "game__match__player_b"
+    )
+    hands = permissions.with_organiser_answer(hands, actor, "game__match__club_id")
+    hand = get_object_or_404(hands, pk=hand_id)
+    permissions.remember_organiser_answer(actor, hand, hand.game.match.club)
+    permissions.require_view_match(actor, hand.game.match)
+    return hand
 
 
 def match_version(match: Match) -> tuple:

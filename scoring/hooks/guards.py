@@ -83,17 +83,20 @@ class PlayNote:
     words: str
 
 
-PlayGate = Callable[[int], "PlayNote | None"]
+PlayGate = Callable[[Any], "PlayNote | None"]
 _play_gates: list[PlayGate] = []
 
 
 def register_play_gate(gate: PlayGate) -> None:
-    """`gate(match_id)` returns a PlayNote, or None when it has nothing to say."""
+    """`gate(match)` returns a PlayNote, or None when it has nothing to say; `match` is a
+    Match or its id (a Match read with `match_clock_related` lets it answer, for a table
+    where time was not called, without a query of its own)."""
     if gate not in _play_gates:
         _play_gates.append(gate)
 
 
-def play_note(match_id: int) -> PlayNote | None:
-    """The first note that stops play, else the first that says anything (or None)."""
-    notes = [note for gate in _play_gates if (note := gate(match_id)) is not None]
+def play_note(match: Any) -> PlayNote | None:
+    """The first note that stops play, else the first that says anything (or None);
+    `match` is a Match or its id."""
+    notes = [note for gate in _play_gates if (note := gate(match)) is not None]
     return next((n for n in notes if not n.may_start), notes[0] if notes else None)

@@ -11,12 +11,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils.translation import gettext as _
 
 from ginclub import ledger
 from ginclub.errors import Conflict, ServiceError
 from ginclub.permissions import Actor
+from scoring import hooks
 from scoring.models import Entry, Hand, Match
 from scoring.serializers import HandActionOutputSerializer
 
@@ -81,23 +82,30 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     }
 
 
+def _locked_matches():
+    """Matches to lock, read with their club, players and round clock (the play gate
+    reads it: scoring.hooks.match_clock_related). The lock takes the rows of the match,
+    its club and its players; the clock's, on the nullable side of the join, stay free."""
+    return Match.objects.select_for_update(
+        of=("self", "club", "player_a", "player_b")
+    ).select_related("club", "player_a", "player_b", *hooks.match_clock_related())
+
+
 def lock_match(match_id: int) -> Match:
     try:
-        return (
-            Match.objects.select_for_update()
-            .select_related("club", "player_a", "player_b")
-            .get(pk=match_id)
-        )
+        return _locked_matches().get(pk=match_id)
     except Match.DoesNotExist:
         raise ServiceError("not_found", _("No such match."), status=404) from None
 
 
 def lock_hand(hand_id: int) -> tuple[Hand, Match]:
-    match_id = Hand.objects.filter(pk=hand_id).values_list("game__match_id", flat=True).first()
-    if match_id is None:
+    """The hand's match, locked (found through the hand in the same query), then the hand
+    as it stands under the lock, with its game and the entry it stands on."""
+    match = _locked_matches().filter(games__hands__pk=hand_id).first()
+    if match is None:
         raise ServiceError("not_found", _("No such hand."), status=404)
-    match = lock_match(match_id)
-    return Hand.objects.select_related("game").get(pk=hand_id), match
+    hand = Hand.objects.select_related("game", "accepted_entry").get(pk=hand_id)
+    return hand, match
 
 
 def require_open(match: Match) -> None:
@@ -171,21 +179,23 @@ def record_entry(
     key_hash: str,
     hand: Hand | None = None,
 ) -> Entry:
+    # No savepoint of its own: the refusal below rolls the caller's whole transaction
+    # back (a savepoint would cost two statements on every hand action for a case that
+    # cannot happen).
     try:
-        with transaction.atomic():
-            return Entry.objects.create(
-                match=match,
-                hand=hand,
-                kind=kind,
-                seat=seat,
-                player=actor.player,
-                user=user_of(actor),
-                device=actor.device[:200],
-                ip=actor.ip,
-                payload=payload,
-                idempotency_key=key,
-                request_hash=key_hash,
-            )
+        return Entry.objects.create(
+            match=match,
+            hand=hand,
+            kind=kind,
+            seat=seat,
+            player=actor.player,
+            user=user_of(actor),
+            device=actor.device[:200],
+            ip=actor.ip,
+            payload=payload,
+            idempotency_key=key,
+            request_hash=key_hash,
+        )
     except IntegrityError:  # can't happen under the match lock; refuse rather than fork
         raise Conflict(
             "idempotency_conflict", _("This request is already being processed.")
@@ -199,10 +209,12 @@ def link_entry(entry: Entry, hand: Hand) -> None:
 
 def finish(entry: Entry, hand: Hand) -> Outcome:
     # The API's answer, kept with the entry: a replayed idempotency key answers it again.
+    # The entry's hand is written in the same statement (a new hand's entry is made
+    # before the hand, which stands on it).
     extra = getattr(entry, "response_extra", None) or {}
     response = dict(HandActionOutputSerializer({"hand": hand, **extra}).data)
     entry.response = response
-    entry.save(update_fields=["response"])
+    entry.save(update_fields=["hand", "response"])
     return Outcome(hand=hand, response=response, entry=entry)
 
 

@@ -29,7 +29,6 @@ from scoring.services.base import (
     Actor,
     Outcome,
     finish,
-    link_entry,
     lock_hand,
     lock_match,
     log,
@@ -40,6 +39,7 @@ from scoring.services.base import (
     require_version,
     snapshot,
 )
+from scoring.services.recompute import add_hand, games_with_hands
 from scoring.services.results import ResultReport, recompute
 
 
@@ -62,13 +62,14 @@ def submit_hand(*, match_id: int, actor: Actor, hand: HandInput, idempotency_key
         if (replay := replayed_outcome(match, actor, idempotency_key, key_hash)) is not None:
             return replay
         require_open(match)
-        game = _current_game(match, hand.game)
+        # Every game with every hand, voided ones included (an organiser's void keeps its
+        # number; a withdrawal frees it), read once: the next number, the dealer, whether
+        # the game is decided, and an organiser's hand's recompute need them.
+        games = games_with_hands(match)
+        game = _current_game(match, hand.game, games)
         profile = RuleProfile.from_dict(match.rules)
         values = hand_values(hand, evaluate(hand, profile))
-        # Every hand of the game, voided ones included (an organiser's void keeps its
-        # number; a withdrawal frees it), read once: the next number, the dealer and
-        # whether the game is decided need them.
-        hands = list(game.hands.order_by("number", "id"))
+        hands = sorted(game.hands.all(), key=lambda h: (h.number, h.pk))
         live = [h for h in hands if h.state != Hand.State.VOIDED]
         existing = next((h for h in live if h.number == hand.number), None)
         entry = record_entry(
@@ -77,7 +78,7 @@ def submit_hand(*, match_id: int, actor: Actor, hand: HandInput, idempotency_key
         if existing is not None:
             row = _second_entry(match, existing, seat, entry, values, actor)
         else:
-            row = _new_hand(match, game, hands, profile, hand, values, seat, entry, actor)
+            row = _new_hand(match, games, game, hands, profile, hand, values, seat, entry, actor)
         return finish(entry, row)
 
 
@@ -109,6 +110,7 @@ def hand_values(hand: HandInput, result) -> dict[str, Any]:
 
 def _new_hand(
     match,
+    games: list[Game],
     game,
     hands: list[Hand],
     profile: RuleProfile,
@@ -127,7 +129,7 @@ def _new_hand(
         )
     live = [h for h in hands if h.state != Hand.State.VOIDED]
     _refuse_if_game_already_decided(match, game, live, profile)
-    note = hooks.play_note(match.pk)  # time called: the hand in play, then no new hand
+    note = hooks.play_note(match)  # time called: the hand in play, then no new hand
     if note is not None and not note.may_start:
         raise Conflict("time_called", note.words)
     by_organiser = seat == ""
@@ -141,7 +143,7 @@ def _new_hand(
         else None,
         **hand_fields(values),
     )
-    link_entry(entry, row)
+    entry.hand = row  # saved with the response (finish)
     log(
         match,
         "hand_entered",
@@ -151,7 +153,8 @@ def _new_hand(
         after=snapshot(row),
     )
     if by_organiser:
-        recompute(match, actor, action="hand_entered", hand=row)
+        add_hand(game, row)
+        recompute(match, actor, action="hand_entered", hand=row, games=games)
     return row
 
 
@@ -219,10 +222,10 @@ def _second_entry(match, hand: Hand, seat: str, entry: Entry, values, actor) -> 
                     for key, (a, b) in diff.items()
                 },
             )
-        link_entry(entry, hand)
+        entry.hand = hand  # saved with the response (finish)
         _accept(match, hand, first, actor, entry, snapshot(hand))
         return hand
-    link_entry(entry, hand)
+    entry.hand = hand  # saved with the response (finish)
     before = snapshot(hand)
     if diff:
         _mark_disputed(hand)
@@ -547,10 +550,10 @@ def _accept(
     recompute(match, actor, action="hand_confirmed", hand=hand)
 
 
-def _current_game(match: Match, number: int) -> Game:
+def _current_game(match: Match, number: int, games: list[Game]) -> Game:
     if match.state != Match.State.IN_PROGRESS:
         raise Conflict("match_finished", _("The match is over; no more hands can be entered."))
-    game = entry_game(match)  # under Hollywood, game 1: it holds the whole hand sequence
+    game = entry_game(match, games)  # under Hollywood, game 1: it holds the whole sequence
     assert game is not None, "an unfinished match always has a game to enter hands in"
     if number != game.number:
         raise Conflict(

@@ -32,7 +32,7 @@ from scoring.match_rules import (
 from scoring.models import Game, Hand, Match
 from scoring.rules import RuleProfile, score_hollywood, score_match
 from scoring.rules.games import HOLLYWOOD_GAMES, hollywood_match
-from scoring.services.summaries import write_summaries
+from scoring.services.summaries import write_match_summaries
 
 
 def start_games(matches: list[Match]) -> list[Game]:
@@ -45,20 +45,36 @@ def start_games(matches: list[Match]) -> list[Game]:
     )
 
 
-def recompute_match(match: Match, actor=None) -> None:
+def games_with_hands(match: Match) -> list[Game]:
+    """Every game of `match` in order, each with its hands (two queries): what
+    `recompute_match` works from."""
+    return list(match.games.order_by("number").prefetch_related("hands"))
+
+
+def add_hand(game: Game, hand: Hand) -> None:
+    """A hand just stored joins the hands `game` was read with (`games_with_hands`), so a
+    recompute from them counts it without reading them again."""
+    hands = game.hands.all()  # the prefetched queryset: no query
+    assert hands._prefetch_done, "add_hand needs a game read by games_with_hands"
+    hands._result_cache.append(hand)
+
+
+def recompute_match(match: Match, actor=None, games: list[Game] | None = None) -> None:
     """Re-score every game of `match` from its confirmed hands, and rewrite its seat
     summaries (the players' statistics, scoring.services.summaries) from the result. `actor`
-    (who made the change) signs the ledger row of a game this removes."""
+    (who made the change) signs the ledger row of a game this removes. `games`: the
+    match's games with their hands as they now stand (`games_with_hands`, read under the
+    match's lock by a caller that already needed them), else read here."""
     profile = profile_of(match)
+    games = games if games is not None else games_with_hands(match)
     if profile.hollywood:
-        _recompute_hollywood(match, profile)
+        games = _recompute_hollywood(match, profile, games)
     else:
-        _recompute_games(match, profile, actor)
-    write_summaries([match.pk])
+        games = _recompute_games(match, profile, actor, games)
+    write_match_summaries(match, games)
 
 
-def _recompute_games(match: Match, profile: RuleProfile, actor) -> None:
-    games = list(match.games.order_by("number").prefetch_related("hands"))
+def _recompute_games(match: Match, profile: RuleProfile, actor, games: list[Game]) -> list[Game]:
     losses = game_losses(match)  # games a game loss penalty ended
     finished_results = []
     for index, game in enumerate(games):
@@ -76,6 +92,7 @@ def _recompute_games(match: Match, profile: RuleProfile, actor) -> None:
                 _recompute_game(match, dormant, profile)
         break
     _update_match(match, games, finished_results, profile)
+    return games
 
 
 def _recompute_game(match: Match, game: Game, profile: RuleProfile, lost_by: str | None = None):
@@ -232,11 +249,11 @@ def _drop_games_after_the_end(games: list[Game], decided: int) -> None:
 # -------------------------------------------------------------------------- Hollywood
 
 
-def _recompute_hollywood(match: Match, profile: RuleProfile) -> None:
+def _recompute_hollywood(match: Match, profile: RuleProfile, stored: list[Game]) -> list[Game]:
     """The three games from game 1's hand sequence. A game ended by confirmed hands is
     finished unless an unsettled (pending or disputed) hand comes before the hand that
-    ended it; the match is finished when all three are."""
-    games = {g.number: g for g in match.games.order_by("number").prefetch_related("hands")}
+    ended it; the match is finished when all three are. Returns the games."""
+    games = {g.number: g for g in stored}
     for number in range(1, HOLLYWOOD_GAMES + 1):
         if number not in games:
             games[number] = Game.objects.create(
@@ -273,7 +290,7 @@ def _recompute_hollywood(match: Match, profile: RuleProfile) -> None:
         results.append(game_result_ if finished else replace(game_result_, finished=False))
     summary = hollywood_match(results)
     if match.overruled:  # a result set over the hands stands until it is withdrawn
-        return
+        return list(games.values())
     match.games_won_a, match.games_won_b = summary.games_won["A"], summary.games_won["B"]
     match.points_a, match.points_b = summary.totals["A"], summary.totals["B"]
     if summary.finished:
@@ -284,6 +301,7 @@ def _recompute_hollywood(match: Match, profile: RuleProfile) -> None:
         match.winner = ""
         match.state = Match.State.IN_PROGRESS
     match.save()
+    return list(games.values())
 
 
 def _refuse_hands_after_the_hollywood_end(match, live, confirmed, profile) -> None:

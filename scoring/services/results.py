@@ -66,14 +66,15 @@ class ResultReport:
         return self.before != self.after
 
 
-def recompute(match: Match, actor: Actor, *, action: str, hand: Hand, reason: str = ""):
+def recompute(match: Match, actor: Actor, *, action: str, hand: Hand, reason: str = "", games=None):
     """Recompute `match` after `action` on `hand` (inside the caller's transaction, the
     match locked), ask the result guards when its result moved, and log what they say.
+    `games`: as recompute_match takes them (the caller read them under the lock).
 
     Raises the recompute's Conflicts and whatever a guard refuses with.
     """
     before = result_of(match)
-    recompute_match(match, actor)
+    recompute_match(match, actor, games)
     # Translators: the apps above put this in their sentences ("Correct hand 3 of game 1 ...").
     what = pgettext("in a sentence", "hand %(number)s of game %(game)s") % {
         "number": hand.number,

@@ -2,9 +2,9 @@
 games.
 
 Every hand action keeps its match's summaries current (scoring.services.recompute calls
-`write_summaries` after each recompute); `rebuild_summaries` rebuilds them all, or a
-club's, for data written behind the services' back (a bulk load, a restored dump from
-before the summaries) or to check them.
+`write_match_summaries` after each recompute, from the games and hands it holds);
+`rebuild_summaries` rebuilds them all, or a club's, for data written behind the
+services' back (a bulk load, a restored dump from before the summaries) or to check them.
 """
 
 from __future__ import annotations
@@ -51,6 +51,35 @@ def write_summaries(match_ids: list[int], models=None) -> int:
     summary_model.objects.filter(match_id__in=match_ids).delete()
     summary_model.objects.bulk_create(summaries)
     return len(summaries)
+
+
+def write_match_summaries(match: Match, games: list[Game]) -> None:
+    """Both seat summaries of `match` from its games as a recompute just left them
+    (`games`: every game of the match still stored, each with its hands prefetched): the
+    same counts `write_summaries` reads back, without reading them, written in one
+    statement over the match's two rows (an upsert: the rows stay, their counts move)."""
+    hands = [
+        tuple(getattr(hand, name) for name in HAND_ROW)
+        for game in games
+        for hand in game.hands.all()
+        if hand.state == Hand.State.CONFIRMED
+    ]
+    finished = [
+        (game.winner, game.breakdown)
+        for game in games
+        if game.pk is not None and game.state == Game.State.FINISHED
+    ]
+    tallies = seat_tallies(hands, finished)
+    rows = [
+        SeatSummary(match_id=match.pk, seat=seat, player_id=player_id, **tallies[seat].as_fields())
+        for seat, player_id in zip(SEATS, (match.player_a_id, match.player_b_id), strict=True)
+    ]
+    SeatSummary.objects.bulk_create(
+        rows,
+        update_conflicts=True,
+        unique_fields=["match", "seat"],
+        update_fields=["player", *tallies["A"].as_fields()],
+    )
 
 
 def rebuild_summaries(*, club_id: int | None = None) -> int:

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.hooks import PlayNote
-from scoring.models import Hand
+from scoring.models import Hand, Match
 from tournaments.models import Pairing, Round
 
 EXTENDED = "extended"
@@ -160,9 +160,17 @@ def _pairing_of(match_id: int) -> Pairing | None:
     )
 
 
-def play_gate(match_id: int) -> PlayNote | None:
+def play_gate(match: int | Match) -> PlayNote | None:
     """scoring.hooks' play gate: may a new hand start at this match's table, and what the
-    phones say about play after the call (None before it)."""
+    phones say about play after the call (None before it). A Match read with its pairing
+    and round (CLOCK_RELATED: a hand submission's locked match) is answered without a
+    query until time is called in its round."""
+    pairings = Match.pairing.related
+    if isinstance(match, Match) and pairings.is_cached(match):
+        cached = pairings.get_cached_value(match)
+        if cached is None or not cached.round.time_called:
+            return None
+    match_id = match.pk if isinstance(match, Match) else match
     pairing = _pairing_of(match_id)
     if pairing is None or pairing.resolved or not pairing.round.time_called:
         return None
