@@ -62,9 +62,11 @@ def game_result(
 
 def game_losses(match: Match) -> dict[int, str]:
     """Game number -> the seat a standing game loss penalty ended it against."""
-    rows = Penalty.objects.filter(
-        match=match, kind=Penalty.Kind.GAME_LOSS, reversed_at=None
-    ).values_list("game", "seat")
+    rows = (
+        Penalty.objects.filter(match=match, kind=Penalty.Kind.GAME_LOSS, reversed_at=None)
+        .order_by()  # no join for the model's ordering
+        .values_list("game", "seat")
+    )
     return {game: seat for game, seat in rows if game}
 
 
