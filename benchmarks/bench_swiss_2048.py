@@ -75,7 +75,7 @@ def build(players: int):
     from tournaments import services
     from tournaments.services.registration import MAX_ROWS
 
-    user = get_user_model().objects.create_user("organiser", password="x" * 12)
+    user = get_user_model().objects.create_user("organiser")  # no password: none is hashed
     club = Club.objects.create(name="National Club", slug="national")
     club.organisers.add(user)
     actor = Actor(user=user)

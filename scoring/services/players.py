@@ -42,6 +42,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email, validate_ipv46_address
 from django.db import connection, transaction
+from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -433,6 +435,20 @@ def add_player(
     `duplicate_player`)."""
     # Translators: completes "Only the organisers of <club> may ..."
     permissions.require_organiser(actor, club, _("add players"))
+    name = new_player_name(name, email)
+    if club.players.filter(name__iexact=name).exists():
+        raise _duplicate(club, name)
+    player = Player(club=club, name=name, email=email, member_id=member_id, user=user)
+    if pin:
+        _check_pin(pin)
+        player.set_pin(pin)
+    player.save()
+    return player
+
+
+def new_player_name(name: str, email: str = "") -> str:
+    """The name a new player is stored under (spaces folded), once it and the email are
+    fit to store. Raises ServiceError (`invalid`)."""
     name = " ".join(name.split())
     if not name or len(name) > 120:
         raise ServiceError(
@@ -447,15 +463,42 @@ def add_player(
             fields={"name": problem},
         )
     _check_email(email)
-    if club.players.filter(name__iexact=name).exists():
-        raise ServiceError(
-            "duplicate_player",
-            _("%(club)s already has a player called %(name)s.") % {"club": club.name, "name": name},
-            fields={"name": _("taken")},
-        )
-    player = Player(club=club, name=name, email=email, member_id=member_id, user=user)
-    if pin:
-        _check_pin(pin)
-        player.set_pin(pin)
-    player.save()
-    return player
+    return name
+
+
+def _duplicate(club: Club, name: str) -> ServiceError:
+    return ServiceError(
+        "duplicate_player",
+        _("%(club)s already has a player called %(name)s.") % {"club": club.name, "name": name},
+        fields={"name": _("taken")},
+    )
+
+
+def add_players(*, club: Club, actor: Actor, players: list[Player]) -> list[Player]:
+    """Register many new players in a club at once (a registration file's new names),
+    checked as add_player checks one: the organiser once, each name and email, no name
+    the club or the list already has (any case). Written in one insert whatever their
+    number; returns them saved. Raises Forbidden, ServiceError (`invalid`,
+    `duplicate_player`: the first such name)."""
+    # Translators: completes "Only the organisers of <club> may ..."
+    permissions.require_organiser(actor, club, _("add players"))
+    if not players:
+        return []
+    seen: set[str] = set()
+    for player in players:
+        player.club = club
+        player.name = new_player_name(player.name, player.email)
+        if player.name.lower() in seen:
+            raise _duplicate(club, player.name)
+        seen.add(player.name.lower())
+    names = [player.name for player in players]
+    taken = (
+        club.players.annotate(lowered=Lower("name"))
+        .filter(Q(lowered__in=[n.lower() for n in names]) | Q(name__in=names))
+        .values_list("name", flat=True)
+        .order_by("name")
+        .first()
+    )
+    if taken is not None:
+        raise _duplicate(club, taken)
+    return Player.objects.bulk_create(players)

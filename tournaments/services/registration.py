@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
 
 from ginclub.errors import Conflict, ServiceError
@@ -126,6 +130,23 @@ def _player_for(
     """The club player these details name, created when the club has none (and
     whether it was created)."""
     club = tournament.club
+    name, email, member_id = _details(name, email, member_id)
+    known = _known_player(
+        name,
+        member_id,
+        lambda: club.players.filter(member_id=member_id).first(),
+        lambda: club.players.filter(name__iexact=name).first(),
+    )
+    if known is not None:
+        return known, False
+    return scoring.add_player(
+        club=club, name=name, actor=actor, email=email, member_id=member_id
+    ), True
+
+
+def _details(name: str, email: str, member_id: str) -> tuple[str, str, str]:
+    """A registration's name, email and member id, folded and checked. Raises
+    ServiceError (`empty_name`, `name_too_long`, `bad_email`, `bad_member_id`)."""
     name, email, member_id = " ".join(str(name).split()), email.strip(), member_id.strip()
     if not name:
         raise ServiceError("empty_name", _("The name is empty."), fields={"name": _("required")})
@@ -150,7 +171,21 @@ def _player_for(
             _("A member id has 40 characters at most."),
             fields={"member_id": _("too long")},
         )
-    if member_id and (member := club.players.filter(member_id=member_id).first()):
+    return name, email, member_id
+
+
+def _known_player(
+    name: str,
+    member_id: str,
+    by_member: Callable[[], Player | None],
+    by_name: Callable[[], Player | None],
+) -> Player | None:
+    """The club player with this member id (it must carry the name), else with this
+    name in any case (its member id, if any, must match), else None. `by_member` and
+    `by_name` find them (the first by name): queries for one registration, a file's
+    lookups read at once for a CSV import. Raises ServiceError (`member_id_taken`,
+    `member_id_mismatch`)."""
+    if member_id and (member := by_member()):
         if member.name.lower() != name.lower():
             raise ServiceError(
                 "member_id_taken",
@@ -158,8 +193,8 @@ def _player_for(
                 % {"id": member_id, "member": member.name, "name": name},
                 fields={"member_id": _("taken")},
             )
-        return member, False
-    existing = club.players.filter(name__iexact=name).first()
+        return member
+    existing = by_name()
     if existing is not None:
         if member_id and existing.member_id and existing.member_id != member_id:
             raise ServiceError(
@@ -168,10 +203,8 @@ def _player_for(
                 % {"name": existing.name, "member_id": existing.member_id, "id": member_id},
                 fields={"member_id": _("does not match")},
             )
-        return existing, False
-    return scoring.add_player(
-        club=club, name=name, actor=actor, email=email, member_id=member_id
-    ), True
+        return existing
+    return None
 
 
 def _check_seed(tournament: Tournament, seed: Any, registration_id: int | None = None) -> None:
@@ -237,7 +270,9 @@ IMPORT_CHUNK = 200
 def import_registrations(*, tournament_id: int, actor: Actor, content: bytes | str) -> ImportReport:
     """Register every row of a CSV file (module docstring); accepted rows stay even when
     others are refused. Rows are taken IMPORT_CHUNK at a time, each chunk in a transaction
-    of its own with its own ledger row. Returns the row-by-row report.
+    of its own with its own ledger row, in the same few queries whatever its size (the
+    club's players the chunk names read at once, the new ones and the registrations
+    written in one insert each). Returns the row-by-row report.
 
     Raises Forbidden, Conflict (`finished`, `late_entry_closed`), ServiceError for a file
     refused whole (`not_csv`, `empty_file`, `no_name_column`, `too_large`).
@@ -250,7 +285,7 @@ def import_registrations(*, tournament_id: int, actor: Actor, content: bytes | s
         with transaction.atomic():
             tournament = lock_tournament(tournament_id, actor)
             _check_open(tournament)
-            done = [_import_row(tournament, actor, line, values, seen) for line, values in chunk]
+            done = _import_chunk(tournament, actor, chunk, seen)
             report.rows.extend(done)
             log(
                 tournament,
@@ -265,23 +300,87 @@ def import_registrations(*, tournament_id: int, actor: Actor, content: bytes | s
     return report
 
 
-def _import_row(
-    tournament: Tournament, actor: Actor, line: int, values: dict[str, str], seen: dict[str, int]
-) -> ImportRow:
-    name = " ".join(values.get("name", "").split())
-    key = name.lower()
-    if key and key in seen:
-        duplicate = _("duplicate of line %(line)s") % {"line": seen[key]}
-        return ImportRow(line, name, False, duplicate, "duplicate")
-    try:
-        with transaction.atomic():
-            player, is_new = _player_for(
-                tournament, actor, name, values.get("email", ""), values.get("member_id", "")
+def _import_chunk(
+    tournament: Tournament,
+    actor: Actor,
+    chunk: list[tuple[int, dict[str, str]]],
+    seen: dict[str, int],
+) -> list[ImportRow]:
+    """Register a chunk's rows, each checked as add_registration checks one, in order (a
+    row sees the players the rows before it created). `seen`: the lowered names
+    registered so far by the file, with their lines."""
+    club = tournament.club
+    details = [
+        (line, " ".join(v.get("name", "").split()), v.get("email", ""), v.get("member_id", ""))
+        for line, v in chunk
+    ]
+    names = [name for _line, name, _e, _m in details if name]
+    members = [m.strip() for _l, _n, _e, m in details if m.strip()]
+    by_name: dict[str, Player] = {}
+    for player in (
+        club.players.annotate(lowered=Lower("name"))
+        .filter(Q(lowered__in=[n.lower() for n in names]) | Q(name__in=names))
+        .order_by("name")
+    ):
+        by_name.setdefault(player.name.lower(), player)
+    by_member: dict[str, Player] = {}
+    for player in club.players.filter(member_id__in=members).order_by("name"):
+        by_member.setdefault(player.member_id, player)
+    known = {p.pk for p in (*by_name.values(), *by_member.values())}
+    registered = set(
+        tournament.registrations.filter(player_id__in=known).values_list("player_id", flat=True)
+    )
+    outcomes: list[tuple[int, str, Player | ServiceError, bool]] = []
+    for line, raw_name, email, member_id in details:
+        key = raw_name.lower()
+        if key and key in seen:
+            duplicate = _("duplicate of line %(line)s") % {"line": seen[key]}
+            outcomes.append((line, raw_name, ServiceError("duplicate", duplicate), False))
+            continue
+        try:
+            name, email, member_id = _details(raw_name, email, member_id)
+            player = _known_player(
+                name, member_id, partial(by_member.get, member_id), partial(by_name.get, key)
             )
-            registration = _register(tournament, player)
-    except ServiceError as error:
-        return ImportRow(line, name, False, error.message, error.code)
-    seen[key] = line
+            is_new = player is None
+            if player is None:
+                name = scoring.new_player_name(name, email)
+                player = Player(name=name, email=email, member_id=member_id)
+            elif player.pk in registered:
+                raise ServiceError(
+                    "already_registered",
+                    _("%(name)s is already registered.") % {"name": player.name},
+                    fields={"name": _("already registered")},
+                )
+        except ServiceError as error:
+            outcomes.append((line, raw_name, error, False))
+            continue
+        seen[key] = line
+        by_name.setdefault(key, player)
+        if member_id:
+            by_member.setdefault(member_id, player)
+        if player.pk:
+            registered.add(player.pk)
+        outcomes.append((line, raw_name, player, is_new))
+    new = [p for _l, _n, p, is_new in outcomes if is_new]
+    scoring.add_players(club=club, actor=actor, players=new)
+    registrations = Registration.objects.bulk_create(
+        [
+            Registration(tournament=tournament, player=p, late=tournament.frozen)
+            for _l, _n, p, _new in outcomes
+            if isinstance(p, Player)
+        ]
+    )
+    made = iter(registrations)
+    return [
+        ImportRow(line, name, False, p.message, p.code)
+        if isinstance(p, ServiceError)
+        else _accepted(line, name, next(made), is_new)
+        for line, name, p, is_new in outcomes
+    ]
+
+
+def _accepted(line: int, name: str, registration: Registration, is_new: bool) -> ImportRow:
     if registration.late:
         reason = (
             _("registered as a late entry (new club player)")
