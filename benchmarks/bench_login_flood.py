@@ -10,7 +10,11 @@ of its own), and what the logins were answered (200 a password checked and refus
 login_throttled, 503 login_busy).
 
     python benchmarks/bench_login_flood.py [--attempts 100] [--parallel 100]
-        [--addresses 12] [--waves 10] [--quiet 3] [--flood-nice 0]
+        [--addresses 12] [--waves 10] [--quiet 3] [--flood-nice 0] [--workers 3]
+        [--worker-class sync] [--threads 1] [--port 0]
+
+The worker class and threads default to gunicorn.conf.py's (the server reads it); pass
+them to compare.
 """
 
 from __future__ import annotations
@@ -108,6 +112,11 @@ def main() -> int:
     )
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument(
+        "--worker-class", default="", help="gunicorn's, e.g. sync or gthread (default: the conf's)"
+    )
+    parser.add_argument("--threads", type=int, default=0, help="per worker (default: the conf's)")
+    parser.add_argument("--port", type=int, default=0, help="the server's (default: any free one)")
+    parser.add_argument(
         "--flood-nice",
         type=int,
         default=0,
@@ -131,11 +140,13 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     build_hall(1, work / "plan.json")
     table = json.loads((work / "plan.json").read_text())["tables"][0]
-    port = free_port()
+    port = args.port or free_port()
     host = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "ginclub.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(args.workers), "--log-level", "warning"],
+         "--workers", str(args.workers), "--log-level", "warning",
+         *(["--worker-class", args.worker_class] if args.worker_class else []),
+         *(["--threads", str(args.threads)] if args.threads else [])],
         cwd=ROOT, env=env, start_new_session=True,
     )  # fmt: skip
     try:
@@ -166,7 +177,9 @@ def main() -> int:
     print(
         f"{args.waves} x {args.attempts} wrong logins, {args.parallel} at once, from "
         f"{args.addresses} address(es), flood at nice {args.flood_nice}; gunicorn "
-        f"{args.workers} sync workers, PBKDF2"
+        f"{args.workers} workers ({args.worker_class or 'conf'} class, "
+        f"{args.threads or 'conf'} threads), PBKDF2; load average "
+        f"{' '.join(f'{n:.1f}' for n in os.getloadavg())} at the end"
     )
     print(f"scoreboard poll between the waves: {figures(quiet)}")
     print(f"scoreboard poll during the waves:  {figures(during)}")
