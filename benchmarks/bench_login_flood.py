@@ -150,7 +150,7 @@ def main() -> int:
         cwd=ROOT, env=env, start_new_session=True,
     )  # fmt: skip
     try:
-        wait_up(host + "/")
+        wait_up(host + "/", 180)  # a loaded machine starts workers slowly
         stop = multiprocessing.get_context("fork").Event()
         poller = multiprocessing.get_context("fork").Process(
             target=poll, args=(host, table, stop, str(work / "polls.json"))
