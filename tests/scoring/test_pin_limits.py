@@ -314,7 +314,8 @@ def test_the_seat_form_counts_per_browser_session(match, alice):
 def test_the_apis_pin_lock_says_when_to_try_again(match, alice):
     """Every 429 carries Retry-After (RFC 6585), the API's JSON too."""
     phone = APIClient()
-    body = {"player": alice.pk, "pin": "0000", "token": table_token(match)}
+    phone.get(f"/t/{table_token(match)}/")  # the table link, opened: one browser session
+    body = {"player": alice.pk, "pin": "0000"}
     for _ in range(services.PIN_FAILURE_LIMIT):
         assert phone.post(f"/api/matches/{match.pk}/seat/", body, format="json").status_code == 403
     locked = phone.post(f"/api/matches/{match.pk}/seat/", {**body, "pin": "1234"}, format="json")
