@@ -158,6 +158,8 @@ def main() -> int:
         "server's, but on one machine the load generator takes it from the server",
     )
     args = parser.parse_args()
+    # Stopped from outside (a timeout's SIGTERM): still stop the server (finally, below).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
 
     work = Path(tempfile.mkdtemp(prefix="ginclub-login-flood-"))
     env = {
