@@ -161,17 +161,20 @@ def worker_missing() -> bool:
 
 @checks.register("deploy_steps", deploy=True)
 def check_worker_running(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
-    """`ginclub.W004`, in `check --deploy` only: tasks wait with no worker taking them."""
+    """`ginclub.W004`, in `check --deploy` only: tasks wait with no worker taking them.
+    Asked of a migrated database only (else W002 or the outage says it, the queue's table
+    may not exist yet, and asking SQLite would create an empty file)."""
+    if migrations_missing_quietly():
+        return []
     try:
         late = worker_missing()
     except Exception as error:  # noqa: BLE001 - as in check_migrations_applied
-        if is_unavailable(error) or migrations_missing_quietly():
-            return []  # W002 or the outage says it; the queue's table may not exist yet
-        return [checks.Warning(str(error), id="ginclub.W004")]
+        return [] if is_unavailable(error) else [checks.Warning(str(error), id="ginclub.W004")]
     return [checks.Warning(WORKER_MESSAGE, hint=WORKER_HINT, id="ginclub.W004")] if late else []
 
 
 def migrations_missing_quietly() -> bool:
+    """Whether migrations are missing, or the database cannot say (True)."""
     try:
         return migrations_missing() is not None
     except Exception:  # noqa: BLE001 - the database itself is the problem then
