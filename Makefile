@@ -29,12 +29,7 @@ run: $(VENV)/.installed compilemessages
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py load_demo
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py checkpoint_ledger
 	export DJANGO_DEBUG=$${DJANGO_DEBUG:-1}; \
-	( trap 'kill $$child 2>/dev/null; exit 0' INT TERM; \
-	  while :; do \
-	    $(PY) manage.py run_worker --no-reload & child=$$!; wait $$child; \
-	    echo "The background worker stopped (status $$?); starting it again in 2 s." >&2; \
-	    sleep 2 & child=$$!; wait $$child; \
-	  done ) & worker=$$!; \
+	bin/respawn "The background worker" 2 $(PY) manage.py run_worker --no-reload & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 

@@ -10,7 +10,11 @@ of its own), and what the logins were answered (200 a password checked and refus
 login_throttled, 503 login_busy).
 
     python benchmarks/bench_login_flood.py [--attempts 100] [--parallel 100]
-        [--addresses 12] [--waves 10] [--quiet 3] [--flood-nice 0]
+        [--addresses 12] [--waves 10] [--quiet 3] [--flood-nice 0] [--workers 3]
+        [--worker-class sync] [--threads 1] [--port 0] [--raw-flood]
+
+The worker class and threads default to gunicorn.conf.py's (the server reads it); pass
+them to compare.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import multiprocessing
 import os
 import re
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -74,13 +79,40 @@ def poll(host: str, table: dict, stop, path: str) -> None:
     Path(path).write_text(json.dumps(out))
 
 
-def flood(host: str, attempts: int, parallel: int, addresses: int) -> collections.Counter:
+def raw_request(host: str, cookies: dict, data: dict, headers: dict) -> int:
+    """The same login as `request` sends, as bytes over a socket: a tenth of urllib's
+    CPU, so a load generator sharing the server's cores takes less of them (an
+    attacker's CPU is elsewhere). Returns the status."""
+    address = urllib.parse.urlsplit(host)
+    body = urllib.parse.urlencode(data).encode()
+    head = {
+        "Host": address.netloc,
+        "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Content-Length": str(len(body)),
+        "Connection": "close",
+        **headers,
+    }
+    lines = "".join(f"{k}: {v}\r\n" for k, v in head.items())
+    with socket.create_connection((address.hostname, address.port), timeout=120) as sock:
+        sock.sendall(f"POST /accounts/login/ HTTP/1.1\r\n{lines}\r\n".encode() + body)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return int(answer.split(b" ", 2)[1])
+
+
+def flood(
+    host: str, attempts: int, parallel: int, addresses: int, raw: bool = False
+) -> collections.Counter:
     _s, page, cookies = request(host + "/accounts/login/", {})
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
 
     def attempt(n: int) -> int:
         data = {"csrfmiddlewaretoken": token, "username": f"made-up-{n}", "password": "x"}
         forwarded = {"X-Forwarded-For": f"198.51.100.{n % addresses + 1}"}
+        if raw:
+            return raw_request(host, cookies, data, forwarded)
         return request(host + "/accounts/login/", cookies, data, forwarded)[0]
 
     with ThreadPoolExecutor(parallel) as pool:
@@ -108,6 +140,17 @@ def main() -> int:
     )
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument(
+        "--worker-class", default="", help="gunicorn's, e.g. sync or gthread (default: the conf's)"
+    )
+    parser.add_argument("--threads", type=int, default=0, help="per worker (default: the conf's)")
+    parser.add_argument("--port", type=int, default=0, help="the server's (default: any free one)")
+    parser.add_argument(
+        "--raw-flood",
+        action="store_true",
+        help="send the flood's logins as bytes over sockets instead of urllib (less of the "
+        "shared cores for the load generator)",
+    )
+    parser.add_argument(
         "--flood-nice",
         type=int,
         default=0,
@@ -115,6 +158,8 @@ def main() -> int:
         "server's, but on one machine the load generator takes it from the server",
     )
     args = parser.parse_args()
+    # Stopped from outside (a timeout's SIGTERM): still stop the server (finally, below).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
 
     work = Path(tempfile.mkdtemp(prefix="ginclub-login-flood-"))
     env = {
@@ -131,15 +176,17 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     build_hall(1, work / "plan.json")
     table = json.loads((work / "plan.json").read_text())["tables"][0]
-    port = free_port()
+    port = args.port or free_port()
     host = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "ginclub.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(args.workers), "--log-level", "warning"],
+         "--workers", str(args.workers), "--log-level", "warning",
+         *(["--worker-class", args.worker_class] if args.worker_class else []),
+         *(["--threads", str(args.threads)] if args.threads else [])],
         cwd=ROOT, env=env, start_new_session=True,
     )  # fmt: skip
     try:
-        wait_up(host + "/")
+        wait_up(host + "/", 180)  # a loaded machine starts workers slowly
         stop = multiprocessing.get_context("fork").Event()
         poller = multiprocessing.get_context("fork").Process(
             target=poll, args=(host, table, stop, str(work / "polls.json"))
@@ -150,7 +197,7 @@ def main() -> int:
         for _wave in range(args.waves):  # quiet and flood in turns, so both meet the same
             time.sleep(args.quiet)  # load from whatever else runs on the machine
             started = time.monotonic()
-            answers += flood(host, args.attempts, args.parallel, args.addresses)
+            answers += flood(host, args.attempts, args.parallel, args.addresses, args.raw_flood)
             waves.append((started, time.monotonic()))
         time.sleep(args.quiet)
         stop.set()
@@ -165,8 +212,11 @@ def main() -> int:
     during = [ms for (_at, ms), hit in zip(polls, flooded, strict=True) if hit]
     print(
         f"{args.waves} x {args.attempts} wrong logins, {args.parallel} at once, from "
-        f"{args.addresses} address(es), flood at nice {args.flood_nice}; gunicorn "
-        f"{args.workers} sync workers, PBKDF2"
+        f"{args.addresses} address(es), flood at nice {args.flood_nice}"
+        f"{' over raw sockets' if args.raw_flood else ''}; gunicorn "
+        f"{args.workers} workers ({args.worker_class or 'conf'} class, "
+        f"{args.threads or 'conf'} threads), PBKDF2; load average "
+        f"{' '.join(f'{n:.1f}' for n in os.getloadavg())} at the end"
     )
     print(f"scoreboard poll between the waves: {figures(quiet)}")
     print(f"scoreboard poll during the waves:  {figures(during)}")

@@ -59,7 +59,7 @@ ERRORS = {
         403: "Not allowed, or a session request without its CSRF token.",
         404: "Not found (or not visible to you).",
         409: "Conflict: closed match, stale version, reused idempotency key...",
-        429: "Too many wrong PINs: wait before trying again.",
+        429: "Too many wrong PINs: wait the seconds in Retry-After before trying again.",
         503: "The database cannot be reached just now: nothing was saved. Retry after "
         "the seconds in Retry-After.",
     }.items()
@@ -131,7 +131,10 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return Response(too_many_fields().as_dict(), status=400)
     refusal = None if isinstance(exc, (Http404, DjangoPermissionDenied)) else refusal_of(exc)
     if refusal is not None:
-        return Response(refusal.as_dict(), status=refusal.status)
+        response = Response(refusal.as_dict(), status=refusal.status)
+        if refusal.retry_after is not None:
+            response["Retry-After"] = str(refusal.retry_after)
+        return response
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

@@ -19,6 +19,7 @@ them in the active language: `gettext(template) % params`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +29,8 @@ from django.utils.translation import gettext
 
 
 class ServiceError(Exception):
-    """A request the service refuses; 400 unless a kind below says otherwise."""
+    """A request the service refuses; 400 unless a kind below says otherwise.
+    `retry_after`: seconds after which asking again may succeed, sent as Retry-After."""
 
     status = 400
 
@@ -39,11 +41,13 @@ class ServiceError(Exception):
         *,
         status: int | None = None,
         fields: dict[str, Any] | None = None,
+        retry_after: int | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.fields = fields or {}
+        self.retry_after = retry_after
         if status is not None:
             self.status = status
 
@@ -70,9 +74,13 @@ class NotFound(ServiceError):
 
 
 class Throttled(ServiceError):
-    """Too many attempts; try again later (HTTP 429)."""
+    """Too many attempts; try again later (HTTP 429). Every one says when (Retry-After,
+    whole seconds, at least 1), as RFC 6585 asks of a 429."""
 
     status = 429
+
+    def __init__(self, code: str, message: str, *, retry_after: float, **kwargs: Any) -> None:
+        super().__init__(code, message, retry_after=max(1, math.ceil(retry_after)), **kwargs)
 
 
 def require_reason(reason: str, message: str) -> None:
@@ -87,6 +95,7 @@ class Refusal:
     message: str
     status: int = 400
     fields: dict[str, Any] | None = None
+    retry_after: int | None = None  # seconds, for the Retry-After header
 
     def as_dict(self) -> dict[str, Any]:
         body: dict[str, Any] = {"code": self.code, "message": self.message}
@@ -118,6 +127,7 @@ def refusal_of(error: BaseException) -> Refusal | None:
             message=message,
             status=getattr(error, "status", 400),
             fields=fields or None,
+            retry_after=getattr(error, "retry_after", None),
         )
     if isinstance(error, Http404):
         return Refusal("not_found", _django_message(error, gettext("There is nothing here.")), 404)

@@ -73,8 +73,10 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from ginclub.errors import ServiceError, Throttled
+from ginclub.errors import ServiceError, Throttled, refusal_of
+from ginclub.middleware import refusal_response
 
 LOGIN_WINDOW = 60  # seconds
 ADDRESS_LIMIT = 30  # usernames that do not exist
@@ -169,6 +171,7 @@ def admit(*, username: str, ip: str | None, device: str = "") -> Attempt:
                     "Too many failed logins for this name or from this network; wait a "
                     "minute and try again."
                 ),
+                retry_after=LOGIN_WINDOW,
             )
         if not device and current[keys[1]] + last.get(keys[1], 0) * still >= ADDRESS_SHARE:
             keys = keys[:2]  # this address has had its share of the name's count
@@ -203,6 +206,7 @@ def _busy() -> ServiceError:
         "login_busy",
         _("The server is busy checking other logins; try again in a few seconds."),
         status=503,
+        retry_after=BUSY_RETRY_AFTER,
     )
 
 
@@ -351,3 +355,25 @@ def axes_whitelist(request, credentials=None) -> bool:
     device limit above bounds it instead."""
     username = (credentials or {}).get("username") or ""
     return request is not None and bool(trusted_device(request, username))
+
+
+def axes_lockout(request, original_response=None, credentials=None):
+    """django-axes' AXES_LOCKOUT_CALLABLE: its lock of a name on an address (5 wrong
+    passwords) answered like any refusal, 429 `login_locked` in the site's words with
+    Retry-After, instead of axes' bare English text. Each try during the lock starts
+    its cool-off again (axes' default), so the wait is the whole cool-off from now."""
+    seconds = int(settings.AXES_COOLOFF_TIME * 3600)
+    minutes = max(1, seconds // 60)
+    locked = Throttled(
+        "login_locked",
+        _(
+            "Too many wrong passwords for this name from this network; try again in "
+            "%(minutes)s, or log in from a browser you logged in from before."
+        )
+        % {
+            "minutes": ngettext("%(count)s minute", "%(count)s minutes", minutes)
+            % {"count": minutes}
+        },
+        retry_after=seconds,
+    )
+    return refusal_response(request, refusal_of(locked))

@@ -44,19 +44,23 @@ def is_api(request: HttpRequest) -> bool:
 
 
 def refusal_response(request: HttpRequest, refusal: Refusal) -> HttpResponse:
-    """The refusal as a page, or as the htmx partial; JSON under /api/."""
+    """The refusal as a page, or as the htmx partial; JSON under /api/. A refusal that
+    says when to ask again (every 429) carries it as Retry-After."""
     if is_api(request):
-        return JsonResponse(refusal.as_dict(), status=refusal.status)
-    if getattr(request, "htmx", False):
+        response = JsonResponse(refusal.as_dict(), status=refusal.status)
+    elif getattr(request, "htmx", False):
         response = render(
             request, "core/_refusal.html", {"refusal": refusal}, status=refusal.status
         )
         response["X-Refusal"] = refusal.code
         # A boosted form would otherwise push its POST address into the history.
         response["HX-Push-Url"] = "false"
-        return response
-    context = {"refusal": refusal, "back": _back_url(request)}
-    return render(request, "core/refusal.html", context, status=refusal.status)
+    else:
+        context = {"refusal": refusal, "back": _back_url(request)}
+        response = render(request, "core/refusal.html", context, status=refusal.status)
+    if refusal.retry_after is not None:
+        response["Retry-After"] = str(refusal.retry_after)
+    return response
 
 
 logger = logging.getLogger("ginclub")

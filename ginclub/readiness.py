@@ -14,6 +14,12 @@ error in the log when gunicorn loads the application (ginclub.wsgi); and a plain
 every page (ReadinessMiddleware) until the step is done. A database that cannot be
 reached is not a missing step (that is ginclub.middleware's 503 "unavailable"): the
 migrations are then not asked.
+
+A background worker for the database queue is needed too, but not by every page: without
+one, imports, rules changes and ladder refreshes wait. It is missing when a task has
+waited in the queue longer than WORKER_LATE (a worker looks every second). Said in
+`check --deploy` (`ginclub.W004`), in the log at start-up, and on the organiser's
+dashboard and job pages (tournaments' `_worker_missing.html`); the pages still serve.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
@@ -32,6 +39,7 @@ from django.db.migrations.loader import MigrationLoader
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -129,10 +137,63 @@ def check_migrations_applied(app_configs=None, **kwargs) -> list[checks.CheckMes
     return [checks.Warning(step.message, hint=HINT, id="ginclub.W002")] if step else []
 
 
+# A worker looks for work every second; a task that has waited a minute has no worker.
+WORKER_LATE = timedelta(minutes=1)
+WORKER_MESSAGE = (
+    "Background tasks have waited in the database queue for more than a minute: no "
+    "worker is taking them (imports, rules changes and season ladders wait)."
+)
+WORKER_HINT = (
+    "Run `python manage.py run_worker` beside the app servers, supervised "
+    "(docs/operations.md, 'The background worker')."
+)
+
+
+def worker_missing() -> bool:
+    """Whether a background task (a job, a ladder refresh) has waited in the database queue
+    for more than WORKER_LATE: no worker is taking them. Always False with a backend that
+    runs tasks at once (nothing waits)."""
+    from django_tasks_db.models import DBTaskResult  # its app is loaded after this module
+
+    late = timezone.now() - WORKER_LATE
+    return DBTaskResult.objects.ready().filter(enqueued_at__lt=late).exists()
+
+
+@checks.register("deploy_steps", deploy=True)
+def check_worker_running(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    """`ginclub.W004`, in `check --deploy` only: tasks wait with no worker taking them.
+    Asked of a migrated database only (else W002 or the outage says it, the queue's table
+    may not exist yet, and asking SQLite would create an empty file)."""
+    if migrations_missing_quietly():
+        return []
+    try:
+        late = worker_missing()
+    except Exception as error:  # noqa: BLE001 - as in check_migrations_applied
+        return [] if is_unavailable(error) else [checks.Warning(str(error), id="ginclub.W004")]
+    return [checks.Warning(WORKER_MESSAGE, hint=WORKER_HINT, id="ginclub.W004")] if late else []
+
+
+def migrations_missing_quietly() -> bool:
+    """Whether migrations are missing, or the database cannot say (True)."""
+    try:
+        return migrations_missing() is not None
+    except Exception:  # noqa: BLE001 - the database itself is the problem then
+        return True
+
+
 def log_missing_steps() -> None:
-    """At start-up (ginclub.wsgi): each missing step as an error in the log."""
-    for step in missing_steps():
+    """At start-up (ginclub.wsgi): each missing step as an error in the log, and a queue
+    no worker takes as a warning (the pages serve; the jobs wait)."""
+    steps, asked = survey()
+    for step in steps:
         logger.error("Not ready to serve (%s): %s", step.code, step.message)
+    if asked and not steps:
+        try:
+            late = worker_missing()
+        except Exception:  # noqa: BLE001 - a probe must never stop the start-up
+            return
+        if late:
+            logger.warning("%s %s", WORKER_MESSAGE, WORKER_HINT)
 
 
 def not_ready_response(request: HttpRequest, steps: list[Missing]) -> HttpResponse:

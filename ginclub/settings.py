@@ -441,6 +441,8 @@ AXES_RESET_ON_SUCCESS = True
 # A browser that logged in before (a signed cookie) is not locked by axes' lock, which a
 # stranger on the venue's address can trip; ginclub.login_limits bounds it instead.
 AXES_WHITELIST_CALLABLE = "ginclub.login_limits.axes_whitelist"
+# Its lock answered as a refusal (429 `login_locked`, translated, with Retry-After).
+AXES_LOCKOUT_CALLABLE = "ginclub.login_limits.axes_lockout"
 # How many password checks (PBKDF2, tenths of a second of CPU each) run at once on one
 # app server, and how long a login waits for one before it is told the server is busy:
 # a flood of logins then takes one of gunicorn's workers, not all of them

@@ -99,6 +99,7 @@ def _lock_refusal(player: Player, device: str, ip: str | None) -> Throttled | No
                 "or ask an organiser."
             )
             % {"name": player.name, "minutes": _minutes(until - now)},
+            retry_after=(until - now).total_seconds(),
         )
     until = _unlocks_at([t for t, _d in times], PLAYER_FAILURE_LIMIT, PLAYER_WINDOW)
     if until is not None and not _known(player, device):
@@ -109,6 +110,7 @@ def _lock_refusal(player: Player, device: str, ip: str | None) -> Throttled | No
                 "%(minutes)s, or ask an organiser to lift the lock."
             )
             % {"name": player.name, "minutes": _minutes(until - now)},
+            retry_after=(until - now).total_seconds(),
         )
     if ip and _network_limited(ip, device, now):
         return Throttled(
@@ -119,6 +121,7 @@ def _lock_refusal(player: Player, device: str, ip: str | None) -> Throttled | No
                 "network limit."
             )
             % {"minutes": _minutes(NETWORK_WINDOW)},
+            retry_after=NETWORK_WINDOW.total_seconds(),
         )
     return None
 

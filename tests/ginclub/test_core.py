@@ -7,7 +7,8 @@ import pytest
 from django.http import Http404
 from django.test import Client
 
-from ginclub.errors import Conflict, ServiceError, refusal_of
+from ginclub.errors import Conflict, ServiceError, Throttled, refusal_of
+from ginclub.middleware import refusal_response
 from scoring.rules import RulesError
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments.pairing import PairingError
@@ -36,6 +37,23 @@ def test_every_kind_of_user_error_reads_as_a_refusal(error, expected):
     refusal = refusal_of(error)
     assert (refusal.code, refusal.status, refusal.fields) == expected
     assert refusal.message
+
+
+def test_every_429_says_when_to_ask_again_as_page_htmx_partial_and_json(rf):
+    """RFC 6585: a 429 may say how long to wait; ours always do (Retry-After, whole
+    seconds, at least one), whichever way the refusal is answered."""
+    with pytest.raises(TypeError):
+        Throttled("pin_locked", "Too many.")  # a 429 that does not say when: refused
+    refusal = refusal_of(Throttled("pin_locked", "Too many.", retry_after=299.2))
+    assert (refusal.status, refusal.retry_after) == (429, 300)
+    assert refusal_of(Throttled("x", "Too many.", retry_after=0.01)).retry_after == 1
+    for request in (rf.get("/clubs/"), rf.get("/clubs/", HTTP_HX_REQUEST="true"), rf.get("/api/")):
+        request.htmx = request.headers.get("HX-Request") == "true"
+        answer = refusal_response(request, refusal)
+        assert (answer.status_code, answer["Retry-After"]) == (429, "300")
+    assert not refusal_response(rf.get("/api/"), refusal_of(Conflict("c", "m"))).has_header(
+        "Retry-After"
+    )
 
 
 def test_a_bug_is_not_a_refusal():

@@ -85,6 +85,7 @@ def test_an_address_guessing_new_names_is_refused_before_any_password_is_hashed(
     refused = login(client, "guess-more", "x")
     assert refused_code(refused) == (429, b"login_throttled")
     assert b"wait a minute" in refused.content
+    assert refused["Retry-After"] == str(login_limits.LOGIN_WINDOW)
     assert len(hashes) == login_limits.ADDRESS_LIMIT  # refused before hashing
     assert login(Client(), "organiser", ip="203.0.113.9").status_code == 302  # elsewhere
 
@@ -135,6 +136,25 @@ def test_a_trusted_device_survives_axes_lock_on_its_name_and_address(organiser):
         login(Client(), "organiser", "wrong")
     assert login(Client(), "organiser").status_code != 302
     assert login(phone, "organiser").status_code == 302
+
+
+@pytest.mark.django_db
+def test_axes_lock_is_a_refusal_that_says_when_to_try_again(organiser, settings):
+    """Every 429 carries Retry-After: axes' lock of a name on an address too, in the
+    site's words (its own answer was bare English text without one)."""
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        login(Client(), "organiser", "wrong")
+    locked = login(Client(), "organiser")
+    assert refused_code(locked) == (429, b"login_locked")
+    assert locked["Retry-After"] == str(int(settings.AXES_COOLOFF_TIME * 3600)) == "900"
+    assert b"try again in 15 minutes" in locked.content
+    italian = Client(HTTP_ACCEPT_LANGUAGE="it")
+    locked = login(italian, "organiser")
+    assert refused_code(locked) == (429, b"login_locked")
+    assert b"Troppe password sbagliate per questo nome da questa rete; riprova tra 15 minuti" in (
+        locked.content
+    )
+    assert locked["Retry-After"] == "900"
 
 
 @pytest.mark.django_db
@@ -362,7 +382,9 @@ def test_a_login_sent_while_a_slot_is_free_reaches_django():
 @pytest.mark.django_db
 def test_a_busy_login_is_refused_without_counting_or_writing(every_slot_taken, hashes):
     counts = apps.get_model(login_limits.COUNT_MODEL)
-    assert refused_code(login(Client(), "organiser")) == (503, b"login_busy")
+    busy = login(Client(), "organiser")
+    assert refused_code(busy) == (503, b"login_busy")
+    assert busy["Retry-After"] == str(login_limits.BUSY_RETRY_AFTER)  # as the gate says
     assert counts.objects.count() == 0 and hashes == []
 
 

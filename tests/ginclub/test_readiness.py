@@ -5,12 +5,16 @@ was a 500), the system checks say so, and so does the log at start-up."""
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 import pytest
 from django.core import checks
 from django.db import connection
 from django.db.migrations.recorder import MigrationRecorder
 from django.test import override_settings
+from django.utils import timezone
+from django_tasks import task
+from django_tasks_db.models import DBTaskResult
 
 from ginclub import readiness
 from ginclub.readiness import ReadinessMiddleware
@@ -111,3 +115,44 @@ def test_the_start_up_log_names_what_is_missing(uncollected, unmigrated, caplog)
     logged = caplog.text
     assert "static_not_collected" in logged and "collectstatic" in logged
     assert "migrations_not_applied" in logged and "manage.py migrate" in logged
+
+
+# ------------------------------------------------- a worker for the database queue
+
+DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+
+@task()
+def errand() -> None:
+    """A background task that waits in the database queue until a worker runs it."""
+
+
+def queued_minutes_ago(minutes: float) -> None:
+    with override_settings(TASKS=DATABASE_QUEUE):
+        errand.enqueue()
+    DBTaskResult.objects.update(enqueued_at=timezone.now() - timedelta(minutes=minutes))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_check_deploy_and_the_start_up_log_name_a_queue_no_worker_takes(caplog):
+    assert "ginclub.W004" not in ids(deploy=True)  # nothing queued: nothing to say
+    queued_minutes_ago(0.25)  # a worker looks every second: a moment is no sign
+    assert "ginclub.W004" not in ids(deploy=True)
+    DBTaskResult.objects.update(enqueued_at=timezone.now() - timedelta(minutes=2))
+    [warning] = [
+        m for m in checks.run_checks(include_deployment_checks=True) if m.id == "ginclub.W004"
+    ]
+    assert "no worker is taking them" in warning.msg and "run_worker" in warning.hint
+    assert "ginclub.W004" not in ids(deploy=False)  # `check --deploy` only, as W002
+    with caplog.at_level(logging.WARNING, logger="ginclub"):
+        readiness.log_missing_steps()
+    assert "no worker is taking them" in caplog.text and "run_worker" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_queue_no_worker_takes_leaves_the_pages_serving(client):
+    """Unlike a missing deploy step, the site works without a worker: only jobs wait."""
+    queued_minutes_ago(5)
+    assert readiness.worker_missing()
+    assert client.get("/").status_code == 200
+    assert readiness.missing_steps() == []

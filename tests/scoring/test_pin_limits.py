@@ -89,6 +89,7 @@ def test_the_player_ceiling_holds_across_devices_until_the_hour_moves_on(match, 
     assert "Too many wrong PINs for Alice in the last hour; try again in 60 minutes" in (
         caught.value.message
     )
+    assert 3590 <= caught.value.retry_after <= 3600
     an_hour_ago = timezone.now() - services.PLAYER_WINDOW - timedelta(seconds=1)
     PinFailure.objects.update(created_at=an_hour_ago)
     verify(match, alice, "1234", device=PHONE)
@@ -164,6 +165,7 @@ def test_the_network_limit_holds_only_the_phones_that_failed_there(match, alice,
         "Too many wrong PINs from this network, this phone's among them; this phone may "
         "try again in 60 minutes, or ask an organiser to lift the network limit."
     )
+    assert caught.value.retry_after == 3600
     verify(match, bob, "1234", device="c", ip="203.0.113.7")  # an uninvolved phone sits
     verify(match, alice, "1234", device="a", ip="198.51.100.1")  # elsewhere, too
 
@@ -303,8 +305,22 @@ def test_the_seat_form_counts_per_browser_session(match, alice):
     assert b"Too many wrong PINs for Alice from this phone; try again in 5 minutes" in (
         locked.content
     )
+    assert 290 <= int(locked["Retry-After"]) <= 300  # the lock's five minutes, less the test's
     seated = own.post(f"/matches/{match.pk}/seat/", {"player": alice.pk, "pin": "1234"})
     assert seated.status_code == 302
+
+
+@pytest.mark.django_db
+def test_the_apis_pin_lock_says_when_to_try_again(match, alice):
+    """Every 429 carries Retry-After (RFC 6585), the API's JSON too."""
+    phone = APIClient()
+    phone.get(f"/t/{table_token(match)}/")  # the table link, opened: one browser session
+    body = {"player": alice.pk, "pin": "0000"}
+    for _ in range(services.PIN_FAILURE_LIMIT):
+        assert phone.post(f"/api/matches/{match.pk}/seat/", body, format="json").status_code == 403
+    locked = phone.post(f"/api/matches/{match.pk}/seat/", {**body, "pin": "1234"}, format="json")
+    assert locked.status_code == 429 and locked.json()["error"]["code"] == "pin_locked"
+    assert 290 <= int(locked["Retry-After"]) <= 300
 
 
 # ---------------------------------------------------------------- at the same instant

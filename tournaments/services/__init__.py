@@ -31,6 +31,7 @@ Modules inside the package import their siblings, never this hub.
 from __future__ import annotations
 
 from ginclub.permissions import Actor
+from ginclub.readiness import worker_missing  # the dashboard and job pages say it too
 from tournaments.services.archive import import_archive
 from tournaments.services.jobs import (
     progress_of,
@@ -38,7 +39,6 @@ from tournaments.services.jobs import (
     run_job,
     start_archive_import,
     start_rules_change,
-    worker_missing,
 )
 from tournaments.services.registration import (
     add_registration,

@@ -34,7 +34,6 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django_tasks import task
-from django_tasks_db.models import DBTaskResult
 
 from ginclub import permissions
 from ginclub.errors import (
@@ -475,18 +474,6 @@ def recent_jobs(*, clubs=None, tournament: Tournament | None = None, kind: str =
     if kind:
         jobs = jobs.filter(kind=kind)
     return [progress_of(job) for job in jobs[:10]]
-
-
-# A worker looks for work every second; a task that has waited a minute has no worker.
-WORKER_LATE = timedelta(minutes=1)
-
-
-def worker_missing() -> bool:
-    """Whether a background task (a job, a ladder refresh) has waited in the database queue
-    for more than WORKER_LATE: no worker is taking them (the dashboard and job pages say
-    so). Always False with a backend that runs tasks at once."""
-    late = timezone.now() - WORKER_LATE
-    return DBTaskResult.objects.ready().filter(enqueued_at__lt=late).exists()
 
 
 def _cache_key(job_id: int) -> str:
