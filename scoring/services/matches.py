@@ -227,7 +227,7 @@ def revoke_table_links(*, match_id: int, actor: Actor) -> Match:
             permissions.refuse_auditor(actor, match.club)
             raise Forbidden(
                 "not_allowed",
-                _("Only the organisers of %(club)s withdraw table links.")
+                _("Only the organisers and scorekeepers of %(club)s withdraw table links.")
                 % {"club": match.club.name},
             )
         before = match.link_generation
