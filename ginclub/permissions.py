@@ -480,18 +480,19 @@ def may_audit_match(actor: Actor, match) -> bool:
 
 
 def may_start_match(actor: Actor, club, player_a, player_b) -> bool:
-    """Organisers start any match; at a club night, the club's own players theirs: a
-    member starts a match only as one of its two players."""
+    """Staff start any match; at a club night, the club's own players theirs: a member
+    starts a match only as one of its two players."""
     return may_start_matches(actor, club, [(player_a, player_b)])
 
 
 def may_start_matches(actor: Actor, club, pairs) -> bool:
-    """may_start_match for every pair of players, asking the database at most once."""
+    """may_start_match for every pair of players, asking the database at most once.
+    Staff (organisers and scorekeepers) start any: publishing a round starts its tables."""
     player = actor.player
     if player is not None and player.club_id == club.pk:
         if all(player.pk in (a.pk, b.pk) for a, b in pairs):
             return True
-    return organises(actor, club)
+    return runs_the_room(actor, club)
 
 
 def may_unlock_pin(actor: Actor, player) -> bool:
