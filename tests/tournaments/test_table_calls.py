@@ -226,3 +226,15 @@ def test_the_api_calls_lists_takes_and_resolves(event, organiser):
     assert [c["state"] for c in listed] == ["resolved"]
     bad = keeper.post(url, {"reason": "coffee"}, format="json")
     assert bad.status_code == 400 and bad.json()["error"]["code"]
+
+
+def test_the_call_reads_in_italian(event):
+    match = event["first"].match
+    phone = seated(match)
+    phone.cookies["django_language"] = "it"
+    page = phone.get(f"/matches/{match.pk}/").content.decode()
+    assert "Organizzatore, per favore" in page and "Una decisione arbitrale" in page
+    answer = phone.post(f"/matches/{match.pk}/call/", {"reason": "ruling"}, follow=True)
+    body = answer.content.decode()
+    assert "L&#x27;organizzatore è stato chiamato per una decisione arbitrale" in body
+    assert "Organizzatore chiamato" in body
