@@ -409,6 +409,21 @@ def refuse_auditor(actor: Actor, club) -> None:
         )
 
 
+def refuse_scorekeeper(actor: Actor, club) -> None:
+    """Before a change at `club` that stays its organisers' (its players, roles, PIN
+    locks), asked before the request is read: a scorekeeper is refused, the refusal
+    naming the role. Raises Forbidden (`scorekeeper_not_allowed`)."""
+    if scorekeeps(actor, club) and not organises(actor, club):
+        raise Forbidden(
+            "scorekeeper_not_allowed",
+            _(
+                "Scorekeepers run the rounds and the tables of %(club)s; only its "
+                "organisers may %(doing)s."
+            )
+            % {"club": club.name, "doing": _("do that")},
+        )
+
+
 def seated_player(actor: Actor, match):
     """The player `actor` acts for at `match`: the seat this browser holds there, else
     the logged-in user's own seat; None for anyone else."""

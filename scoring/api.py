@@ -37,10 +37,12 @@ def _visible_match(request: Request, match_id: int) -> Match:
 
 
 def _club(request: Request, slug: str) -> Club:
-    """A club the user knows; for a change there an auditor is refused at once."""
+    """A club the user knows; for a change there (each the organisers') an auditor or a
+    scorekeeper is refused at once, before the body is read."""
     club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
     if request.method not in SAFE_METHODS:
         permissions.require_change_at(permissions.actor_of(request), club)
+        permissions.refuse_scorekeeper(permissions.actor_of(request), club)
     return club
 
 

@@ -70,10 +70,13 @@ def _visible_match(request: HttpRequest, match_id: int, *, polled: bool = False)
     return match
 
 
-def _club_to_change(request: HttpRequest, slug: str) -> Club:
-    """A club the user knows, for a change there: an auditor is refused at once."""
+def _club_to_change(request: HttpRequest, slug: str, *, staff: bool = False) -> Club:
+    """A club the user knows, for a change there: an auditor is refused at once, and a
+    scorekeeper too unless the change is the staff's (`staff`: starting a match)."""
     club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
     permissions.require_change_at(permissions.actor_of(request), club)
+    if not staff:
+        permissions.refuse_scorekeeper(permissions.actor_of(request), club)
     return club
 
 
@@ -326,8 +329,8 @@ def withdraw_scorekeeper(request: HttpRequest, slug: str, user_id: int) -> HttpR
 @login_required
 @require_POST
 def new_match(request: HttpRequest, slug: str) -> HttpResponse:
-    """Organisers start any match; at a club night two members start their own."""
-    club = _club_to_change(request, slug)
+    """Staff start any match; at a club night two members start their own."""
+    club = _club_to_change(request, slug, staff=True)
     data = _checked(StartMatchForm(request.POST, club=club), _("Check the new match"))
     match = services.start_match(club=club, actor=permissions.actor_at_club(request, club), **data)
     return _back(match)

@@ -185,6 +185,7 @@ READS_SENT_BY_POST: set[str] = set()
 # seasons, imports, PIN locks) is refused at the door.
 SCOREKEEPER = "scorekeeper"
 SCOREKEEPER_CHANGES = {
+    "scoring:new-match",
     "scoring:correct",
     "scoring:correction",
     "scoring:correct-preview",
