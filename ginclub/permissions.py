@@ -18,7 +18,16 @@ Terms:
                  devices, exports) and changes nothing; every change it tries is
                  refused naming the role (`auditor_read_only`). An organiser or admin
                  is not also an auditor: they may change things.
-    reads        organises or audits: may read everything of the club.
+    scorekeeper  a user in a club's scorekeepers (granted and withdrawn by its
+                 organisers): runs the rounds on the day, at every table of the club
+                 (the clock and the time policy, drafting, publishing and closing
+                 rounds, results by hand, confirming for a player who cannot,
+                 corrections and voids with a reason, the calls from the tables) and
+                 reads what the organisers read; changes no settings, rules, players,
+                 seasons or roles (those stay `organises`).
+    staff        organises or keeps score at the club (`runs_the_room`): who answers
+                 the tables (may_manage_match, may_run_rounds).
+    reads        organises, keeps score or audits: may read everything of the club.
     seated       the browser chose "I am <player>" at a table and gave that player's
                  PIN, or the logged-in user is that player.
     table link   a signed, expiring link to one match (`table_token`): opening it lets
@@ -107,6 +116,9 @@ class Actor:
 
     def audits(self, club) -> bool:
         return audits(self, club)
+
+    def scorekeeps(self, club) -> bool:
+        return scorekeeps(self, club)
 
     def acting_as(self, player) -> Actor:
         """The same request acting for `player` (whose PIN the caller has checked)."""
@@ -364,10 +376,22 @@ def _every_club_grant(user) -> QuerySet:
 
 def audits(actor: Actor, club) -> bool:
     """Reads `club` as its organisers do and may change nothing there: one of its
-    auditors, or a site-wide one, who neither organises it nor is an admin."""
-    if not actor.is_authenticated or organises(actor, club):
+    auditors, or a site-wide one, who neither organises it, nor keeps its score, nor is
+    an admin."""
+    if not actor.is_authenticated or runs_the_room(actor, club):
         return False
     return audits_every_club(actor) or club.auditors.filter(pk=actor.user.pk).exists()
+
+
+def scorekeeps(actor: Actor, club) -> bool:
+    """One of `club`'s scorekeepers (who is not also its organiser: an organiser may do
+    more)."""
+    return actor.is_authenticated and club.scorekeepers.filter(pk=actor.user.pk).exists()
+
+
+def runs_the_room(actor: Actor, club) -> bool:
+    """Staff at `club`: its organisers (and admins) and its scorekeepers."""
+    return organises(actor, club) or scorekeeps(actor, club)
 
 
 def require_change_at(actor: Actor, club, match=None) -> None:
@@ -383,8 +407,8 @@ def refuse_auditor_anywhere(actor: Actor) -> None:
     """Before a change that belongs to no club yet (a new tournament, an import): a user
     who audits clubs and organises none is refused naming the role. Raises Forbidden
     (`auditor_read_only`)."""
-    if actor.is_admin() or organised_clubs(actor).exists():
-        return
+    if actor.is_admin() or staffed_clubs(actor).exists():
+        return  # an organiser acts; a scorekeeper is refused by what it tries
     if actor.is_authenticated and read_clubs(actor).exists():
         raise Forbidden(
             "auditor_read_only",
@@ -396,8 +420,9 @@ def refuse_auditor_anywhere(actor: Actor) -> None:
 
 
 def reads_club(actor: Actor, club) -> bool:
-    """May read everything of `club`: its organisers and auditors (and admins)."""
-    return organises(actor, club) or audits(actor, club)
+    """May read everything of `club`: its organisers, scorekeepers and auditors (and
+    admins)."""
+    return runs_the_room(actor, club) or audits(actor, club)
 
 
 def refuse_auditor(actor: Actor, club) -> None:
@@ -411,6 +436,21 @@ def refuse_auditor(actor: Actor, club) -> None:
                 "you may read everything of it, and only its organisers change it."
             )
             % {"club": club.name},
+        )
+
+
+def refuse_scorekeeper(actor: Actor, club) -> None:
+    """Before a change at `club` that stays its organisers' (its players, roles, PIN
+    locks), asked before the request is read: a scorekeeper is refused, the refusal
+    naming the role. Raises Forbidden (`scorekeeper_not_allowed`)."""
+    if scorekeeps(actor, club) and not organises(actor, club):
+        raise Forbidden(
+            "scorekeeper_not_allowed",
+            _(
+                "Scorekeepers run the rounds and the tables of %(club)s; only its "
+                "organisers may %(doing)s."
+            )
+            % {"club": club.name, "doing": _("do that")},
         )
 
 
@@ -461,13 +501,22 @@ def may_view_match(actor: Actor, match) -> bool:
 
 
 def may_enter_hands(actor: Actor, match) -> bool:
-    """Enter, confirm, dispute and withdraw hands: a seated player or an organiser."""
-    return plays_in(actor, match) or organises(actor, match.club)
+    """Enter, confirm, dispute and withdraw hands: a seated player, or staff (for a
+    player who cannot)."""
+    return plays_in(actor, match) or runs_the_room(actor, match.club)
 
 
 def may_manage_match(actor: Actor, match) -> bool:
-    """Correct, void, close, reopen, print the table's QR code (its link seats players)."""
-    return organises(actor, match.club)
+    """The staff's actions at a table: correct, void, close, reopen, set its time and
+    result, print its QR code (its link seats players), take and resolve its calls,
+    penalties: the club's organisers and scorekeepers (and admins)."""
+    return runs_the_room(actor, match.club)
+
+
+def may_call_staff(actor: Actor, match) -> bool:
+    """Call the organiser to the table ("Organiser, please"): its seated players, and
+    staff raising a call for the table."""
+    return plays_in(actor, match) or runs_the_room(actor, match.club)
 
 
 def may_penalise(actor: Actor, match) -> bool:
@@ -482,18 +531,19 @@ def may_audit_match(actor: Actor, match) -> bool:
 
 
 def may_start_match(actor: Actor, club, player_a, player_b) -> bool:
-    """Organisers start any match; at a club night, the club's own players theirs: a
-    member starts a match only as one of its two players."""
+    """Staff start any match; at a club night, the club's own players theirs: a member
+    starts a match only as one of its two players."""
     return may_start_matches(actor, club, [(player_a, player_b)])
 
 
 def may_start_matches(actor: Actor, club, pairs) -> bool:
-    """may_start_match for every pair of players, asking the database at most once."""
+    """may_start_match for every pair of players, asking the database at most once.
+    Staff (organisers and scorekeepers) start any: publishing a round starts its tables."""
     player = actor.player
     if player is not None and player.club_id == club.pk:
         if all(player.pk in (a.pk, b.pk) for a, b in pairs):
             return True
-    return organises(actor, club)
+    return runs_the_room(actor, club)
 
 
 def may_unlock_pin(actor: Actor, player) -> bool:
@@ -502,7 +552,8 @@ def may_unlock_pin(actor: Actor, player) -> bool:
 
 
 def may_revoke_table_links(actor: Actor, match) -> bool:
-    return organises(actor, match.club)
+    """A lost phone on the day: staff withdraw the table's links (may_manage_match)."""
+    return may_manage_match(actor, match)
 
 
 def may_set_pin(actor: Actor, player) -> bool:
@@ -538,7 +589,15 @@ def may_view_tournament(actor: Actor, tournament) -> bool:
 
 
 def may_manage_tournament(actor: Actor, tournament) -> bool:
+    """Its settings, rules, players and roles: its club's organisers (and admins) only."""
     return organises(actor, tournament.club)
+
+
+def may_run_rounds(actor: Actor, tournament) -> bool:
+    """Run its rounds on the day (draft, adjust, publish, the clock, time called and the
+    time policy, results by hand, close): its club's organisers and scorekeepers (and
+    admins)."""
+    return runs_the_room(actor, tournament.club)
 
 
 def may_audit_tournament(actor: Actor, tournament) -> bool:
@@ -570,6 +629,12 @@ def may_verify_ledgers(actor: Actor) -> bool:
 
 def may_grant_auditors(actor: Actor, club) -> bool:
     """Make a user an auditor of `club`, or withdraw one: its organisers (and admins)."""
+    return organises(actor, club)
+
+
+def may_grant_scorekeepers(actor: Actor, club) -> bool:
+    """Make a user a scorekeeper of `club`, or withdraw one: its organisers (and admins);
+    a scorekeeper grants no roles."""
     return organises(actor, club)
 
 
@@ -626,12 +691,12 @@ def require_seat_or_organiser(actor: Actor, match) -> str:
                 _("%(name)s does not play in this match.") % {"name": actor.player.name},
             )
         return seat
-    if organises(actor, match.club):
+    if runs_the_room(actor, match.club):
         return ""
     refuse_auditor(actor, match.club)
     raise Forbidden(
         "not_allowed",
-        _("Only %(a)s, %(b)s and the organisers of %(club)s may do that.")
+        _("Only %(a)s, %(b)s and the organisers and scorekeepers of %(club)s may do that.")
         % {"a": match.player_a.name, "b": match.player_b.name, "club": match.club.name},
     )
 
@@ -641,7 +706,8 @@ def require_manage_match(actor: Actor, match) -> None:
         refuse_auditor(actor, match.club)
         raise Forbidden(
             "not_allowed",
-            _("Only the organisers of %(club)s may do that.") % {"club": match.club.name},
+            _("Only the organisers and scorekeepers of %(club)s may do that.")
+            % {"club": match.club.name},
         )
 
 
@@ -655,11 +721,49 @@ def require_penalise(actor: Actor, match) -> None:
         )
 
 
+def require_call_staff(actor: Actor, match) -> None:
+    if not may_call_staff(actor, match):
+        refuse_auditor(actor, match.club)
+        raise Forbidden(
+            "not_allowed",
+            _("Only %(a)s and %(b)s, seated at this table, may call the organiser.")
+            % {"a": match.player_a.name, "b": match.player_b.name},
+        )
+
+
+def require_run_rounds(actor: Actor, tournament) -> None:
+    """The door of the round-running services: staff of the tournament's club. Raises
+    Forbidden (`auditor_read_only`, `not_allowed`)."""
+    if not may_run_rounds(actor, tournament):
+        refuse_auditor(actor, tournament.club)
+        raise Forbidden(
+            "not_allowed",
+            _(
+                "Only the organisers and scorekeepers of %(club)s (and admins) run the "
+                "rounds of %(tournament)s."
+            )
+            % {"club": tournament.club.name, "tournament": tournament.name},
+        )
+
+
+def require_scorekeeper_grant(actor: Actor, club) -> None:
+    if not may_grant_scorekeepers(actor, club):
+        # Translators: completes "Only the organisers of <club> may ..."
+        require_organiser(actor, club, _("choose its scorekeepers"))
+
+
 def require_organiser(actor: Actor, club, doing: str = "") -> None:
     """`doing` completes "Only the organisers of <club> may ...": an action in the
     infinitive ("add players"), which callers pass through gettext themselves."""
     if not organises(actor, club):
         refuse_auditor(actor, club)
+        if scorekeeps(actor, club):
+            # Translators: %(doing)s as below; the refusal names the role.
+            message = _(
+                "Scorekeepers run the rounds and the tables of %(club)s; only its "
+                "organisers may %(doing)s."
+            ) % {"club": club.name, "doing": doing or _("do that")}
+            raise Forbidden("scorekeeper_not_allowed", message)
         if not doing:
             message = _("Only the organisers of %(club)s may do that.") % {"club": club.name}
         else:
@@ -700,6 +804,15 @@ def require_manage_tournament(actor: Actor, tournament) -> None:
     require_view_tournament(actor, tournament)
     if not may_manage_tournament(actor, tournament):
         refuse_auditor(actor, tournament.club)
+        if scorekeeps(actor, tournament.club):
+            raise Forbidden(
+                "scorekeeper_not_allowed",
+                _(
+                    "Scorekeepers run the rounds and the tables of %(tournament)s; its "
+                    "settings, rules, players and roles are for the organisers of %(club)s."
+                )
+                % {"club": tournament.club.name, "tournament": tournament.name},
+            )
         raise Forbidden(
             "not_allowed",
             _("Only the organisers of %(club)s (and admins) manage %(tournament)s.")
@@ -737,13 +850,19 @@ def read_clubs(actor: Actor) -> QuerySet:
     if not actor.is_authenticated:
         return clubs.none()
     user = actor.user
-    mine = clubs.filter(Q(organisers=user) | Q(auditors=user)).values("pk")
+    mine = clubs.filter(Q(organisers=user) | Q(scorekeepers=user) | Q(auditors=user)).values("pk")
     return clubs.filter(Q(pk__in=mine) | Exists(_every_club_grant(user)))
 
 
 def audited_clubs(actor: Actor) -> QuerySet:
-    """The clubs `actor` audits (`audits` as a query): read, and not organised."""
-    return read_clubs(actor).exclude(pk__in=organised_clubs(actor).values("pk"))
+    """The clubs `actor` audits (`audits` as a query): read, and neither organised nor
+    kept score of."""
+    return read_clubs(actor).exclude(pk__in=staffed_clubs(actor).values("pk"))
+
+
+def staffed_clubs(actor: Actor) -> QuerySet:
+    """The clubs `actor` organises or keeps score of (`runs_the_room` as a query)."""
+    return _clubs_of(actor, lambda user: Q(organisers=user) | Q(scorekeepers=user))
 
 
 def known_clubs(actor: Actor) -> QuerySet:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
@@ -23,7 +23,7 @@ from ginclub.errors import Forbidden, ServiceError
 from scoring import replay, selectors, services, stats
 from scoring import serializers as s
 from scoring.hand_input import hand_input_from
-from scoring.models import Club, Hand, Match, Penalty, Player
+from scoring.models import Club, Hand, Match, Penalty, Player, TableCall
 from scoring.words import names_of
 
 
@@ -47,10 +47,12 @@ def _visible_hand(request: Request, hand_id: int) -> Hand:
 
 
 def _club(request: Request, slug: str) -> Club:
-    """A club the user knows; for a change there an auditor is refused at once."""
+    """A club the user knows; for a change there (each the organisers') an auditor or a
+    scorekeeper is refused at once, before the body is read."""
     club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
     if request.method not in SAFE_METHODS:
         permissions.require_change_at(permissions.actor_of(request), club)
+        permissions.refuse_scorekeeper(permissions.actor_of(request), club)
     return club
 
 
@@ -120,6 +122,39 @@ def club_auditor(request: Request, slug: str, user_id: int) -> Response:
     """Withdraw an auditor of the club (organisers; one ledger row in the club's chain)."""
     club = _club(request, slug)
     services.withdraw_auditor(club=club, user_id=user_id, actor=permissions.actor_of(request))
+    return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema(methods=["GET"], responses={200: s.ScorekeeperOutputSerializer(many=True), **ERRORS})
+@extend_schema(
+    methods=["POST"],
+    request=s.GrantScorekeeperSerializer,
+    responses={201: s.ScorekeeperOutputSerializer, **ERRORS},
+)
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+def club_scorekeepers(request: Request, slug: str) -> Response:
+    """GET: the club's scorekeepers (whoever reads the club reads the list). POST: make a
+    user a scorekeeper (organisers; one ledger row in the club's chain)."""
+    club = _club(request, slug)
+    actor = permissions.actor_of(request)
+    if request.method == "GET":
+        permissions.require_read_club(actor, club)
+        return Response(
+            s.ScorekeeperOutputSerializer(services.scorekeepers_of(club), many=True).data
+        )
+    data = valid(s.GrantScorekeeperSerializer, request)
+    user = services.grant_scorekeeper(club=club, username=data["username"], actor=actor)
+    return Response(s.ScorekeeperOutputSerializer(user).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(request=None, responses={204: None, **ERRORS})
+@api_view(["DELETE"])
+@permission_classes([IsAuthenticated])
+def club_scorekeeper(request: Request, slug: str, user_id: int) -> Response:
+    """Withdraw a scorekeeper of the club (organisers; one ledger row in the club's chain)."""
+    club = _club(request, slug)
+    services.withdraw_scorekeeper(club=club, user_id=user_id, actor=permissions.actor_of(request))
     return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -464,3 +499,60 @@ def club_ratings(request: Request, slug: str) -> Response:
     """The club's rated list, best first: for those who may read its player pages."""
     club = stats.visible_club(permissions.actor_of(request), slug)
     return Response(s.RatedPlayerOutputSerializer(stats.club_ratings(club), many=True).data)
+
+
+# ------------------------------------------------------------- calls from the table
+
+
+@extend_schema(methods=["GET"], responses={200: s.CallOutputSerializer(many=True), **ERRORS})
+@extend_schema(
+    methods=["POST"],
+    request=s.CallInputSerializer,
+    responses={
+        201: s.CallOutputSerializer,
+        200: OpenApiResponse(
+            s.CallOutputSerializer, description="The table's call already waiting: no new one."
+        ),
+        **ERRORS,
+    },
+)
+@api_view(["GET", "POST"])
+@permission_classes([AllowAny])
+def match_calls(request: Request, match_id: int) -> Response:
+    """GET: every call from the match's table (whoever may see the match). POST: call the
+    organiser to the table ("Organiser, please"), as a seated player (or `player` with
+    `pin`) or staff; a call already waiting is answered (200) instead of a second one."""
+    match = _visible_match(request, match_id)
+    if request.method == "GET":
+        return Response(s.CallOutputSerializer(selectors.calls_of(match), many=True).data)
+    data = valid(s.CallInputSerializer, request)
+    actor = _actor(request, match, data)
+    outcome = services.call_staff(match_id=match.pk, actor=actor, reason=data["reason"])
+    code = status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK
+    return Response(s.CallOutputSerializer(outcome.call).data, status=code)
+
+
+@extend_schema(request=None, responses={200: s.CallOutputSerializer, **ERRORS})
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def take_call(request: Request, call_id: int) -> Response:
+    """Staff (the club's organisers and scorekeepers) are on their way to the table."""
+    call = services.take_call(call_id=call_id, actor=permissions.actor_of(request))
+    return Response(s.CallOutputSerializer(_call(call.pk)).data)
+
+
+@extend_schema(request=s.ResolveCallSerializer, responses={200: s.CallOutputSerializer, **ERRORS})
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def resolve_call(request: Request, call_id: int) -> Response:
+    """Staff resolved the call, with an optional note; the ledger keeps how long it
+    waited."""
+    data = valid(s.ResolveCallSerializer, request)
+    call = services.resolve_call(
+        call_id=call_id, actor=permissions.actor_of(request), note=data.get("note", "")
+    )
+    return Response(s.CallOutputSerializer(_call(call.pk)).data)
+
+
+def _call(call_id: int) -> TableCall:
+    return TableCall.objects.select_related("player", "taken_by", "resolved_by").get(pk=call_id)

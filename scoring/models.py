@@ -39,6 +39,12 @@ class Club(models.Model):
     auditors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="audited_clubs", blank=True
     )
+    # Run rounds on the day (the clock and time policy, results by hand, confirming for
+    # a player, corrections and voids, the calls from the tables) and change nothing of
+    # the settings, rules, players or roles (ginclub.permissions.scorekeeps).
+    scorekeepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="scorekept_clubs", blank=True
+    )
     player_pages_public = models.BooleanField(
         default=False,
         help_text="Anyone may read the players' pages (records, statistics, charts); "
@@ -588,3 +594,49 @@ class SeatSummary(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} seat {self.seat}: {self.hands} hands"
+
+
+class TableCall(models.Model):
+    """A call from a table for the organiser ("Organiser, please"): a ruling, a dispute,
+    a scoring question. One open call per match at a time (a second tap finds the first);
+    staff take it, then resolve it; the match's ledger keeps each step and the wait."""
+
+    class Reason(models.TextChoices):
+        RULING = "ruling", pgettext_lazy("table call", "a ruling")
+        DISPUTE = "dispute", pgettext_lazy("table call", "a dispute")
+        SCORING = "scoring", pgettext_lazy("table call", "a scoring question")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="calls")
+    reason = models.CharField(max_length=10, choices=Reason.choices)
+    # Who called: the seated player (blank when staff raised it for the table).
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    called_at = models.DateTimeField()
+    taken_at = models.DateTimeField(null=True, blank=True)
+    taken_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["called_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"], condition=Q(resolved_at=None), name="one_open_call_per_match"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"call {self.pk} at match {self.match_id} ({self.reason})"
+
+    @property
+    def state(self) -> str:
+        """Open (waiting), taken (staff on the way) or resolved."""
+        if self.resolved_at is not None:
+            return "resolved"
+        return "taken" if self.taken_at is not None else "open"

@@ -19,7 +19,7 @@ from scoring.match_rules import (
     next_hand_number,
     profile_of,
 )
-from scoring.models import Club, Entry, Game, Hand, LedgerRow, Match, Penalty, Player
+from scoring.models import Club, Entry, Game, Hand, LedgerRow, Match, Penalty, Player, TableCall
 from scoring.rules import game_standing
 
 
@@ -299,6 +299,20 @@ def matches_for(user) -> QuerySet[Match]:
     """Matches a logged-in user may open (permissions.openable_matches)."""
     actor = permissions.Actor(user=user)
     return permissions.openable_matches(actor).select_related("club", "player_a", "player_b")
+
+
+def open_call(match: Match):
+    """The call from `match`'s table still waiting for staff (a TableCall), or None."""
+    return (
+        TableCall.objects.filter(match=match, resolved_at=None)
+        .select_related("player", "taken_by")
+        .first()
+    )
+
+
+def calls_of(match: Match) -> QuerySet:
+    """Every call from `match`'s table, oldest first."""
+    return match.calls.select_related("player", "taken_by", "resolved_by").order_by("called_at")
 
 
 def clubs_for(user) -> QuerySet[Club]:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 from rest_framework.fields import get_attribute
 
 from ginclub.inputs import INT_MAX, SMALL_MAX, id_field, whole_field
-from scoring.models import Game, Hand, Match, Penalty, Seat
+from scoring.models import Game, Hand, Match, Penalty, Seat, TableCall
 
 
 class StrictSerializer(serializers.Serializer):
@@ -168,6 +169,58 @@ class GrantAuditorSerializer(StrictSerializer):
 class AuditorOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
+
+
+class GrantScorekeeperSerializer(StrictSerializer):
+    username = serializers.CharField(max_length=150, help_text="The scorekeeper's login name.")
+
+
+class ScorekeeperOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class CallInputSerializer(StrictSerializer):
+    reason = serializers.ChoiceField(
+        choices=TableCall.Reason.values,
+        help_text="Why the table calls: ruling, dispute or scoring (a scoring question).",
+    )
+    player = id_field(required=False, help_text="Act for this player, with their PIN.")
+    pin = serializers.CharField(max_length=8, required=False, write_only=True)
+
+
+class ResolveCallSerializer(StrictSerializer):
+    note = serializers.CharField(
+        max_length=500, required=False, allow_blank=True, help_text="What staff decided."
+    )
+
+
+class CallOutputSerializer(serializers.Serializer):
+    """A call from a table for staff, and how long it waited."""
+
+    id = serializers.IntegerField()
+    match = serializers.IntegerField(source="match_id")
+    reason = serializers.ChoiceField(choices=TableCall.Reason.values)
+    reason_label = serializers.CharField(source="get_reason_display")
+    state = serializers.ChoiceField(choices=["open", "taken", "resolved"])
+    player = serializers.CharField(
+        source="player.name", allow_null=True, default=None, help_text="Who called, if seated."
+    )
+    called_at = serializers.DateTimeField()
+    taken_at = serializers.DateTimeField(allow_null=True)
+    taken_by = serializers.CharField(source="taken_by.username", allow_null=True, default=None)
+    resolved_at = serializers.DateTimeField(allow_null=True)
+    resolved_by = serializers.CharField(
+        source="resolved_by.username", allow_null=True, default=None
+    )
+    note = serializers.CharField()
+    waited_seconds = serializers.SerializerMethodField(
+        help_text="Seconds from the call until staff took it; still counting while open."
+    )
+
+    def get_waited_seconds(self, call) -> int:
+        end = call.taken_at or call.resolved_at or timezone.now()
+        return max(0, int((end - call.called_at).total_seconds()))
 
 
 class LedgerRowSerializer(serializers.Serializer):

@@ -15,7 +15,16 @@ urlpatterns = [
         views.withdraw_auditor,
         name="withdraw-auditor",
     ),
+    path("clubs/<slug:slug>/scorekeepers/", views.grant_scorekeeper, name="grant-scorekeeper"),
+    path(
+        "clubs/<slug:slug>/scorekeepers/<id:user_id>/withdraw/",
+        views.withdraw_scorekeeper,
+        name="withdraw-scorekeeper",
+    ),
     path("t/<str:token>/", views.table, name="table"),
+    path("matches/<id:match_id>/call/", views.call_staff, name="call"),
+    path("calls/<id:call_id>/take/", views.take_call, name="take-call"),
+    path("calls/<id:call_id>/resolve/", views.resolve_call, name="resolve-call"),
     path("matches/<id:match_id>/", views.match, name="match"),
     path("matches/<id:match_id>/scoreboard/", views.scoreboard, name="scoreboard"),
     path(
@@ -80,6 +89,15 @@ api_urlpatterns = [
         api.club_auditor,
         name="api-club-auditor",
     ),
+    path("clubs/<slug:slug>/scorekeepers/", api.club_scorekeepers, name="api-club-scorekeepers"),
+    path(
+        "clubs/<slug:slug>/scorekeepers/<id:user_id>/",
+        api.club_scorekeeper,
+        name="api-club-scorekeeper",
+    ),
+    path("matches/<id:match_id>/calls/", api.match_calls, name="api-match-calls"),
+    path("calls/<id:call_id>/take/", api.take_call, name="api-take-call"),
+    path("calls/<id:call_id>/resolve/", api.resolve_call, name="api-resolve-call"),
     path(
         "clubs/<slug:slug>/lift-network-limit/",
         api.lift_network_limit,

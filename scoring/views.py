@@ -51,7 +51,7 @@ from scoring.hand_input import (
     show_value,
     winner_seat,
 )
-from scoring.models import Club, Hand, Match, Penalty, Player
+from scoring.models import Club, Hand, Match, Penalty, Player, TableCall
 from scoring.services.hand_entry import hand_values
 
 DEADWOOD_FIELDS = [
@@ -70,10 +70,13 @@ def _visible_match(request: HttpRequest, match_id: int, *, polled: bool = False)
     return match
 
 
-def _club_to_change(request: HttpRequest, slug: str) -> Club:
-    """A club the user knows, for a change there: an auditor is refused at once."""
+def _club_to_change(request: HttpRequest, slug: str, *, staff: bool = False) -> Club:
+    """A club the user knows, for a change there: an auditor is refused at once, and a
+    scorekeeper too unless the change is the staff's (`staff`: starting a match)."""
     club = get_object_or_404(selectors.clubs_for(request.user), slug=slug)
     permissions.require_change_at(permissions.actor_of(request), club)
+    if not staff:
+        permissions.refuse_scorekeeper(permissions.actor_of(request), club)
     return club
 
 
@@ -226,10 +229,12 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "player_form": AddPlayerForm(),
         "organiser": permissions.organises(actor, club),
         "auditor": permissions.audits(actor, club),
+        "scorekeeper": permissions.scorekeeps(actor, club),
         "member": actor.player,
     }
-    if context["organiser"] or context["auditor"]:
+    if context["organiser"] or context["auditor"] or context["scorekeeper"]:
         context["auditors"] = services.auditors_of(club)
+        context["scorekeepers"] = services.scorekeepers_of(club)
         context["pin_locks"] = services.pin_locks(context["players"])
         context["network_limits"] = services.network_limits(club=club)
         context["back"] = request.path
@@ -294,9 +299,38 @@ def withdraw_auditor(request: HttpRequest, slug: str, user_id: int) -> HttpRespo
 
 @login_required
 @require_POST
-def new_match(request: HttpRequest, slug: str) -> HttpResponse:
-    """Organisers start any match; at a club night two members start their own."""
+def grant_scorekeeper(request: HttpRequest, slug: str) -> HttpResponse:
+    """Make a user a scorekeeper of the club (organisers), then back to the club's page."""
     club = _club_to_change(request, slug)
+    user = services.grant_scorekeeper(
+        club=club, username=request.POST.get("username", ""), actor=permissions.actor_of(request)
+    )
+    messages.success(
+        request,
+        _(
+            "%(name)s keeps score at %(club)s from now on: they run the rounds and the "
+            "tables, and change no settings, rules, players or roles."
+        )
+        % {"name": user.get_username(), "club": club.name},
+    )
+    return redirect("scoring:club", slug=club.slug)
+
+
+@login_required
+@require_POST
+def withdraw_scorekeeper(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
+    """Withdraw a scorekeeper of the club (organisers), then back to the club's page."""
+    club = _club_to_change(request, slug)
+    services.withdraw_scorekeeper(club=club, user_id=user_id, actor=permissions.actor_of(request))
+    messages.success(request, _("The scorekeeper of %(club)s is withdrawn.") % {"club": club.name})
+    return redirect("scoring:club", slug=club.slug)
+
+
+@login_required
+@require_POST
+def new_match(request: HttpRequest, slug: str) -> HttpResponse:
+    """Staff start any match; at a club night two members start their own."""
+    club = _club_to_change(request, slug, staff=True)
     data = _checked(StartMatchForm(request.POST, club=club), _("Check the new match"))
     match = services.start_match(club=club, actor=permissions.actor_at_club(request, club), **data)
     return _back(match)
@@ -384,6 +418,11 @@ def _match_context(request: HttpRequest, match: Match, **extra) -> dict:
     seated = actor.player
     staff = permissions.may_manage_match(actor, match)
     return {
+        # A call from this table waiting for staff ("Organiser, please"), if any.
+        "open_call": selectors.open_call(match),
+        "call_reasons": TableCall.Reason.choices,
+        "may_call": permissions.may_call_staff(actor, match),
+        "organiser": staff and permissions.organises(actor, match.club),
         "view": view,
         "match": view.match,
         "seated": seated,
@@ -986,3 +1025,71 @@ def table_qr(request: HttpRequest, match_id: int) -> HttpResponse:
     url = request.build_absolute_uri(reverse("scoring:table", args=[token]))
     svg = segno.make(url, error="m").svg_inline(scale=4)
     return HttpResponse(svg, content_type="image/svg+xml")
+
+
+# ------------------------------------------------------------- calls from the table
+
+
+@require_POST
+def call_staff(request: HttpRequest, match_id: int) -> HttpResponse:
+    """ "Organiser, please": a seated player calls staff to the table, with a reason. A
+    second tap while the call waits makes no second call and says so."""
+    match = _visible_match(request, match_id)
+    outcome = services.call_staff(
+        match_id=match.pk,
+        actor=permissions.actor_of(request, match),
+        reason=request.POST.get("reason", ""),
+    )
+    call = outcome.call
+    if outcome.created:
+        messages.success(
+            request,
+            _("The organiser is called for %(reason)s. Stay at your table: they are coming.")
+            % {"reason": call.get_reason_display()},
+        )
+    else:
+        messages.info(
+            request,
+            _(
+                "The organiser was already called from this table for %(reason)s; the "
+                "call is still waiting, no second call was made."
+            )
+            % {"reason": call.get_reason_display()},
+        )
+    return _back(match)
+
+
+@login_required
+@require_POST
+def take_call(request: HttpRequest, call_id: int) -> HttpResponse:
+    """Staff are on their way to the table; back to where the button was."""
+    call = services.take_call(call_id=call_id, actor=permissions.actor_of(request))
+    messages.success(
+        request,
+        _("You took the call of %(a)s v %(b)s.")
+        % {"a": call.match.player_a.name, "b": call.match.player_b.name},
+    )
+    return _back_to(request, call.match)
+
+
+@login_required
+@require_POST
+def resolve_call(request: HttpRequest, call_id: int) -> HttpResponse:
+    """Staff resolved the call, with an optional note; back to where the button was."""
+    call = services.resolve_call(
+        call_id=call_id, actor=permissions.actor_of(request), note=request.POST.get("note", "")
+    )
+    messages.success(
+        request,
+        _("The call of %(a)s v %(b)s is resolved.")
+        % {"a": call.match.player_a.name, "b": call.match.player_b.name},
+    )
+    return _back_to(request, call.match)
+
+
+def _back_to(request: HttpRequest, match: Match) -> HttpResponse:
+    """The page the form came from (its `next`), else the match."""
+    back = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        return redirect(back)
+    return redirect("scoring:match", match_id=match.pk)

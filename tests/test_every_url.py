@@ -28,8 +28,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 
 from ginclub.permissions import Actor, table_token
+from scoring.models import TableCall
 from scoring.services import record_penalty
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.tournaments.helpers import new_event, play_hand, play_round
@@ -47,10 +49,18 @@ VISITORS = (
     "staff",
     "auditor",
     "site_auditor",
+    "scorekeeper",
 )
 EVERYONE = set(VISITORS)
 AUDITORS = {"auditor", "site_auditor"}
-LOGGED_IN = {"player_of_another_club", "organiser_of_another_club", "organiser", "staff", *AUDITORS}
+LOGGED_IN = {
+    "player_of_another_club",
+    "organiser_of_another_club",
+    "organiser",
+    "staff",
+    "scorekeeper",
+    *AUDITORS,
+}
 MANAGERS = {"organiser", "staff"}
 AT_THE_TABLE = {"seated_here", *MANAGERS}
 STAFF = {"staff"}
@@ -125,6 +135,16 @@ PERMISSIONS: dict[str, set[str]] = {
     "api-void": MANAGERS,
     "api-void-preview": MANAGERS,
     "api-verify-ledger": STAFF | {"site_auditor"},
+    "scoring:call": AT_THE_TABLE,
+    "scoring:take-call": MANAGERS,
+    "scoring:resolve-call": MANAGERS,
+    "scoring:grant-scorekeeper": MANAGERS,
+    "scoring:withdraw-scorekeeper": MANAGERS,
+    "api-club-scorekeepers": MANAGERS,
+    "api-club-scorekeeper": MANAGERS,
+    "api-match-calls": AT_THE_TABLE,
+    "api-take-call": MANAGERS,
+    "api-resolve-call": MANAGERS,
     "scoring:grant-auditor": MANAGERS,
     "scoring:withdraw-auditor": MANAGERS,
     "api-club-auditors": MANAGERS,
@@ -165,6 +185,54 @@ NOT_FOR_AUDITORS = {
 }
 # Routes that read though they are sent by POST: none for auditors yet.
 READS_SENT_BY_POST: set[str] = set()
+
+# A scorekeeper of the club reads what its organisers read, does what a seated player
+# may at every table, and of the organisers' own changes makes only these: running the
+# rounds and the tables on the day ("<route> <METHOD>" where the route's other methods
+# are not). Every other change of the organisers' (settings, rules, players, roles,
+# seasons, imports, PIN locks) is refused at the door.
+SCOREKEEPER = "scorekeeper"
+SCOREKEEPER_CHANGES = {
+    "scoring:new-match",
+    "scoring:correct",
+    "scoring:correction",
+    "scoring:correct-preview",
+    "scoring:void-preview",
+    "scoring:close",
+    "scoring:reopen",
+    "scoring:revoke-links",
+    "scoring:take-call",
+    "scoring:resolve-call",
+    "api-close",
+    "api-reopen",
+    "api-correct",
+    "api-correct-preview",
+    "api-void",
+    "api-void-preview",
+    "api-take-call",
+    "api-resolve-call",
+    "tournaments:draft",
+    "tournaments:round-action",
+    "tournaments:adjust",
+    "tournaments:result",
+    "tournaments:extend-table",
+    "tournaments:clear-result",
+    "api-rounds POST",
+    "api-round DELETE",
+    "api-round-swap",
+    "api-round-fix",
+    "api-round-publish",
+    "api-round-timer",
+    "api-round-call-time",
+    "api-round-time-policy",
+    "api-round-undo-time-call",
+    "api-round-close",
+    "api-result",
+    "api-clear-result",
+    "api-extend-table",
+}
+# The organisers' forms a scorekeeper may not even open (its changes are not theirs).
+NOT_FOR_SCOREKEEPERS = NOT_FOR_AUDITORS - {"scoring:correction"}
 
 # Values for the resolver's <converter:name> parts that are not ids.
 ACTIONS = {
@@ -280,6 +348,12 @@ def world():
     }
     auditor = UserFactory(username="auditor")
     club.auditors.add(auditor)
+    scorekeeper = UserFactory(username="scorekeeper")
+    club.scorekeepers.add(scorekeeper)
+    call = TableCall.objects.create(
+        match=here.match, reason="ruling", player=here.match.player_a, called_at=timezone.now()
+    )
+    values["call_id"] = call.pk
     site_auditor = UserFactory(username="site-auditor")
     site_auditor.user_permissions.add(Permission.objects.get(codename="audit_every_club"))
     users = {
@@ -289,6 +363,7 @@ def world():
         "staff": staff,
         "auditor": auditor,
         "site_auditor": site_auditor,
+        "scorekeeper": scorekeeper,
     }
     values["user_id"] = auditor.pk
     return values, users, {"seated_here": here.match, "seated_elsewhere": elsewhere.match}
@@ -355,9 +430,25 @@ def allowed(route: Route, method: str) -> set[str]:
     return TOURNAMENT_DEFAULT
 
 
+def scorekeeper_allowed(route: Route, method: str) -> bool:
+    """What any logged-in user or a seated player may do, the organisers' reads, and of
+    their changes SCOREKEEPER_CHANGES."""
+    table = allowed(route, method)
+    if "player_of_another_club" in table or "seated_here" in table:
+        return True
+    if "organiser" not in table:
+        return False
+    if method in ("GET", "HEAD"):
+        return route.name not in NOT_FOR_SCOREKEEPERS
+    return route.name in SCOREKEEPER_CHANGES or f"{route.name} {method}" in SCOREKEEPER_CHANGES
+
+
 def allowed_for(visitor: str, route: Route, method: str) -> bool:
     """An auditor (of the club, or of every club) reads what the organisers read, and
-    no write gets through: GET/HEAD where the organiser gets in, nothing else."""
+    no write gets through: GET/HEAD where the organiser gets in, nothing else. A
+    scorekeeper: `scorekeeper_allowed`."""
+    if visitor == SCOREKEEPER:
+        return scorekeeper_allowed(route, method)
     if visitor not in AUDITORS or visitor in allowed(route, method):
         return visitor in allowed(route, method)
     if route.name in NOT_FOR_AUDITORS:

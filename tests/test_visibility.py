@@ -112,6 +112,7 @@ def _values(world, event: Tournament, match: Match) -> dict:
         "job_id": 1,
         "chart": "results",
         "user_id": 1,
+        "call_id": 1,
     }
 
 

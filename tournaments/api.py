@@ -84,6 +84,17 @@ def _managed(request: Request, tournament: Tournament) -> None:
         permissions.require_manage_tournament(actor_of(request), tournament)
 
 
+def _run(request: Request, tournament: Tournament) -> None:
+    """A read (GET) is for whoever reads it as its organisers do; running its rounds is
+    for its organisers and scorekeepers (permissions.may_run_rounds: an auditor is
+    refused naming the role)."""
+    if request.method in SAFE_METHODS:
+        permissions.require_audit_tournament(actor_of(request), tournament)
+    else:
+        permissions.require_view_tournament(actor_of(request), tournament)
+        permissions.require_run_rounds(actor_of(request), tournament)
+
+
 def _manages(request: Request, tournament: Tournament) -> bool:
     """Sees what its organisers see (drafts, held-back standings): organisers, auditors."""
     return permissions.may_audit_tournament(actor_of(request), tournament)
@@ -389,7 +400,7 @@ def _round_action(
     @permission_classes([IsAuthenticated])
     def endpoint(request: Request, round_id: int) -> Response:
         rnd = _round(request, round_id)
-        _managed(request, rnd.tournament)
+        _run(request, rnd.tournament)
         data = valid(serializer_class, request) if serializer_class else {}
         outcome = call(round_id=rnd.pk, actor=actor_of(request), **data)
         if result is not None:
@@ -425,7 +436,7 @@ undo_time_call = _round_action(
 def dashboard(request: Request, round_id: int) -> Response:
     """Every table of the round with its state; cheap to poll."""
     rnd = _round(request, round_id)
-    _managed(request, rnd.tournament)
+    _run(request, rnd.tournament)
     return Response(s.DashboardOutputSerializer(selectors.dashboard(rnd)).data)
 
 
@@ -435,7 +446,7 @@ def dashboard(request: Request, round_id: int) -> Response:
 def table_links(request: Request, round_id: int) -> Response:
     """Each table's signed, expiring link (it opens the match's entry page) and QR code."""
     rnd = _round(request, round_id)
-    _managed(request, rnd.tournament)
+    _run(request, rnd.tournament)
     tables = rnd.pairings.select_related("match", "player_a__player", "player_b__player").exclude(
         match=None
     )
@@ -452,7 +463,7 @@ def table_links(request: Request, round_id: int) -> Response:
 @renderer_classes([JSONRenderer, SvgRenderer])
 def table_qr(request: Request, pairing_id: int) -> HttpResponse:
     pairing = _pairing(request, pairing_id)
-    _managed(request, pairing.round.tournament)
+    _run(request, pairing.round.tournament)
     inputs.require_format(request, "svg")
     if pairing.match is None:
         raise ServiceError("invalid", _("This pairing has no table (a bye or a draft)."))
@@ -482,7 +493,7 @@ def _pairing(request: Request, pairing_id: int) -> Pairing:
 def record_result(request: Request, pairing_id: int) -> Response:
     """The organiser decides a table by hand, with a reason."""
     pairing = _pairing(request, pairing_id)
-    _managed(request, pairing.round.tournament)
+    _run(request, pairing.round.tournament)
     data = valid(s.ResultSerializer, request)
     services.record_result(pairing_id=pairing.pk, actor=actor_of(request), **data)
     return Response(_round_out(pairing.round))
@@ -494,7 +505,7 @@ def record_result(request: Request, pairing_id: int) -> Response:
 def extend_table(request: Request, pairing_id: int) -> Response:
     """More time for one table after (or before) time is called: minutes or hands."""
     pairing = _pairing(request, pairing_id)
-    _managed(request, pairing.round.tournament)
+    _run(request, pairing.round.tournament)
     data = valid(s.ExtendTableSerializer, request)
     services.extend_table(pairing_id=pairing.pk, actor=actor_of(request), **data)
     return Response(_round_out(pairing.round))
@@ -507,10 +518,21 @@ def extend_table(request: Request, pairing_id: int) -> Response:
 @permission_classes([IsAuthenticated])
 def clear_result(request: Request, pairing_id: int) -> Response:
     pairing = _pairing(request, pairing_id)
-    _managed(request, pairing.round.tournament)
+    _run(request, pairing.round.tournament)
     data = valid(s.RequiredReasonSerializer, request)
     services.clear_result(pairing_id=pairing.pk, actor=actor_of(request), **data)
     return Response(_round_out(pairing.round))
+
+
+@extend_schema(responses={200: s.WaitingCallOutputSerializer(many=True), **ERRORS})
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def calls(request: Request, slug: str) -> Response:
+    """The calls from its tables still waiting for staff ("Organiser, please"), oldest
+    first, with their table and how long each has waited: what the dashboard shows."""
+    found = _tournament(request, slug)
+    _run(request, found)
+    return Response(s.WaitingCallOutputSerializer(selectors.waiting_calls(found), many=True).data)
 
 
 # --------------------------------------------------------------- standings, pairings

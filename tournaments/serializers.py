@@ -15,6 +15,7 @@ from scoring.serializers import (
     GAME_STATES,
     HAND_OUTCOMES,
     MATCH_STATES,
+    CallOutputSerializer,
     RoundedFloatField,
     SeatNamesSerializer,
     SeatNumbersSerializer,
@@ -916,3 +917,14 @@ class AuditOutputSerializer(serializers.Serializer):
     chains = ChainCheckOutputSerializer(many=True)
     exceptions = AuditExceptionOutputSerializer(many=True)
     filters = AuditFiltersOutputSerializer()
+
+
+class WaitingCallOutputSerializer(serializers.Serializer):
+    """A call from a table still waiting for staff, where the table is, and its wait."""
+
+    call = CallOutputSerializer()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    pairing = serializers.IntegerField()
+    player_a = serializers.CharField()
+    player_b = serializers.CharField()

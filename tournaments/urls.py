@@ -99,6 +99,7 @@ api_urlpatterns = [
     path("tournaments/<slug:slug>/rounds/", api.rounds, name="api-rounds"),
     path("tournaments/<slug:slug>/pairings/", api.pairings, name="api-pairings"),
     path("tournaments/<slug:slug>/standings/", api.standings, name="api-standings"),
+    path("tournaments/<slug:slug>/calls/", api.calls, name="api-calls"),
     path(
         "tournaments/<slug:slug>/export/standings.csv", api.standings_csv, name="api-standings-csv"
     ),

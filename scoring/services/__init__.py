@@ -6,6 +6,9 @@ change in the same transaction. Each submission carries an idempotency key: a re
 the stored response and writes nothing; the same key with another payload is refused.
 
     clubs       create a club; its settings (who reads its player pages); its auditors
+                and scorekeepers
+    calls       a table calls the organiser ("Organiser, please"); staff take and
+                resolve the call
     base        Outcome and the plumbing the services share (Actor is ginclub.permissions')
     matches     start (one, or a round's tables at once), close, reopen, stop, resume;
                 revoke a match's table links
@@ -25,12 +28,16 @@ the stored response and writes nothing; the same key with another payload is ref
 
 from ginclub.permissions import Actor
 from scoring.services.base import Outcome, chain_of, snapshot
+from scoring.services.calls import CallOutcome, call_staff, resolve_call, take_call
 from scoring.services.clubs import (
     auditors_of,
     create_club,
     grant_auditor,
+    grant_scorekeeper,
+    scorekeepers_of,
     set_player_pages_public,
     withdraw_auditor,
+    withdraw_scorekeeper,
 )
 from scoring.services.corrections import CorrectionPreview, preview_correction, preview_void
 from scoring.services.hand_entry import (
@@ -89,6 +96,13 @@ from scoring.services.results import (
 )
 
 __all__ = [
+    "CallOutcome",
+    "call_staff",
+    "resolve_call",
+    "take_call",
+    "grant_scorekeeper",
+    "scorekeepers_of",
+    "withdraw_scorekeeper",
     "KNOWN_DEVICE_FOR",
     "NETWORK_FAILURE_LIMIT",
     "PIN_FAILURE_LIMIT",

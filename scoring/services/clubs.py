@@ -80,6 +80,15 @@ def grant_auditor(*, club: Club, username: str, actor: Actor) -> Any:
                 _("%(name)s organises %(club)s: an organiser already reads everything of it.")
                 % {"name": user.get_username(), "club": club.name},
             )
+        if locked.scorekeepers.filter(pk=user.pk).exists():
+            raise Conflict(
+                "scorekeeps",
+                _(
+                    "%(name)s keeps score at %(club)s: an auditor changes nothing, so "
+                    "withdraw them as scorekeeper first."
+                )
+                % {"name": user.get_username(), "club": club.name},
+            )
         if locked.auditors.filter(pk=user.pk).exists():
             raise Conflict(
                 "already_auditor",
@@ -112,12 +121,81 @@ def auditors_of(club: Club) -> list[Any]:
     return list(club.auditors.order_by("username"))
 
 
-def _user_named(username: str) -> Any:
+def grant_scorekeeper(*, club: Club, username: str, actor: Actor) -> Any:
+    """Make the user called `username` a scorekeeper of `club` (runs the rounds and the
+    tables on the day, changes no settings, rules, players or roles:
+    ginclub.permissions.scorekeeps), with a ledger row in the club's chain. Returns the
+    user. Raises Forbidden, ServiceError (`invalid`, `not_found`), Conflict
+    (`already_scorekeeper`, `organises`, `audits`)."""
+    permissions.require_scorekeeper_grant(actor, club)
+    user = _user_named(username, _("Give the user name of the person who keeps score."))
+    with transaction.atomic():
+        locked = Club.objects.select_for_update().get(pk=club.pk)
+        if locked.organisers.filter(pk=user.pk).exists():
+            raise Conflict(
+                "organises",
+                _("%(name)s organises %(club)s: an organiser already runs its rounds.")
+                % {"name": user.get_username(), "club": club.name},
+            )
+        if locked.auditors.filter(pk=user.pk).exists():
+            raise Conflict(
+                "audits",
+                _(
+                    "%(name)s audits %(club)s and changes nothing there: withdraw them as "
+                    "auditor first."
+                )
+                % {"name": user.get_username(), "club": club.name},
+            )
+        if locked.scorekeepers.filter(pk=user.pk).exists():
+            raise Conflict(
+                "already_scorekeeper",
+                _("%(name)s is already a scorekeeper of %(club)s.")
+                % {"name": user.get_username(), "club": club.name},
+            )
+        locked.scorekeepers.add(user)
+        _log_role(locked, actor, "scorekeeper_granted", "scorekeeper", user, before=False)
+    return user
+
+
+def withdraw_scorekeeper(*, club: Club, user_id: int, actor: Actor) -> None:
+    """`club`'s scorekeeper `user_id` runs nothing there from now on, with a ledger row
+    in the club's chain. Raises Forbidden, Conflict (`not_scorekeeper`)."""
+    permissions.require_scorekeeper_grant(actor, club)
+    with transaction.atomic():
+        locked = Club.objects.select_for_update().get(pk=club.pk)
+        user = locked.scorekeepers.filter(pk=user_id).first()
+        if user is None:
+            raise Conflict(
+                "not_scorekeeper",
+                _("That user is not a scorekeeper of %(club)s.") % {"club": club.name},
+            )
+        locked.scorekeepers.remove(user)
+        _log_role(locked, actor, "scorekeeper_withdrawn", "scorekeeper", user, before=True)
+
+
+def scorekeepers_of(club: Club) -> list[Any]:
+    """The club's scorekeepers, by name."""
+    return list(club.scorekeepers.order_by("username"))
+
+
+def _log_role(club: Club, actor: Actor, action: str, role: str, user: Any, *, before: bool):
+    ledger.append(
+        chain=f"club:{club.pk}",
+        action=action,
+        actor=actor.label,
+        user=actor.user,
+        reason=f"user {user.get_username()}",
+        before={role: user.get_username(), "holds": before},
+        after={role: user.get_username(), "holds": not before},
+    )
+
+
+def _user_named(username: str, missing: str = "") -> Any:
     name = (username or "").strip()
     if not name:
         raise ServiceError(
             "invalid",
-            _("Give the user name of the person who audits the club."),
+            missing or _("Give the user name of the person who audits the club."),
             fields={"username": _("required")},
         )
     user = get_user_model().objects.filter(username=name[:150], is_active=True).first()

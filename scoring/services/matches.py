@@ -70,7 +70,10 @@ def start_matches(
         permissions.refuse_auditor(actor, club)
         raise Forbidden(
             "not_allowed",
-            _("Only %(a)s, %(b)s and the organisers of %(club)s may start a match between them.")
+            _(
+                "Only %(a)s, %(b)s and the organisers and scorekeepers of %(club)s may "
+                "start a match between them."
+            )
             % {"a": a.name, "b": b.name, "club": club.name},
         )
     for a, b in pairs:
@@ -227,7 +230,7 @@ def revoke_table_links(*, match_id: int, actor: Actor) -> Match:
             permissions.refuse_auditor(actor, match.club)
             raise Forbidden(
                 "not_allowed",
-                _("Only the organisers of %(club)s withdraw table links.")
+                _("Only the organisers and scorekeepers of %(club)s withdraw table links.")
                 % {"club": match.club.name},
             )
         before = match.link_generation

@@ -48,8 +48,8 @@ def test_a_member_cannot_start_a_match_between_two_other_players_by_the_api(club
     assert response.status_code == 403, response.content
     assert response.json()["error"] == {
         "code": "not_allowed",
-        "message": f"Only Bob, Carla and the organisers of {club.name} may start a match "
-        "between them.",
+        "message": f"Only Bob, Carla and the organisers and scorekeepers of {club.name} may "
+        "start a match between them.",
     }
     assert not Match.objects.exists()
     mine = api.post("/api/matches/", {**body, "player_a": alice.pk}, format="json")
@@ -63,7 +63,7 @@ def test_a_member_cannot_start_a_match_between_two_other_players_on_the_club_pag
         {**NEW_MATCH, "player_a": bob.pk, "player_b": carla.pk},
     )
     assert response.status_code == 403
-    assert "Only Bob, Carla and the organisers of" in response.content.decode()
+    assert "Only Bob, Carla and the organisers and scorekeepers of" in response.content.decode()
     assert not Match.objects.exists()
 
 

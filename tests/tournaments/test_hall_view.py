@@ -70,6 +70,7 @@ def test_the_hall_filters_by_state_and_finds_a_table_or_a_name_without_accents(c
     assert _tables(selectors.hall_rows(rows, state="finished")) == [4]
     assert _tables(selectors.hall_rows(rows, state="after_time")) == []
     assert board.hall_counts == {
+        "calling": 0,
         "playing": 2,
         "pending": 1,
         "disputed": 1,

@@ -30,12 +30,17 @@ ACTORS = [
     "admin",
     "auditor",
     "site_auditor",
+    "scorekeeper",
 ]
-SEE = ["no", "ok", "no", "ok", "no", "ok", "ok", "ok"]
-# What the organisers read: their auditors (of the club, or of every club) read it too.
-READ = ["no", "no", "no", "ok", "no", "ok", "ok", "ok"]
-# What the organisers change: an auditor is refused, naming the role.
-MANAGE = ["no", "no", "no", "ok", "no", "ok", "no", "no"]
+SEE = ["no", "ok", "no", "ok", "no", "ok", "ok", "ok", "ok"]
+# What the organisers read: their auditors (of the club, or of every club) and their
+# scorekeepers read it too.
+READ = ["no", "no", "no", "ok", "no", "ok", "ok", "ok", "ok"]
+# What the organisers change: an auditor is refused, naming the role; a scorekeeper too
+# (settings, rules, players, roles, seasons, imports).
+MANAGE = ["no", "no", "no", "ok", "no", "ok", "no", "no", "no"]
+# Running the rounds on the day: the organisers and the club's scorekeepers.
+RUN = ["no", "no", "no", "ok", "no", "ok", "no", "no", "ok"]
 AUDITORS = ("auditor", "site_auditor")
 
 EXPECTED = {
@@ -55,15 +60,15 @@ EXPECTED = {
     "seed": MANAGE,
     "update": MANAGE,
     "rules_preview": MANAGE,
-    "draft": MANAGE,
-    "discard": MANAGE,
-    "swap": MANAGE,
-    "fix": MANAGE,
-    "publish": MANAGE,
-    "timer": MANAGE,
-    "call_time": MANAGE,
-    "result": MANAGE,
-    "close": MANAGE,
+    "draft": RUN,
+    "discard": RUN,
+    "swap": RUN,
+    "fix": RUN,
+    "publish": RUN,
+    "timer": RUN,
+    "call_time": RUN,
+    "result": RUN,
+    "close": RUN,
     "dashboard": READ,
     "tables": READ,
     "hands_csv": READ,
@@ -72,10 +77,13 @@ EXPECTED = {
     "audit": READ,
     "audit_csv": READ,
     "rules_apply": MANAGE,
-    "time_policy": MANAGE,
-    "clear_result": MANAGE,
+    "time_policy": RUN,
+    "clear_result": RUN,
     "remove_registration": MANAGE,
     "season_create": MANAGE,
+    "calls": READ,
+    "undo_time_call": RUN,
+    "extend": RUN,
 }
 
 
@@ -84,6 +92,7 @@ def world(club, organiser):
     """Round 1 closed (the registered player P01 played P02), round 2 drafted."""
     UserFactory(username="admin", is_superuser=True, is_staff=True)
     club.auditors.add(UserFactory(username="aud"))
+    club.scorekeepers.add(UserFactory(username="keeper"))
     site_auditor = UserFactory(username="site-aud")
     site_auditor.user_permissions.add(Permission.objects.get(codename="audit_every_club"))
     other_club = ClubFactory(name="Other", slug="other")
@@ -103,6 +112,7 @@ def world(club, organiser):
         "admin": "admin",
         "auditor": "aud",
         "site_auditor": "site-aud",
+        "scorekeeper": "keeper",
     }
     return {
         "event": event,
@@ -141,6 +151,7 @@ def perform(world, client: APIClient, action: str):
         "archive": base + "archive/",
         "audit": base + "audit/",
         "audit_csv": base + "export/audit.csv",
+        "calls": base + "calls/",
     }
     if action in get:
         return client.get(get[action])
@@ -206,12 +217,18 @@ def perform(world, client: APIClient, action: str):
         )
     if action in ("dashboard", "tables"):
         return client.get(f"/api/rounds/{rnd.pk}/{action}/")
+    if action == "extend":
+        pairing = rnd.pairings.exclude(match=None).first()
+        return client.post(f"/api/pairings/{pairing.pk}/extend/", {"hands": 1}, format="json")
     path = {
         "timer": "timer",
         "call_time": "call-time",
         "close": "close",
         "time_policy": "time-policy",
+        "undo_time_call": "undo-time-call",
     }[action]
+    if action == "undo_time_call":
+        return client.post(f"/api/rounds/{rnd.pk}/{path}/", {"reason": "x"}, format="json")
     return client.post(f"/api/rounds/{rnd.pk}/{path}/", {}, format="json")
 
 
@@ -219,19 +236,29 @@ def perform(world, client: APIClient, action: str):
 @pytest.mark.parametrize("who", ACTORS)
 def test_permission_matrix(world, who, action):
     expected = EXPECTED[action][ACTORS.index(who)]
+    organiser_may = EXPECTED[action][ACTORS.index("organiser")] == "ok"
     response = perform(world, client_for(world, who), action)
     if expected == "no" and who in AUDITORS and EXPECTED[action][ACTORS.index("organiser")] == "ok":
         # an auditor is refused every change with a 403 that names the role
         assert response.status_code == 403, response.content
         error = response.json()["error"]
         assert error["code"] == "auditor_read_only" and "Auditors can read" in error["message"]
+    elif expected == "no" and who == "scorekeeper" and organiser_may:
+        # a scorekeeper is refused the organisers' own changes, naming the role
+        assert response.status_code == 403, response.content
+        error = response.json()["error"]
+        assert error["code"] == "scorekeeper_not_allowed", error
+        assert "Scorekeepers run the rounds" in error["message"]
     elif expected == "no":
         assert response.status_code in (401, 403, 404), (response.status_code, response.content)
         assert "error" in response.json()
-    elif action in ("close", "time_policy", "clear_result"):
+    elif action in ("close", "time_policy", "clear_result", "undo_time_call"):
         # allowed through: refused only by the round's state (tables still playing, time
         # not called, no result set by hand)
         assert response.status_code == 409, response.content
+    elif action == "extend":
+        # allowed through: one more hand, or refused by the round's state (no clock yet)
+        assert response.status_code in (200, 409), response.content
     else:
         # 202: the archive import is queued as a background job (tests/tournaments/test_jobs.py)
         assert response.status_code in (200, 201, 202, 204), response.content

@@ -18,6 +18,7 @@ The modules of this package:
     tables        a round's tables and their states, the projector's rows, the seats A
                   to Z, the table links
     dashboard     the organiser's view of a round
+    calls         the calls from the tables still waiting for staff
     bracket       a tournament's bracket as the public page, the projector and the
                   print show it
     player_event  one player's event as their own phone shows it ("My event")
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 from tournaments.selectors.audit import Audit, audit_csv, tournament_audit
 from tournaments.selectors.bracket import BracketView, bracket, has_bracket
+from tournaments.selectors.calls import WaitingCall, calls_by_match, waiting_calls
 from tournaments.selectors.clock import (
     CLOCK_RELATED,
     Clock,
@@ -126,6 +128,9 @@ from tournaments.selectors.tables import (
 from tournaments.selectors.verification import verify_tournament
 
 __all__ = [
+    "WaitingCall",
+    "calls_by_match",
+    "waiting_calls",
     # audit
     "Audit",
     "audit_csv",

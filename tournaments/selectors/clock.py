@@ -16,7 +16,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from scoring.models import LedgerRow, Match
+from scoring.models import LedgerRow, Match, TableCall
 from tournaments.models import Pairing, Round, Tournament
 
 
@@ -52,7 +52,8 @@ def poll_version(tournament: Tournament, round: Round | None) -> tuple:
     projector) show, cheaply: the newest ledger row of the whole site (every change to
     a tournament, its rounds and results, and every hand of every match appends one;
     an index lookup), the tournament's own settings and the shown round's state and
-    clock (whose countdown runs in the browser, static/js/clock.js)."""
+    clock (whose countdown runs in the browser, static/js/clock.js), and the calls from
+    its tables still waiting for staff."""
     newest = LedgerRow.objects.order_by("-id").values_list("id", flat=True).first()
     shown = None
     if round is not None:
@@ -65,7 +66,17 @@ def poll_version(tournament: Tournament, round: Round | None) -> tuple:
             c.seconds_left == 0,
         )
     settings = repr([getattr(tournament, f.attname) for f in Tournament._meta.concrete_fields])
-    return (newest, settings, shown)
+    return (newest, settings, shown, _calls_version(round))
+
+
+def _calls_version(round: Round | None) -> tuple | None:
+    """The round's calls from the tables still waiting: how many, and while any waits
+    the current minute, so the minutes each has waited move on the dashboard between
+    changes (raising, taking and resolving a call append ledger rows: `newest`)."""
+    if round is None:
+        return None
+    waiting = TableCall.objects.filter(resolved_at=None, match__pairing__round=round).count()
+    return (waiting, int(timezone.now().timestamp() // 60)) if waiting else (0, None)
 
 
 # A match read with its pairing and round (hooks.match_clock_related) has its clock.

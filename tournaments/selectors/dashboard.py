@@ -9,7 +9,8 @@ Terms:
     facts        the poll reads the tables as plain values (PairingFacts) and the
                  Pairings of only the rows that moved (shown_pairings).
     hall         the dense view of a big hall: one line a table, narrowed to one state
-                 (HALL_STATES; "after_time": tables still playing after time was called)
+                 (HALL_STATES; "after_time": tables still playing after time was called;
+                 "calling": tables whose call for staff waits)
                  or to a search (a table number, or part of a player's name).
 """
 
@@ -62,6 +63,11 @@ class Dashboard:
         return counts
 
     @property
+    def calling(self) -> int:
+        """The tables whose call for staff waits (open or taken)."""
+        return sum(1 for row in self.tables if row.call)
+
+    @property
     def disputes(self) -> list[TableRow]:
         return [row for row in self.tables if row.state == TableState.DISPUTED]
 
@@ -74,7 +80,10 @@ class Dashboard:
 # The hall view's filters, in the order it lists them. A table finishing after time is
 # also playing, pending or disputed: it counts in both.
 AFTER_TIME = "after_time"
+# A table whose call for staff waits (open or taken): in its state's filter too.
+CALLING = "calling"
 HALL_STATES = (
+    CALLING,
     TableState.PLAYING,
     TableState.PENDING,
     TableState.DISPUTED,
@@ -98,7 +107,9 @@ def hall_rows(rows: list[TableRow], *, state: str = "", search: str = "") -> lis
     for row in rows:
         if state == AFTER_TIME and not row.plays_after_the_call:
             continue
-        if state and state != AFTER_TIME and row.state != state:
+        if state == CALLING and not row.call:
+            continue
+        if state and state not in (AFTER_TIME, CALLING) and row.state != state:
             continue
         if wanted and not _found(row.pairing, wanted):
             continue

@@ -9,7 +9,8 @@ Terms:
                  dashboard's poll.
     seat         a player's table and opponent, listed A to Z.
     table link   the signed link that opens a match's entry page, and its QR code.
-`tables` reads in 3 queries (4 once time is called), whatever the number of tables.
+`tables` reads in 4 queries (5 once time is called; one is the tables' calls), whatever
+the number of tables.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from django.urls import reverse
 from ginclub.permissions import table_token
 from scoring.models import Game, Hand, Match
 from tournaments.models import Pairing, Round
+from tournaments.selectors.calls import calls_by_match
 from tournaments.selectors.clock import Clock, clock
 from tournaments.selectors.play import NOT_CALLED, Play, plays_of
 from tournaments.selectors.play import words as play_words
@@ -47,6 +49,7 @@ class TableRow:
     current_game: int | None = None
     current_points: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     play: Play = NOT_CALLED  # after time is called (tournaments.selectors.play)
+    call: str = ""  # a waiting call from the table: "open" or "taken" (selectors.calls)
 
     @property
     def plays_after_the_call(self) -> bool:
@@ -112,11 +115,13 @@ def _table_rows(round: Round, pairings: list) -> list[TableRow]:
         .values("match_id", "number", "hand_points_a", "hand_points_b")
     }
     plays = plays_of(round, pairings)  # a query once time is called
+    calls = calls_by_match(round)
     rows = []
     for p in pairings:
         pending = counts.get((p.match_id, Hand.State.PENDING), 0)
         disputed = counts.get((p.match_id, Hand.State.DISPUTED), 0)
         row = TableRow(p, table_state(p, pending, disputed), pending, disputed, play=plays[p.pk])
+        row.call = calls.get(p.match_id, "") if p.match_id else ""
         game = current.get(p.match_id)
         if game is not None and row.state != TableState.FINISHED:
             row.current_game = game["number"]

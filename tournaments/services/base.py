@@ -29,9 +29,11 @@ __all__ = [
 ]
 
 
-def lock_tournament(tournament_id: int, actor: Actor) -> Tournament:
-    """The tournament, locked, if `actor` organises its club (ginclub.permissions).
-    Raises NotFound (`not_found`) or Forbidden (`not_allowed`)."""
+def lock_tournament(tournament_id: int, actor: Actor, *, run: bool = False) -> Tournament:
+    """The tournament, locked, if `actor` organises its club (ginclub.permissions); with
+    `run`, if it may run its rounds (its scorekeepers too: may_run_rounds). Raises
+    NotFound (`not_found`) or Forbidden (`not_allowed`, `auditor_read_only`,
+    `scorekeeper_not_allowed`)."""
     tournament = (
         Tournament.objects.select_for_update()
         .select_related("club")
@@ -40,27 +42,32 @@ def lock_tournament(tournament_id: int, actor: Actor) -> Tournament:
     )
     if tournament is None:
         raise NotFound("not_found", _("No such tournament."))
-    permissions.require_organiser(actor, tournament.club, _("manage its tournaments"))
+    if run:
+        permissions.require_run_rounds(actor, tournament)
+    else:
+        permissions.require_organiser(actor, tournament.club, _("manage its tournaments"))
     return tournament
 
 
 def lock_round(round_id: int, actor: Actor) -> tuple[Tournament, Round]:
+    """The round's tournament, locked, and the round, for whoever runs its rounds."""
     tournament_id = (
         Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
     )
     if tournament_id is None:
         raise NotFound("not_found", _("No such round."))
-    tournament = lock_tournament(tournament_id, actor)
+    tournament = lock_tournament(tournament_id, actor, run=True)
     return tournament, Round.objects.get(pk=round_id)
 
 
 def lock_pairing(pairing_id: int, actor: Actor) -> tuple[Tournament, Pairing]:
+    """The table's tournament, locked, and its pairing, for whoever runs its rounds."""
     tournament_id = (
         Pairing.objects.filter(pk=pairing_id).values_list("round__tournament_id", flat=True).first()
     )
     if tournament_id is None:
         raise NotFound("not_found", _("No such pairing."))
-    tournament = lock_tournament(tournament_id, actor)
+    tournament = lock_tournament(tournament_id, actor, run=True)
     pairing = Pairing.objects.select_related(
         "round", "match", "player_a__player", "player_b__player"
     ).get(pk=pairing_id)

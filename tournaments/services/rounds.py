@@ -80,7 +80,7 @@ def draft_round(*, tournament_id: int, actor: Actor, draw: int | None = None) ->
     ServiceError (`too_few_players` and the pairing package's other codes).
     """
     with transaction.atomic():
-        tournament = lock_tournament(tournament_id, actor)
+        tournament = lock_tournament(tournament_id, actor, run=True)
         if tournament.state == Tournament.State.FINISHED:
             raise Conflict("finished", _("The tournament is finished."))
         last = tournament.round_set.order_by("-number").first()

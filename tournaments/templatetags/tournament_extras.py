@@ -159,3 +159,20 @@ def rule_value(value, key):
 def outcome_code(code) -> str:
     """A hand's outcome code in the page's language (English: the code itself)."""
     return str(OUTCOME_CODES.get(str(code), code))
+
+
+@register.simple_tag(takes_context=True)
+def roles_at(context, tournament) -> dict[str, bool]:
+    """What the reader may do at `tournament` (ginclub.permissions): `manages` its
+    settings, rules, players and roles (organisers); `runs` its rounds (organisers and
+    scorekeepers). A scorekeeper's pages leave out the organisers' settings."""
+    from ginclub import permissions
+
+    request = context.get("request")
+    if request is None:
+        return {"manages": False, "runs": False}
+    actor = permissions.actor_of(request)
+    return {
+        "manages": permissions.may_manage_tournament(actor, tournament),
+        "runs": permissions.may_run_rounds(actor, tournament),
+    }

@@ -45,6 +45,24 @@ def organiser_page(view: Callable) -> Callable:
     return wrapper
 
 
+def staff_page(view: Callable) -> Callable:
+    """`organiser_page` for running the rounds: reads as there; a change (POST) by the
+    club's organisers and its scorekeepers (permissions.require_run_rounds: an auditor
+    is refused naming the role). The view receives the tournament instead of its slug."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request: HttpRequest, slug: str, *args, **kwargs) -> HttpResponse:
+        tournament = _tournament(slug)
+        actor = permissions.actor_of(request)
+        permissions.require_audit_tournament(actor, tournament)
+        if request.method not in ("GET", "HEAD"):
+            permissions.require_run_rounds(actor, tournament)
+        return view(request, tournament, *args, **kwargs)
+
+    return wrapper
+
+
 def public_page(view: Callable) -> Callable:
     """Anyone, when the tournament is public; else its organisers and players. A private
     tournament is a 404 to everybody else (permissions.require_view_tournament)."""
@@ -61,6 +79,11 @@ def public_page(view: Callable) -> Callable:
 def manages(request: HttpRequest, tournament: Tournament) -> bool:
     """Show the organiser's forms and buttons? (permissions.may_manage_tournament)"""
     return permissions.may_manage_tournament(permissions.actor_of(request), tournament)
+
+
+def runs(request: HttpRequest, tournament: Tournament) -> bool:
+    """Show the forms and buttons that run the rounds? (permissions.may_run_rounds)"""
+    return permissions.may_run_rounds(permissions.actor_of(request), tournament)
 
 
 def audits(request: HttpRequest, tournament: Tournament) -> bool:

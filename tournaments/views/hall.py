@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -17,7 +18,7 @@ from ginclub.http import answer_poll
 from tournaments import selectors
 from tournaments.models import Tournament
 from tournaments.views.common import organiser_page
-from tournaments.views.rounds import board_rows, dashboard_round
+from tournaments.views.rounds import board_rows, dashboard_round, staff_context
 
 # A search names a table or part of a player's name (Player.name holds 100 characters).
 SEARCH_MAX = 100
@@ -31,8 +32,8 @@ def _lens(request: HttpRequest) -> tuple[str, str]:
         raise ServiceError(
             "invalid",
             _(
-                "There is no table filter %(state)s: choose playing, pending, disputed, "
-                "finishing after time or finished."
+                "There is no table filter %(state)s: choose calling, playing, pending, "
+                "disputed, finishing after time or finished."
             )
             % {"state": repr(state[:40])},
             fields={"state": "one of " + ", ".join(selectors.HALL_STATES)},
@@ -49,8 +50,14 @@ def _lens(request: HttpRequest) -> tuple[str, str]:
 
 def _context(request: HttpRequest, tournament: Tournament) -> dict:
     state, search = _lens(request)
-    context = {"tournament": tournament, "tab": "dashboard", "state": state, "search": search}
     rnd = dashboard_round(tournament, request)
+    context = {
+        "tournament": tournament,
+        "tab": "dashboard",
+        "state": state,
+        "search": search,
+        **staff_context(request, tournament, rnd, _hall_url(tournament, rnd, state)),
+    }
     if rnd is not None:
         board = selectors.dashboard_facts(rnd)
         shown = selectors.hall_rows(board.tables, state=state, search=search)
@@ -69,6 +76,12 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict:
             lens=(state, search),
         )
     return context
+
+
+def _hall_url(tournament: Tournament, rnd, state: str) -> str:
+    lens = {"round": rnd.number if rnd is not None else "", "state": state}
+    query = urlencode({k: v for k, v in lens.items() if v})
+    return reverse("tournaments:hall", args=[tournament.slug]) + (f"?{query}" if query else "")
 
 
 @organiser_page

@@ -14,6 +14,7 @@ from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
@@ -29,7 +30,14 @@ from tournaments import selectors, services, translated
 from tournaments.forms import ReasonForm, ResultForm, RoundPlayersForm, TimerForm
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.services.base import require_state
-from tournaments.views.common import back, organiser_page, whole_number
+from tournaments.views.common import (
+    back,
+    manages,
+    organiser_page,
+    runs,
+    staff_page,
+    whole_number,
+)
 
 
 def _round(tournament: Tournament, number: int) -> Round:
@@ -73,7 +81,7 @@ def rounds(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return _rounds_page(request, tournament)
 
 
-@organiser_page
+@staff_page
 @require_POST
 def draft(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     rnd = services.draft_round(tournament_id=tournament.pk, actor=actor_of(request))
@@ -85,7 +93,7 @@ def draft(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return back(tournament, "rounds")
 
 
-@organiser_page
+@staff_page
 @require_POST
 def round_action(
     request: HttpRequest, tournament: Tournament, number: int, action: str
@@ -183,7 +191,7 @@ def _report_time_policy(request, report) -> None:
         messages.info(request, _("Every table had already finished."))
 
 
-@organiser_page
+@staff_page
 @require_POST
 def adjust(request: HttpRequest, tournament: Tournament, number: int, action: str) -> HttpResponse:
     """Swap two players, or fix a pairing (a player against another, or the bye)."""
@@ -233,6 +241,25 @@ def dashboard_round(tournament: Tournament, request: HttpRequest) -> Round | Non
     return published.order_by("-number").first()
 
 
+def staff_context(
+    request: HttpRequest, tournament: Tournament, rnd: Round | None, back: str
+) -> dict:
+    """What the dashboard and the hall view show of the staff's work: the calls from the
+    tables still waiting (`back`: where their forms return), and whether this reader runs
+    the rounds (scorekeepers too) and manages the event (organisers)."""
+    return {
+        "calls": selectors.waiting_calls(tournament, rnd) if rnd is not None else [],
+        "runs": runs(request, tournament),
+        "manage": manages(request, tournament),
+        "back": back,
+    }
+
+
+def _dashboard_url(tournament: Tournament, rnd: Round | None) -> str:
+    url = reverse("tournaments:dashboard", args=[tournament.slug])
+    return f"{url}?round={rnd.number}" if rnd is not None else url
+
+
 @organiser_page
 def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     rnd = dashboard_round(tournament, request)
@@ -240,6 +267,7 @@ def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "tournament": tournament,
         "tab": "dashboard",
         "timer_form": TimerForm(initial={"minutes": tournament.round_minutes}),
+        **staff_context(request, tournament, rnd, _dashboard_url(tournament, rnd)),
     }
     if rnd is not None:
         context["board"] = selectors.dashboard_facts(rnd)
@@ -249,7 +277,6 @@ def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         [r.player for r in tournament.registrations.select_related("player__club")]
     )
     context["network_limits"] = scoring.network_limits(club=tournament.club)
-    context["back"] = request.get_full_path()
     context["worker_missing"] = services.worker_missing()
     return render(request, "tournaments/dashboard.html", context)
 
@@ -261,7 +288,11 @@ def dashboard_tables(request: HttpRequest, tournament: Tournament) -> HttpRespon
     rnd = dashboard_round(tournament, request)
 
     def board() -> HttpResponse:
-        context = {"tournament": tournament, "board": None}
+        context = {
+            "tournament": tournament,
+            "board": None,
+            **staff_context(request, tournament, rnd, _dashboard_url(tournament, rnd)),
+        }
         if rnd is not None:
             context["board"] = selectors.dashboard_facts(rnd)
             context["board_rows"] = board_rows(request, tournament, context["board"])
@@ -355,6 +386,7 @@ def _row_key(shared: tuple, row: selectors.TableRow) -> str:
         row.current_game,
         tuple(sorted(row.current_points.items())),
         row.play,
+        row.call,
     )
     digest = hashlib.sha256(repr((shared, shown)).encode()).hexdigest()[:32]
     return f"dashboard-row:{digest}"
@@ -368,7 +400,7 @@ def _pairing(tournament: Tournament, pairing_id: int) -> Pairing:
     )
 
 
-@organiser_page
+@staff_page
 def result(request: HttpRequest, tournament: Tournament, pairing_id: int) -> HttpResponse:
     """Record (or withdraw) a table's result by hand, with a reason."""
     pairing = _pairing(tournament, pairing_id)
@@ -416,7 +448,7 @@ def _result_initial(pairing: Pairing) -> dict:
     }
 
 
-@organiser_page
+@staff_page
 @require_POST
 def extend_table(request: HttpRequest, tournament: Tournament, pairing_id: int) -> HttpResponse:
     """More time for one table: `minutes` more, or `hands` more after the hand in play."""
@@ -440,7 +472,7 @@ def extend_table(request: HttpRequest, tournament: Tournament, pairing_id: int) 
     return back(tournament, "dashboard")
 
 
-@organiser_page
+@staff_page
 @require_POST
 def clear_result(request: HttpRequest, tournament: Tournament, pairing_id: int) -> HttpResponse:
     pairing = _pairing(tournament, pairing_id)
