@@ -53,6 +53,10 @@ EXPECTED = {
     "calls_list": ["no", "ok", "ok", "ok", "no", "ok", "no", "ok", "ok", "ok", "ok"],
     "take_call": ["no", "no", "no", "no", "no", "ok", "no", "ok", "no", "no", "ok"],
     "resolve_call": ["no", "no", "no", "no", "no", "ok", "no", "ok", "no", "no", "ok"],
+    # Penalties: staff record and reverse them; the table reads those against it
+    "penalty": ["no", "no", "no", "no", "no", "ok", "no", "ok", "no", "no", "ok"],
+    "penalties_list": ["no", "ok", "ok", "ok", "no", "ok", "no", "ok", "ok", "ok", "ok"],
+    "reverse_penalty": ["no", "no", "no", "no", "no", "ok", "no", "ok", "no", "no", "ok"],
 }
 AUDITORS = ("auditor", "site_auditor")
 
@@ -151,6 +155,20 @@ def perform(world, client: APIClient, action: str):
         ).call
         verb = "take" if action == "take_call" else "resolve"
         return client.post(f"/api/calls/{call.pk}/{verb}/", {}, format="json")
+    if action == "penalty":
+        caution = {"seat": "B", "kind": "caution", "infraction": "procedure", "details": "slow"}
+        return client.post(f"/api/matches/{match.pk}/penalties/", caution, format="json")
+    if action == "penalties_list":
+        return client.get(f"/api/matches/{match.pk}/penalties/")
+    if action == "reverse_penalty":
+        organiser = services.Actor(user=world["club"].organisers.get())
+        penalty = services.record_penalty(
+            match_id=match.pk, actor=organiser, seat="B", kind="caution",
+            infraction="procedure", details="slow",
+        )  # fmt: skip
+        return client.post(
+            f"/api/penalties/{penalty.pk}/reverse/", {"reason": "misread"}, format="json"
+        )
     hand = pending_hand_by_a(world)
     if action in ("dispute", "void"):
         body["reason"] = "checking"
