@@ -58,8 +58,11 @@ from scoring.services.players import (
     PLAYER_WINDOW,
     NetworkLimit,
     PinLock,
+    acting_for_player,
     acting_with_pin,
     add_player,
+    add_signed_up_player,
+    check_pin_format,
     device_key,
     lift_network_limit,
     network_limits,
@@ -68,6 +71,7 @@ from scoring.services.players import (
     set_pin,
     unlock_pin,
     verify_pin,
+    verify_player_pin,
 )
 from scoring.services.rescoring import import_match, rescore_match
 from scoring.services.results import (
@@ -90,8 +94,11 @@ __all__ = [
     "Actor",
     "CorrectionPreview",
     "Outcome",
+    "acting_for_player",
     "acting_with_pin",
     "add_player",
+    "add_signed_up_player",
+    "check_pin_format",
     "chain_of",
     "device_key",
     "close_match",
@@ -126,6 +133,7 @@ __all__ = [
     "submit_hand",
     "unlock_pin",
     "verify_pin",
+    "verify_player_pin",
     "void_hand",
     "withdraw_hand",
 ]

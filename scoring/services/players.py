@@ -206,6 +206,19 @@ def verify_pin(
         raise Forbidden(
             "not_in_match", _("%(name)s does not play in this match.") % {"name": player.name}
         )
+    _verify(player=player, pin=pin, device=device, ip=ip, match=match)
+
+
+def verify_player_pin(*, player: Player, pin: str, device: str = "", ip: str | None = None) -> None:
+    """Check a player's PIN away from a table (their own event page, a sign-up claiming
+    their name), within the same limits and counting the same failures as at a table.
+
+    Raises Forbidden (`no_pin`, `wrong_pin`) or Throttled (`pin_locked`).
+    """
+    _verify(player=player, pin=pin, device=device, ip=ip, match=None)
+
+
+def _verify(*, player: Player, pin: str, device: str, ip: str | None, match: Match | None) -> None:
     refusal: ServiceError | None = None
     with transaction.atomic():
         _lock_address(ip)
@@ -245,6 +258,14 @@ def acting_with_pin(actor: Actor, *, match: Match, player_id, pin: str) -> Actor
             fields={"player": _("not in this match")},
         )
     verify_pin(match=match, player=player, pin=pin or "", device=device_key(actor), ip=actor.ip)
+    return actor.acting_as(player)
+
+
+def acting_for_player(actor: Actor, *, player: Player, pin: str) -> Actor:
+    """`actor` acting for `player`, whose PIN the request carries, away from a table
+    (their own event page). Raises Forbidden (`no_pin`, `wrong_pin`) or Throttled
+    (`pin_locked`)."""
+    verify_player_pin(player=player, pin=pin or "", device=device_key(actor), ip=actor.ip)
     return actor.acting_as(player)
 
 
@@ -433,6 +454,29 @@ def add_player(
     `duplicate_player`)."""
     # Translators: completes "Only the organisers of <club> may ..."
     permissions.require_organiser(actor, club, _("add players"))
+    name = _new_name(club, name)
+    _check_email(email)
+    player = Player(club=club, name=name, email=email, member_id=member_id, user=user)
+    if pin:
+        _check_pin(pin)
+        player.set_pin(pin)
+    player.save()
+    return player
+
+
+def add_signed_up_player(*, club: Club, name: str, email: str, pin_hash: str) -> Player:
+    """A player new to `club` who signed up for one of its tournaments themselves, with
+    the PIN they chose there (already hashed). The caller (tournaments.services.signups)
+    has checked that the tournament takes sign-ups. Raises ServiceError (`invalid`,
+    `duplicate_player`)."""
+    name = _new_name(club, name)
+    _check_email(email)
+    player = Player(club=club, name=name, email=email, pin_hash=pin_hash)
+    player.save()
+    return player
+
+
+def _new_name(club: Club, name: str) -> str:
     name = " ".join(name.split())
     if not name or len(name) > 120:
         raise ServiceError(
@@ -446,16 +490,15 @@ def add_player(
             _("The name %(name)s %(problem)s.") % {"name": repr(name), "problem": problem},
             fields={"name": problem},
         )
-    _check_email(email)
     if club.players.filter(name__iexact=name).exists():
         raise ServiceError(
             "duplicate_player",
             _("%(club)s already has a player called %(name)s.") % {"club": club.name, "name": name},
             fields={"name": _("taken")},
         )
-    player = Player(club=club, name=name, email=email, member_id=member_id, user=user)
-    if pin:
-        _check_pin(pin)
-        player.set_pin(pin)
-    player.save()
-    return player
+    return name
+
+
+def check_pin_format(pin: str) -> None:
+    """Raises ServiceError (`invalid`) unless `pin` is 4 to 8 digits."""
+    _check_pin(pin)
