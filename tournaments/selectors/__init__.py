@@ -90,6 +90,14 @@ from tournaments.selectors.seasons import (
     ladder_inputs,
     seasons_of,
 )
+from tournaments.selectors.signups import (
+    Signups,
+    SignupView,
+    normal_code,
+    signup_path,
+    signup_view,
+    signups_of,
+)
 from tournaments.selectors.standings import (
     PAIRING_FIELDS,
     RESULT_FIELDS,
@@ -222,4 +230,11 @@ __all__ = [
     "HALL_STATES",
     # verification
     "verify_tournament",
+    # signups
+    "Signups",
+    "SignupView",
+    "normal_code",
+    "signup_path",
+    "signup_view",
+    "signups_of",
 ]

@@ -83,6 +83,14 @@ class Signups:
     def path(self) -> str:
         return signup_path(self.tournament)
 
+    @property
+    def pending_views(self) -> list[SignupView]:
+        return [signup_view(s) for s in self.pending]
+
+    @property
+    def waiting_views(self) -> list[SignupView]:
+        return [signup_view(s) for s in self.waiting]
+
 
 def signups_of(tournament: Tournament) -> Signups:
     rows = tournament.signups.select_related("player", "claims").order_by("created_at", "pk")
