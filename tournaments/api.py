@@ -884,6 +884,7 @@ def _acting(request: Request, tournament: Tournament, player, pin: str):
     actor = actor_of(request)
     if player is None or permissions.may_act_on_own_entry(actor, tournament, player):
         return actor
+    permissions.refuse_auditor(actor, tournament.club)  # an auditor changes nothing
     return scoring_services.acting_for_player(actor, player=player, pin=pin)
 
 

@@ -263,9 +263,16 @@ def acting_with_pin(actor: Actor, *, match: Match, player_id, pin: str) -> Actor
 
 def acting_for_player(actor: Actor, *, player: Player, pin: str) -> Actor:
     """`actor` acting for `player`, whose PIN the request carries, away from a table
-    (their own event page). Raises Forbidden (`no_pin`, `wrong_pin`) or Throttled
-    (`pin_locked`)."""
-    verify_player_pin(player=player, pin=pin or "", device=device_key(actor), ip=actor.ip)
+    (their own event page). Raises Forbidden (`no_pin`, `wrong_pin`), Throttled
+    (`pin_locked`), Forbidden (`pin_required`) for no PIN at all (not counted as a
+    wrong one: it guesses nothing)."""
+    if not (pin or "").strip():
+        raise Forbidden(
+            "pin_required",
+            _("Type %(name)s's PIN to do that.") % {"name": player.name},
+            fields={"pin": _("required")},
+        )
+    verify_player_pin(player=player, pin=pin, device=device_key(actor), ip=actor.ip)
     return actor.acting_as(player)
 
 

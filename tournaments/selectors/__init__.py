@@ -91,8 +91,10 @@ from tournaments.selectors.seasons import (
     seasons_of,
 )
 from tournaments.selectors.signups import (
+    Entries,
     Signups,
     SignupView,
+    entries_of,
     normal_code,
     signup_path,
     signup_view,
@@ -231,6 +233,8 @@ __all__ = [
     # verification
     "verify_tournament",
     # signups
+    "Entries",
+    "entries_of",
     "Signups",
     "SignupView",
     "normal_code",

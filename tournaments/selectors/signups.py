@@ -154,3 +154,31 @@ def phone_check_in_refusal(tournament: Tournament, now: datetime | None = None) 
 def normal_code(code: str) -> str:
     """The code as typed (any case, spaces or dashes) as stored."""
     return "".join(ch for ch in code.upper() if ch.isalnum())
+
+
+@dataclass(frozen=True)
+class Entries:
+    """Who is in, for the dashboard: registered, checked in, dropped (withdrawn, by
+    the player from their phone or by an organiser), and the sign-ups still open."""
+
+    registered: int
+    checked_in: int
+    dropped: list[str]  # names, A to Z
+    pending: int
+    waiting: int
+
+
+def entries_of(tournament: Tournament) -> Entries:
+    rows = list(
+        tournament.registrations.values_list("player__name", "checked_in", "withdrawn").order_by(
+            "player__name"
+        )
+    )
+    states = list(tournament.signups.values_list("state", flat=True))
+    return Entries(
+        registered=len(rows),
+        checked_in=sum(1 for _n, checked, gone in rows if checked and not gone),
+        dropped=[name for name, _c, gone in rows if gone],
+        pending=states.count(SignUp.State.PENDING),
+        waiting=states.count(SignUp.State.WAITING),
+    )

@@ -251,6 +251,7 @@ def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     context["network_limits"] = scoring.network_limits(club=tournament.club)
     context["back"] = request.get_full_path()
     context["worker_missing"] = services.worker_missing()
+    context["entries"] = selectors.entries_of(tournament)
     return render(request, "tournaments/dashboard.html", context)
 
 

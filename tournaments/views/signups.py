@@ -106,6 +106,7 @@ def _speaking_for(request: HttpRequest, tournament: Tournament, player):
     actor = actor_of(request)
     if player is None or permissions.may_act_on_own_entry(actor, tournament, player):
         return actor
+    permissions.refuse_auditor(actor, tournament.club)  # an auditor changes nothing
     return scoring.acting_for_player(actor, player=player, pin=request.POST.get("pin", ""))
 
 
