@@ -619,6 +619,7 @@ def _datetime_field(label, help_text: str = "") -> forms.DateTimeField:
         label=label,
         required=False,
         input_formats=DATETIME_LOCAL,
+        validators=[check_date],
         help_text=help_text,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )

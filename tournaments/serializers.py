@@ -9,7 +9,7 @@ from django.conf import settings
 from django.urls import reverse
 from rest_framework import serializers
 
-from ginclub.inputs import bool_field, date_field, id_field, whole_field
+from ginclub.inputs import bool_field, check_date, date_field, id_field, whole_field
 from scoring.models import Match, Seat
 from scoring.serializers import (
     GAME_STATES,
@@ -930,9 +930,12 @@ class SignupSettingsSerializer(StrictSerializer):
     open = bool_field(required=False, help_text="Players may sign up.")
     capacity = whole_field(1, 10_000, required=False, allow_null=True, help_text="Null: no limit.")
     approval = bool_field(required=False, help_text="An organiser approves each sign-up.")
-    closes_at = serializers.DateTimeField(required=False, allow_null=True)
+    closes_at = serializers.DateTimeField(required=False, allow_null=True, validators=[check_date])
     starts_at = serializers.DateTimeField(
-        required=False, allow_null=True, help_text="Round 1's start; null: desk check-in only."
+        required=False,
+        allow_null=True,
+        validators=[check_date],
+        help_text="Round 1's start; null: desk check-in only.",
     )
     check_in_opens = whole_field(
         0, 1440, required=False, help_text="Minutes before starts_at that phones may check in."

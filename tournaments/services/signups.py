@@ -36,12 +36,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ginclub import login_limits, permissions
 from ginclub.errors import Conflict, Forbidden, NotFound, ServiceError
+from ginclub.inputs import name_problem
 from ginclub.permissions import Actor
 from scoring import services as scoring
 from scoring.models import Player
@@ -222,6 +225,21 @@ def sign_up(*, tournament_id: int, actor: Actor, name: str, pin: str, email: str
             raise ServiceError(
                 "empty_name", _("The name is empty."), fields={"name": _("required")}
             )
+        if problem := name_problem(name):
+            raise ServiceError(
+                "invalid",
+                _("The name %(name)s %(problem)s.") % {"name": repr(name), "problem": problem},
+                fields={"name": problem},
+            )
+        if email:
+            try:
+                validate_email(email)
+            except ValidationError:
+                raise ServiceError(
+                    "bad_email",
+                    _("%(email)s is not an email address.") % {"email": repr(email)},
+                    fields={"email": _("not an email address")},
+                ) from None
         existing = _match(tournament, name, email)
         signup = SignUp(tournament=tournament, name=name, email=email)
         if existing is not None:
