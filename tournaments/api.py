@@ -913,6 +913,7 @@ def _signup_action(serializer_class, call, name: str):
             actor_of(request), signup.tournament
         ):
             raise NotFound("not_found", _("No such sign-up."))
+        permissions.require_manage_signups(actor_of(request), signup.tournament)
         data = valid(serializer_class, request) if serializer_class else {}
         return Response(_signup_out(call(signup_id=signup.pk, actor=actor_of(request), **data)))
 
