@@ -179,6 +179,34 @@ def admit(*, username: str, ip: str | None, device: str = "") -> Attempt:
     return Attempt(keys=keys, window=window)
 
 
+# Sign-up forms (tournaments.services.signups) sent from one address in a LOGIN_WINDOW,
+# counted in the same table, in the same way, as logins: a venue's players share one
+# address, so it is generous; a script filling the waiting list is not.
+SIGNUP_ADDRESS_LIMIT = 20
+
+
+def admit_signup(*, ip: str | None) -> None:
+    """Count a sign-up form before anything is checked or written. Raises Throttled
+    (`signup_throttled`) when the address has sent SIGNUP_ADDRESS_LIMIT within the
+    last minute (the sliding estimate of `admit`); nothing is counted then."""
+    key = _key("signup-ip", ip or "")
+    now = clock()
+    window = int(now // LOGIN_WINDOW)
+    still = 1 - (now % LOGIN_WINDOW) / LOGIN_WINDOW
+    counts = _counts()
+    with transaction.atomic():
+        _prune(window)
+        counts.objects.bulk_create([counts(key=key, window=window)], ignore_conflicts=True)
+        current = counts.objects.select_for_update().get(key=key, window=window).count
+        last = counts.objects.filter(key=key, window=window - 1).values_list("count", flat=True)
+        if current + (last.first() or 0) * still >= SIGNUP_ADDRESS_LIMIT:
+            raise Throttled(
+                "signup_throttled",
+                _("Too many sign-ups from this network; wait a minute and try again."),
+            )
+        counts.objects.filter(key=key, window=window).update(count=F("count") + 1)
+
+
 def _prune(window: int) -> None:
     """Drop the windows no limit reads any more. One pruner at a time on PostgreSQL (the
     others skip it), so two deletes never wait on each other's rows."""

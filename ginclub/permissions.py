@@ -600,6 +600,50 @@ def may_run_rounds(actor: Actor, tournament) -> bool:
     return runs_the_room(actor, tournament.club)
 
 
+def may_manage_signups(actor: Actor, tournament) -> bool:
+    """Open and close a tournament's sign-ups, set its capacity, approval, closing time,
+    check-in window and late-entry rule; approve, refuse and resolve sign-ups: the
+    tournament's managers (its club's organisers, and admins)."""
+    return may_manage_tournament(actor, tournament)
+
+
+def speaks_for(actor: Actor, player) -> bool:
+    """The actor acts for `player`: it gave the player's PIN in this request
+    (`acting_as`), or it is the logged-in user the player is."""
+    if player is None:
+        return False
+    if actor.player is not None and actor.player.pk == player.pk:
+        return True
+    return actor.is_authenticated and player.user_id == actor.user.pk
+
+
+def may_act_on_own_entry(actor: Actor, tournament, player) -> bool:
+    """Leave a sign-up or the waiting list, check in from the phone, drop after the
+    current round: the player themselves (with their PIN) or the tournament's managers."""
+    return may_manage_tournament(actor, tournament) or speaks_for(actor, player)
+
+
+def require_manage_signups(actor: Actor, tournament) -> None:
+    if not may_manage_signups(actor, tournament):
+        refuse_auditor(actor, tournament.club)
+        raise Forbidden(
+            "not_allowed",
+            _("Only the organisers of %(club)s (and admins) manage the sign-ups of %(tournament)s.")
+            % {"club": tournament.club.name, "tournament": tournament.name},
+        )
+
+
+def require_own_entry(actor: Actor, tournament, player, name: str) -> None:
+    """`name`: the player's name, for the refusal."""
+    if not may_act_on_own_entry(actor, tournament, player):
+        refuse_auditor(actor, tournament.club)
+        raise Forbidden(
+            "not_allowed",
+            _("Only %(name)s (with their PIN) and the organisers of %(club)s may do that.")
+            % {"name": name, "club": tournament.club.name},
+        )
+
+
 def may_audit_tournament(actor: Actor, tournament) -> bool:
     """Read what its organisers read (dashboard, registrations, ledgers, exports, the
     audit): its club's organisers and auditors (and admins)."""

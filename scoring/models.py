@@ -457,12 +457,15 @@ class LedgerCheckpoint(models.Model):
 
 
 class PinFailure(models.Model):
-    """A wrong PIN at a table, from one device (browser session) and address. Throttling
-    (scoring.services.players) counts these per player and device, per player across
-    devices, and per address (generously: a venue shares one)."""
+    """A wrong PIN at a table (or on the player's own event page: no match), from one
+    device (browser session) and address. Throttling (scoring.services.players) counts
+    these per player and device, per player across devices, and per address
+    (generously: a venue shares one)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
     device = models.CharField(max_length=64, blank=True, help_text="A hash of the session key.")
     ip = models.GenericIPAddressField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

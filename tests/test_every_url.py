@@ -34,7 +34,9 @@ from ginclub.permissions import Actor, table_token
 from scoring.models import TableCall
 from scoring.services import record_penalty
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.tournaments import helpers
 from tests.tournaments.helpers import new_event, play_hand, play_round
+from tournaments import services
 from tournaments.models import Job, Season
 
 pytestmark = pytest.mark.django_db
@@ -171,6 +173,18 @@ PERMISSIONS: dict[str, set[str]] = {
     "tournaments:bracket": set(),
     "tournaments:bracket-board": set(),
     "tournaments:bracket-print": set(),
+    # Sign-up by players (the world's sign-ups closed with round 1): the form, the code,
+    # a sign-up's page are anybody's; leaving needs the player's PIN, which no visitor
+    # sends (an organiser needs none).
+    "tournaments:join": EVERYONE,
+    "tournaments:signup": EVERYONE,
+    "tournaments:signup-status": EVERYONE,
+    "tournaments:signup-leave": MANAGERS,
+    "api-sign-up": EVERYONE,
+    "api-signup-status": EVERYONE,
+    "api-signup-leave": MANAGERS,
+    "api-self-check-in": MANAGERS,
+    "api-drop": MANAGERS,
 }
 # Every other tournament route (pages and API) is for those who see the tournament.
 TOURNAMENT_DEFAULT = MANAGERS
@@ -266,6 +280,7 @@ ACTIONS = {
         "no-such-action",
     ],
     "tournaments:adjust": ["swap", "fix", "no-such-action"],
+    "tournaments:signup-action": ["approve", "refuse", "same", "new", "no-such-action"],
 }
 SKIPPED_PREFIXES = ("admin/", "static/")
 
@@ -313,6 +328,15 @@ def world():
     PlayerFactory(club=away, name="Quinn", user=away_user)
     staff = get_user_model().objects.create_superuser("staff", "staff@example.org", "pw")
     tournament = new_event(club, organiser, players=4, public=False)
+    services.set_signups(
+        tournament_id=tournament.pk,
+        actor=helpers.actor(organiser),
+        changes=services.SignupSettings(open=True),
+    )
+    walker = services.sign_up(
+        tournament_id=tournament.pk, actor=helpers.actor(None), name="Walker", pin="8642"
+    )
+    tournament.refresh_from_db()
     rnd = play_round(tournament, organiser, play=False, close=False)
     here, elsewhere = rnd.pairings.exclude(match=None).order_by("table")[:2]
     play_hand(here.match, organiser, game=1, number=1, winner="A", kd=5, dd=10)
@@ -351,6 +375,8 @@ def world():
         "job_id": job.pk,
         "penalty_id": warning.pk,
         "chart": "results",
+        "code": tournament.signup_code,
+        "signup_id": walker.pk,
     }
     auditor = UserFactory(username="auditor")
     club.auditors.add(auditor)

@@ -33,11 +33,12 @@ from ginclub import inputs, permissions
 from ginclub.api_errors import ERRORS, valid
 from ginclub.errors import Forbidden, NotFound, ServiceError
 from ginclub.permissions import actor_of
+from scoring import services as scoring_services
 from scoring.models import Club
 from scoring.serializers import With
 from tournaments import selectors, services
 from tournaments import serializers as s
-from tournaments.models import Job, Pairing, Registration, Round, Season, Tournament
+from tournaments.models import Job, Pairing, Registration, Round, Season, SignUp, Tournament
 from tournaments.selectors.audit import KINDS
 from tournaments.services import season_ladders
 from tournaments.services import seasons as season_services
@@ -808,3 +809,174 @@ def season_ladder(request: Request, slug: str, season: str) -> Response:
     exact = permissions.may_manage_season(actor_of(request), found)
     ladder = season_ladders.ladder_of(found, exact=exact)
     return Response(s.LadderOutputSerializer(ladder).data)
+
+
+# ------------------------------------------------------------ sign-up by players
+
+
+@extend_schema(methods=["GET"], request=None, responses={200: s.SignupsOutputSerializer, **ERRORS})
+@extend_schema(
+    methods=["PATCH"],
+    request=s.SignupSettingsSerializer,
+    responses={200: s.SignupsOutputSerializer, **ERRORS},
+)
+@api_view(["GET", "PATCH"])
+@permission_classes([IsAuthenticated])
+def signups(request: Request, slug: str) -> Response:
+    """The sign-ups (pending, waiting) and their settings: read by the organisers and
+    auditors; changed (open or close, capacity, approval, closing time, start and
+    check-in window, late-entry rule) by the organisers only."""
+    found = _tournament(request, slug)
+    actor = actor_of(request)
+    if request.method == "PATCH":
+        data = valid(s.SignupSettingsSerializer, request)
+        found = services.set_signups(
+            tournament_id=found.pk,
+            actor=actor,
+            changes=services.SignupSettings(
+                open=data.get("open"),
+                capacity=data.get("capacity"),
+                clear_capacity="capacity" in data and data["capacity"] is None,
+                approval=data.get("approval"),
+                closes_at=data.get("closes_at"),
+                clear_closes_at="closes_at" in data and data["closes_at"] is None,
+                starts_at=data.get("starts_at"),
+                clear_starts_at="starts_at" in data and data["starts_at"] is None,
+                check_in_opens=data.get("check_in_opens"),
+                late_entry=data.get("late_entry"),
+            ),
+        )
+    else:
+        permissions.require_audit_tournament(actor, found)
+    return Response(s.SignupsOutputSerializer(selectors.signups_of(found)).data)
+
+
+def _by_code(code: str) -> Tournament:
+    tournament = (
+        Tournament.objects.select_related("club")
+        .filter(signup_code=selectors.normal_code(code))
+        .exclude(signup_code="")
+        .first()
+    )
+    if tournament is None:
+        raise NotFound("not_found", _("No tournament has that sign-up code."))
+    return tournament
+
+
+def _signup_out(signup: SignUp) -> dict:
+    return s.SignUpOutputSerializer(selectors.signup_view(signup)).data
+
+
+@extend_schema(request=s.SignUpSerializer, responses={201: s.SignUpOutputSerializer, **ERRORS})
+@api_view(["POST"])
+@permission_classes([AllowAny])
+def sign_up(request: Request, code: str) -> Response:
+    """Sign up with a name, an optional email and a PIN (docs/organisers.md: a name or
+    email already a club player's needs that player's PIN, or the organiser). Counted
+    per address before anything else."""
+    found = _by_code(code)
+    data = valid(s.SignUpSerializer, request)
+    made = services.sign_up(tournament_id=found.pk, actor=actor_of(request), **data)
+    return Response(_signup_out(made), status=status.HTTP_201_CREATED)
+
+
+def _signup(code: str, signup_id: int) -> SignUp:
+    found = _by_code(code)
+    signup = (
+        SignUp.objects.select_related("player", "claims", "tournament__club")
+        .filter(pk=signup_id, tournament=found)
+        .first()
+    )
+    if signup is None:
+        raise NotFound("not_found", _("No such sign-up."))
+    return signup
+
+
+@extend_schema(request=None, responses={200: s.SignUpOutputSerializer, **ERRORS})
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def signup_status(request: Request, code: str, signup_id: int) -> Response:
+    """Where a sign-up stands: a place, its place on the waiting list, the organiser."""
+    return Response(_signup_out(_signup(code, signup_id)))
+
+
+def _acting(request: Request, tournament: Tournament, player, pin: str):
+    """The requester, acting for `player` with `pin` unless it may act without (an
+    organiser: permissions.may_act_on_own_entry)."""
+    actor = actor_of(request)
+    if player is None or permissions.may_act_on_own_entry(actor, tournament, player):
+        return actor
+    permissions.refuse_auditor(actor, tournament.club)  # an auditor changes nothing
+    return scoring_services.acting_for_player(actor, player=player, pin=pin)
+
+
+@extend_schema(request=s.PinSerializer, responses={200: s.SignUpOutputSerializer, **ERRORS})
+@api_view(["POST"])
+@permission_classes([AllowAny])
+def signup_leave(request: Request, code: str, signup_id: int) -> Response:
+    """The player leaves (with their PIN) before round 1; the waiting list moves up."""
+    signup = _signup(code, signup_id)
+    data = valid(s.PinSerializer, request)
+    actor = _acting(request, signup.tournament, signup.player, data["pin"])
+    return Response(_signup_out(services.leave_signup(signup_id=signup.pk, actor=actor)))
+
+
+def _signup_action(serializer_class, call, name: str):
+    @extend_schema(
+        request=serializer_class,
+        responses={200: s.SignUpOutputSerializer, **ERRORS},
+        operation_id=name,
+    )
+    @api_view(["POST"])
+    @permission_classes([IsAuthenticated])
+    def endpoint(request: Request, signup_id: int) -> Response:
+        signup = SignUp.objects.select_related("tournament__club").filter(pk=signup_id).first()
+        if signup is None or not permissions.may_view_tournament(
+            actor_of(request), signup.tournament
+        ):
+            raise NotFound("not_found", _("No such sign-up."))
+        permissions.require_manage_signups(actor_of(request), signup.tournament)
+        data = valid(serializer_class, request) if serializer_class else {}
+        return Response(_signup_out(call(signup_id=signup.pk, actor=actor_of(request), **data)))
+
+    endpoint.__name__ = name
+    return endpoint
+
+
+approve_signup = _signup_action(None, services.approve_signup, "signup_approve")
+refuse_signup = _signup_action(s.OptionalReasonSerializer, services.refuse_signup, "signup_refuse")
+resolve_signup = _signup_action(
+    s.ResolveSignUpSerializer, services.resolve_signup, "signup_resolve"
+)
+
+
+def _own_action(call, name: str, doc: str):
+    @extend_schema(
+        request=s.PinSerializer,
+        responses={200: s.RegistrationSerializer, **ERRORS},
+        operation_id=name,
+        description=doc,
+    )
+    @api_view(["POST"])
+    @permission_classes([AllowAny])
+    def endpoint(request: Request, registration_id: int) -> Response:
+        registration = _registration(request, registration_id)
+        data = valid(s.PinSerializer, request)
+        actor = _acting(request, registration.tournament, registration.player, data["pin"])
+        updated = call(registration_id=registration.pk, actor=actor)
+        return Response(s.RegistrationSerializer(updated).data)
+
+    endpoint.__name__ = name
+    return endpoint
+
+
+self_check_in = _own_action(
+    services.check_in_by_phone,
+    "registration_self_check_in",
+    "The player checks in (with their PIN), in the check-in window before round 1.",
+)
+drop = _own_action(
+    services.drop,
+    "registration_drop",
+    "The player drops after the current round (with their PIN): withdrawn, results stand.",
+)

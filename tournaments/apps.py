@@ -34,6 +34,15 @@ LEDGER_ACTIONS = {
     "pairings_swapped": gettext_noop("Pairings swapped"),
     "season_created": gettext_noop("Season created"),
     "season_updated": gettext_noop("Season updated"),
+    "signups_set": gettext_noop("Sign-ups set"),
+    "signed_up": gettext_noop("Signed up"),
+    "signup_left": gettext_noop("Left the sign-ups"),
+    "signup_approved": gettext_noop("Sign-up approved"),
+    "signup_refused": gettext_noop("Sign-up refused"),
+    "signup_resolved": gettext_noop("Sign-up resolved"),
+    "waiting_list_moved_up": gettext_noop("Moved up from the waiting list"),
+    "player_dropped": gettext_noop("Player dropped"),
+    "late_entry_byes": gettext_noop("Late entry's missed rounds as byes"),
 }
 
 

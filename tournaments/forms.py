@@ -607,3 +607,89 @@ class ArchiveImportForm(forms.Form):
         if upload.size > self.MAX_BYTES:
             raise forms.ValidationError(_("The archive is over 20 MB."))
         return upload
+
+
+# -------------------------------------------------------------- sign-up by players
+
+DATETIME_LOCAL = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"]
+
+
+def _datetime_field(label, help_text: str = "") -> forms.DateTimeField:
+    return forms.DateTimeField(
+        label=label,
+        required=False,
+        input_formats=DATETIME_LOCAL,
+        validators=[check_date],
+        help_text=help_text,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+
+
+class SignupSettingsForm(forms.Form):
+    """The organiser's sign-up and check-in settings (tournaments.services.signups)."""
+
+    signup_open = forms.BooleanField(label=gettext_lazy("Players may sign up"), required=False)
+    signup_capacity = forms.IntegerField(
+        label=gettext_lazy("Places"),
+        required=False,
+        min_value=1,
+        max_value=10_000,
+        help_text=gettext_lazy("Blank: no limit. Once full, players wait on a list."),
+    )
+    signup_approval = forms.BooleanField(
+        label=gettext_lazy("An organiser approves each sign-up"), required=False
+    )
+    signup_closes_at = _datetime_field(gettext_lazy("Sign-ups close at"))
+    starts_at = _datetime_field(
+        gettext_lazy("Round 1 starts at"),
+        gettext_lazy("Blank: players check in at the desk only."),
+    )
+    check_in_opens = forms.IntegerField(
+        label=gettext_lazy("Phones may check in this many minutes before"),
+        min_value=0,
+        max_value=1440,
+    )
+    late_entry = forms.ChoiceField(
+        label=gettext_lazy("A late entry's missed rounds count as"),
+        choices=Tournament.LateEntry.choices,
+    )
+
+    @classmethod
+    def initial_from(cls, tournament: Tournament) -> dict[str, Any]:
+        return {name: getattr(tournament, name) for name in cls.base_fields}
+
+
+class PinField(forms.CharField):
+    def __init__(self, label, **kwargs):
+        kwargs.setdefault("max_length", 8)
+        kwargs.setdefault(
+            "widget",
+            forms.PasswordInput(
+                attrs={"inputmode": "numeric", "autocomplete": "off", "pattern": "[0-9]*"}
+            ),
+        )
+        super().__init__(label=label, **kwargs)
+
+
+class SignUpForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Your name"), max_length=120)
+    email = forms.EmailField(
+        label=gettext_lazy("Email"),
+        required=False,
+        help_text=gettext_lazy("Optional: it finds you if you already play at the club."),
+    )
+    pin = PinField(
+        gettext_lazy("Your PIN (4 to 8 digits)"),
+        help_text=gettext_lazy(
+            "You confirm results at the table with it. Already a club player with a PIN? "
+            "Type that one."
+        ),
+    )
+
+
+class PinForm(forms.Form):
+    pin = PinField(gettext_lazy("Your PIN"))
+
+
+class JoinCodeForm(forms.Form):
+    code = forms.CharField(label=gettext_lazy("Sign-up code"), max_length=12)

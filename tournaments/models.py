@@ -38,6 +38,10 @@ class Tournament(models.Model):
         LIST = "list", _("in list order (neighbours in the player list meet)")
         RATING = "rating", _("by club rating (top half against bottom half)")
 
+    class LateEntry(models.TextChoices):  # what a late entry's missed rounds count as
+        LOSS = "loss", _("lost (no match win)")
+        BYE = "bye", _("byes (the bye score)")
+
     class State(models.TextChoices):
         SETUP = "setup", pgettext_lazy("tournament state", "setting up")
         RUNNING = "running", pgettext_lazy("tournament state", "running")
@@ -77,6 +81,26 @@ class Tournament(models.Model):
     check_in_required = models.BooleanField(
         default=False, help_text="Pair only players who checked in."
     )
+    # Sign-up by players and check-in from their phones (tournaments.services.signups;
+    # changed there, by organisers, not through SETTINGS).
+    signup_open = models.BooleanField(default=False)
+    signup_code = models.CharField(
+        max_length=8, blank=True, default="", help_text="The short code players type."
+    )
+    signup_capacity = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Places; the others wait on the list (none: no limit)."
+    )
+    signup_approval = models.BooleanField(
+        default=False, help_text="An organiser approves each sign-up."
+    )
+    signup_closes_at = models.DateTimeField(null=True, blank=True)
+    starts_at = models.DateTimeField(
+        null=True, blank=True, help_text="When round 1 is due to start."
+    )
+    check_in_opens = models.PositiveSmallIntegerField(
+        default=60, help_text="Minutes before starts_at that players may check in by phone."
+    )
+    late_entry = models.CharField(max_length=4, choices=LateEntry.choices, default=LateEntry.LOSS)
     roster = models.JSONField(
         default=list,
         blank=True,
@@ -114,6 +138,13 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-date", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["signup_code"],
+                condition=~models.Q(signup_code=""),
+                name="tournament_signup_code_unique",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -147,6 +178,61 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.tournament}"
+
+
+class SignUp(models.Model):
+    """A player's own sign-up (tournaments.services.signups): from the form to a
+    registration, or to the waiting list, or to an organiser's decision.
+
+    Terms:
+        pending   an organiser must act: approve it (approval on), or say whether the
+                  name or email that matches a club player with no PIN is that player.
+        waiting   on the waiting list (the event was full); first come, first in.
+        entered   it became `registration`; from then on the registration is the
+                  player's one home in the event (check-in, withdrawal).
+        left      the player left (or an organiser removed the registration);
+        refused   an organiser refused it.
+    """
+
+    class State(models.TextChoices):
+        PENDING = "pending", pgettext_lazy("sign-up state", "awaiting the organiser")
+        WAITING = "waiting", pgettext_lazy("sign-up state", "on the waiting list")
+        ENTERED = "entered", pgettext_lazy("sign-up state", "registered")
+        LEFT = "left", pgettext_lazy("sign-up state", "left")
+        REFUSED = "refused", pgettext_lazy("sign-up state", "refused")
+
+    OPEN = (State.PENDING, State.WAITING, State.ENTERED)
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="signups")
+    # The club player signing up; null while an organiser must say who the name is.
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="signups"
+    )
+    name = models.CharField(max_length=120)
+    email = models.EmailField(blank=True)
+    # The club player the name or email matched, when the signer could not prove it
+    # with that player's PIN (the player has none): the organiser resolves it.
+    claims = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The PIN the signer chose, kept (hashed, as Player keeps it) until the claim is
+    # resolved; cleared once it is on a player.
+    pin_hash = models.CharField(max_length=128, blank=True)
+    state = models.CharField(max_length=8, choices=State.choices)
+    registration = models.OneToOneField(
+        Registration, null=True, blank=True, on_delete=models.SET_NULL, related_name="signup"
+    )
+    # When it got a place from the waiting list (the player's page says so).
+    moved_up_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["tournament", "created_at", "id"]
+        indexes = [models.Index(fields=["tournament", "state"], name="signup_tournament_state")]
+
+    def __str__(self) -> str:
+        return f"{self.name} signing up for {self.tournament}"
 
 
 class Round(models.Model):

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.urls import reverse
 from rest_framework import serializers
 
-from ginclub.inputs import bool_field, date_field, id_field, whole_field
+from ginclub.inputs import bool_field, check_date, date_field, id_field, whole_field
 from scoring.models import Match, Seat
 from scoring.serializers import (
     GAME_STATES,
@@ -25,7 +25,7 @@ from scoring.serializers import (
     read_by,
 )
 from tournaments import selectors, translated
-from tournaments.models import Job, Round, Season, Tournament
+from tournaments.models import Job, Round, Season, SignUp, Tournament
 from tournaments.pairing import FIGURES, RATIO_PLACES, RATIOS, TIEBREAKS
 
 # The follow-on settings (tournaments.rule_guide.FOLLOW_ON), docs/rules.md §10.
@@ -928,3 +928,104 @@ class WaitingCallOutputSerializer(serializers.Serializer):
     pairing = serializers.IntegerField()
     player_a = serializers.CharField()
     player_b = serializers.CharField()
+
+
+# ------------------------------------------------------------ sign-up by players
+
+SIGNUP_STATES = [state for state, _label in SignUp.State.choices]
+
+
+class SignupSettingsSerializer(StrictSerializer):
+    """Sign-up and check-in settings; every field optional (only those sent change;
+    null clears capacity, closes_at and starts_at)."""
+
+    open = bool_field(required=False, help_text="Players may sign up.")
+    capacity = whole_field(1, 10_000, required=False, allow_null=True, help_text="Null: no limit.")
+    approval = bool_field(required=False, help_text="An organiser approves each sign-up.")
+    closes_at = serializers.DateTimeField(required=False, allow_null=True, validators=[check_date])
+    starts_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        validators=[check_date],
+        help_text="Round 1's start; null: desk check-in only.",
+    )
+    check_in_opens = whole_field(
+        0, 1440, required=False, help_text="Minutes before starts_at that phones may check in."
+    )
+    late_entry = serializers.ChoiceField(
+        choices=Tournament.LateEntry.choices,
+        required=False,
+        help_text="What a late entry's missed rounds count as.",
+    )
+
+
+class SignUpOutputSerializer(serializers.Serializer):
+    """A sign-up (read from a SignupView) and where its player stands."""
+
+    id = serializers.IntegerField(source="signup.pk")
+    name = serializers.CharField(source="signup.name")
+    state = serializers.ChoiceField(choices=SIGNUP_STATES, source="signup.state")
+    player = serializers.IntegerField(source="signup.player_id", allow_null=True)
+    claims = serializers.CharField(
+        source="signup.claims.name",
+        allow_null=True,
+        default=None,
+        help_text="The club player the name matched, awaiting the organiser; else null.",
+    )
+    registration = serializers.IntegerField(source="signup.registration_id", allow_null=True)
+    position = serializers.IntegerField(
+        allow_null=True, help_text="On the waiting list (1: next); null when not waiting."
+    )
+    waiting = serializers.IntegerField(help_text="How many wait.")
+    moved_up_at = serializers.DateTimeField(source="signup.moved_up_at", allow_null=True)
+    where = serializers.CharField(help_text="Where the player stands, in words.")
+
+
+class SignupsOutputSerializer(serializers.Serializer):
+    """A tournament's sign-ups and their settings, for its organisers."""
+
+    open = serializers.BooleanField(source="tournament.signup_open")
+    code = serializers.CharField(source="tournament.signup_code")
+    path = serializers.CharField(help_text="The sign-up form's address; blank before opened.")
+    closed = serializers.CharField(help_text="Why sign-ups are closed now; blank: open.")
+    capacity = serializers.IntegerField(source="tournament.signup_capacity", allow_null=True)
+    approval = serializers.BooleanField(source="tournament.signup_approval")
+    closes_at = serializers.DateTimeField(source="tournament.signup_closes_at", allow_null=True)
+    starts_at = serializers.DateTimeField(source="tournament.starts_at", allow_null=True)
+    check_in_opens = serializers.IntegerField(source="tournament.check_in_opens")
+    check_in = serializers.CharField(help_text="Why phones cannot check in now; blank: they can.")
+    late_entry = serializers.ChoiceField(
+        source="tournament.late_entry", choices=Tournament.LateEntry.choices
+    )
+    entered = serializers.IntegerField(help_text="Sign-ups that have a place.")
+    pending = SignUpOutputSerializer(
+        many=True, source="pending_views", help_text="Awaiting an organiser."
+    )
+    waiting = SignUpOutputSerializer(
+        many=True, source="waiting_views", help_text="The waiting list, in order."
+    )
+
+
+class SignUpSerializer(StrictSerializer):
+    name = serializers.CharField(max_length=120)
+    email = serializers.CharField(max_length=254, required=False, allow_blank=True, default="")
+    pin = serializers.CharField(
+        max_length=8,
+        help_text="4 to 8 digits: the PIN chosen, or the club player's own when the name or "
+        "email is already theirs.",
+    )
+
+
+class PinSerializer(StrictSerializer):
+    pin = serializers.CharField(max_length=8, required=False, allow_blank=True, default="")
+
+
+class ResolveSignUpSerializer(StrictSerializer):
+    same = bool_field(help_text="The sign-up is the club player its name or email matched.")
+    name = serializers.CharField(
+        max_length=120,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="When not the same: the new club player's name.",
+    )

@@ -12,6 +12,7 @@ from tournaments.views import (
     public,
     rounds,
     setup,
+    signups,
 )
 from tournaments.views import seasons as season_views
 
@@ -41,6 +42,13 @@ urlpatterns = [
     path(T + "players/", player_event.choose, name="player-choose"),
     path(T + "players/<id:registration_id>/", player_event.page, name="player-event"),
     path(T + "players/<id:registration_id>/now/", player_event.now, name="player-event-now"),
+    path(T + "players/<id:registration_id>/check-in/", signups.my_check_in, name="player-check-in"),
+    path(T + "players/<id:registration_id>/drop/", signups.my_drop, name="player-drop"),
+    # Sign-up by players: by the short code, public or not.
+    path("join/", signups.join, name="join"),
+    path("join/<slug:code>/", signups.signup, name="signup"),
+    path("join/<slug:code>/<id:signup_id>/", signups.signup_status, name="signup-status"),
+    path("join/<slug:code>/<id:signup_id>/leave/", signups.signup_leave, name="signup-leave"),
     # Organisers of the club, and admins.
     path(M, setup.settings, name="settings"),
     path(M + "rules/", setup.rules_change, name="rules-change"),
@@ -55,6 +63,9 @@ urlpatterns = [
         setup.registration_action,
         name="registration-action",
     ),
+    path(M + "signups/", signups.signup_settings, name="signup-settings"),
+    path(M + "signups/poster/", signups.signup_poster, name="signup-poster"),
+    path(M + "signups/<id:signup_id>/<str:action>/", signups.signup_action, name="signup-action"),
     path(M + "rounds/", rounds.rounds, name="rounds"),
     path(M + "rounds/draft/", rounds.draft, name="draft"),
     path(M + "rounds/<id:number>/adjust/<str:action>/", rounds.adjust, name="adjust"),
@@ -119,6 +130,19 @@ api_urlpatterns = [
     path("registrations/<id:registration_id>/reinstate/", api.reinstate, name="api-reinstate"),
     path("registrations/<id:registration_id>/seed/", api.seed, name="api-seed"),
     path("tournaments/<slug:slug>/seed-by-rating/", api.seed_by_rating, name="api-seed-by-rating"),
+    path("tournaments/<slug:slug>/signups/", api.signups, name="api-signups"),
+    path("join/<slug:code>/", api.sign_up, name="api-sign-up"),
+    path("join/<slug:code>/<id:signup_id>/", api.signup_status, name="api-signup-status"),
+    path("join/<slug:code>/<id:signup_id>/leave/", api.signup_leave, name="api-signup-leave"),
+    path("signups/<id:signup_id>/approve/", api.approve_signup, name="api-signup-approve"),
+    path("signups/<id:signup_id>/refuse/", api.refuse_signup, name="api-signup-refuse"),
+    path("signups/<id:signup_id>/resolve/", api.resolve_signup, name="api-signup-resolve"),
+    path(
+        "registrations/<id:registration_id>/self-check-in/",
+        api.self_check_in,
+        name="api-self-check-in",
+    ),
+    path("registrations/<id:registration_id>/drop/", api.drop, name="api-drop"),
     path("rounds/<id:round_id>/", api.round_detail, name="api-round"),
     path("rounds/<id:round_id>/swap/", api.swap, name="api-round-swap"),
     path("rounds/<id:round_id>/fix/", api.fix, name="api-round-fix"),

@@ -74,9 +74,12 @@ from scoring.services.players import (
     PLAYER_WINDOW,
     NetworkLimit,
     PinLock,
+    acting_for_player,
     acting_with_pin,
     add_player,
     add_players,
+    add_signed_up_player,
+    check_pin_format,
     device_key,
     lift_network_limit,
     network_limits,
@@ -86,6 +89,7 @@ from scoring.services.players import (
     set_pin,
     unlock_pin,
     verify_pin,
+    verify_player_pin,
 )
 from scoring.services.rescoring import import_match, rescore_match
 from scoring.services.results import (
@@ -120,10 +124,13 @@ __all__ = [
     "record_penalty",
     "reverse_penalty",
     "Outcome",
+    "acting_for_player",
     "acting_with_pin",
     "add_player",
     "add_players",
     "new_player_name",
+    "add_signed_up_player",
+    "check_pin_format",
     "chain_of",
     "device_key",
     "close_match",
@@ -158,6 +165,7 @@ __all__ = [
     "submit_hand",
     "unlock_pin",
     "verify_pin",
+    "verify_player_pin",
     "void_hand",
     "withdraw_hand",
 ]

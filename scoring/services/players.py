@@ -211,6 +211,19 @@ def verify_pin(
         raise Forbidden(
             "not_in_match", _("%(name)s does not play in this match.") % {"name": player.name}
         )
+    _verify(player=player, pin=pin, device=device, ip=ip, match=match)
+
+
+def verify_player_pin(*, player: Player, pin: str, device: str = "", ip: str | None = None) -> None:
+    """Check a player's PIN away from a table (their own event page, a sign-up claiming
+    their name), within the same limits and counting the same failures as at a table.
+
+    Raises Forbidden (`no_pin`, `wrong_pin`) or Throttled (`pin_locked`).
+    """
+    _verify(player=player, pin=pin, device=device, ip=ip, match=None)
+
+
+def _verify(*, player: Player, pin: str, device: str, ip: str | None, match: Match | None) -> None:
     refusal: ServiceError | None = None
     with transaction.atomic():
         _lock_address(ip)
@@ -250,6 +263,21 @@ def acting_with_pin(actor: Actor, *, match: Match, player_id, pin: str) -> Actor
             fields={"player": _("not in this match")},
         )
     verify_pin(match=match, player=player, pin=pin or "", device=device_key(actor), ip=actor.ip)
+    return actor.acting_as(player)
+
+
+def acting_for_player(actor: Actor, *, player: Player, pin: str) -> Actor:
+    """`actor` acting for `player`, whose PIN the request carries, away from a table
+    (their own event page). Raises Forbidden (`no_pin`, `wrong_pin`), Throttled
+    (`pin_locked`), Forbidden (`pin_required`) for no PIN at all (not counted as a
+    wrong one: it guesses nothing)."""
+    if not (pin or "").strip():
+        raise Forbidden(
+            "pin_required",
+            _("Type %(name)s's PIN to do that.") % {"name": player.name},
+            fields={"pin": _("required")},
+        )
+    verify_player_pin(player=player, pin=pin, device=device_key(actor), ip=actor.ip)
     return actor.acting_as(player)
 
 
@@ -449,6 +477,19 @@ def add_player(
     return player
 
 
+def add_signed_up_player(*, club: Club, name: str, email: str, pin_hash: str) -> Player:
+    """A player new to `club` who signed up for one of its tournaments themselves, with
+    the PIN they chose there (already hashed). The caller (tournaments.services.signups)
+    has checked that the tournament takes sign-ups. Raises ServiceError (`invalid`,
+    `duplicate_player`)."""
+    name = new_player_name(name, email)
+    if club.players.filter(name__iexact=name).exists():
+        raise _duplicate(club, name)
+    player = Player(club=club, name=name, email=email, pin_hash=pin_hash)
+    player.save()
+    return player
+
+
 def new_player_name(name: str, email: str = "") -> str:
     """The name a new player is stored under (spaces folded), once it and the email are
     fit to store. Raises ServiceError (`invalid`)."""
@@ -505,3 +546,8 @@ def add_players(*, club: Club, actor: Actor, players: list[Player]) -> list[Play
     if taken is not None:
         raise _duplicate(club, taken)
     return Player.objects.bulk_create(players)
+
+
+def check_pin_format(pin: str) -> None:
+    """Raises ServiceError (`invalid`) unless `pin` is 4 to 8 digits."""
+    _check_pin(pin)

@@ -92,6 +92,16 @@ from tournaments.selectors.seasons import (
     ladder_inputs,
     seasons_of,
 )
+from tournaments.selectors.signups import (
+    Entries,
+    Signups,
+    SignupView,
+    entries_of,
+    normal_code,
+    signup_path,
+    signup_view,
+    signups_of,
+)
 from tournaments.selectors.standings import (
     PAIRING_FIELDS,
     RESULT_FIELDS,
@@ -226,4 +236,13 @@ __all__ = [
     "HALL_STATES",
     # verification
     "verify_tournament",
+    # signups
+    "Entries",
+    "entries_of",
+    "Signups",
+    "SignupView",
+    "normal_code",
+    "signup_path",
+    "signup_view",
+    "signups_of",
 ]

@@ -22,6 +22,8 @@ The modules of this package:
     rescoring     rule changes once the rules are frozen
     archive       import a tournament from a JSON archive (the export is a read:
                   tournaments.selectors.exports)
+    signups       players sign themselves up (waiting list, approval), check in and
+                  drop from their phones
     jobs          long work off the request: background jobs (archive imports, rules
                   changes), their django-tasks task and their progress
 All are re-exported here: `from tournaments import services; services.draft_round(...)`.
@@ -70,6 +72,17 @@ from tournaments.services.rounds import (
     publish_round,
     swap_players,
 )
+from tournaments.services.signups import (
+    SignupSettings,
+    approve_signup,
+    check_in_by_phone,
+    drop,
+    leave_signup,
+    refuse_signup,
+    resolve_signup,
+    set_signups,
+    sign_up,
+)
 from tournaments.services.tournaments import (
     check_settings,
     create_tournament,
@@ -115,4 +128,13 @@ __all__ = [
     "progress_of",
     "recent_jobs",
     "worker_missing",
+    "SignupSettings",
+    "set_signups",
+    "sign_up",
+    "leave_signup",
+    "approve_signup",
+    "refuse_signup",
+    "resolve_signup",
+    "check_in_by_phone",
+    "drop",
 ]

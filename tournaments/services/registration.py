@@ -34,8 +34,9 @@ from ginclub.permissions import Actor
 from scoring import services as scoring
 from scoring.models import Player
 from scoring.stats import ratings_of
-from tournaments.models import Pairing, Registration, Round, Tournament
+from tournaments.models import Pairing, Registration, Round, SignUp, Tournament
 from tournaments.pairing.first_round import rating_order
+from tournaments.services import signups
 from tournaments.services.base import lock_registration, lock_tournament, log
 
 MAX_BYTES = 1_000_000
@@ -102,8 +103,33 @@ def _register(tournament: Tournament, player: Player, seed: int | None = None) -
             _("%(name)s is already registered.") % {"name": player.name},
             fields={"name": _("already registered")},
         )
-    return Registration.objects.create(
+    registration = Registration.objects.create(
         tournament=tournament, player=player, seed=seed, late=tournament.frozen
+    )
+    if registration.late and tournament.late_entry == Tournament.LateEntry.BYE:
+        _missed_as_byes(tournament, registration)
+    return registration
+
+
+def _missed_as_byes(tournament: Tournament, registration: Registration) -> None:
+    """The organiser's late-entry rule is byes (docs/rules.md §11, late entries): each
+    round already published counts for the late entrant as a bye with the event's bye
+    score, a pairing of its own, so the standings read it as any other bye."""
+    missed = list(tournament.round_set.exclude(state=Round.State.DRAFT).order_by("number"))
+    if not missed:
+        return
+    # Translators: the reason on a late entrant's bye in a round they missed.
+    reason = _("late entry: round missed, counted as a bye")
+    Pairing.objects.bulk_create(
+        Pairing(
+            round=rnd,
+            player_a=registration,
+            reason=reason,
+            position=10_000 + registration.pk % 10_000,
+            bye_games=tournament.bye_games,
+            bye_points=tournament.bye_points,
+        )
+        for rnd in missed
     )
 
 
@@ -520,6 +546,7 @@ def withdraw_registration(*, registration_id: int, actor: Actor, reason: str = "
         registration.withdrawn = True
         registration.save(update_fields=["withdrawn"])
         log(tournament, "player_withdrawn", actor, reason=reason, after=_summary(registration))
+        signups.registration_freed(tournament, registration, actor)
     return registration
 
 
@@ -556,8 +583,13 @@ def remove_registration(*, registration_id: int, actor: Actor) -> None:
                 % {"name": registration.player.name},
             )
         summary = _summary(registration)
+        signup = SignUp.objects.filter(registration=registration).first()
         registration.delete()
         log(tournament, "registration_removed", actor, before=summary)
+        if signup is not None:
+            signups.registration_freed(tournament, registration, actor, signup=signup)
+        else:
+            signups.move_up(tournament, actor)
 
 
 def set_seed(*, registration_id: int, actor: Actor, seed: int | None) -> Registration:

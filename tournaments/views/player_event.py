@@ -14,8 +14,10 @@ from django.views.decorators.http import require_GET
 
 from ginclub.http import answer_poll
 from tournaments import selectors
+from tournaments.forms import PinForm
 from tournaments.models import Registration, Round, Tournament
 from tournaments.selectors import hidden_after
+from tournaments.selectors.signups import phone_check_in_refusal
 from tournaments.views.common import manages, public_page
 
 
@@ -56,7 +58,12 @@ def page(request: HttpRequest, tournament: Tournament, registration_id: int) -> 
     return render(
         request,
         "tournaments/player_event.html",
-        {**_context(tournament, registration), "manage": manages(request, tournament)},
+        {
+            **_context(tournament, registration),
+            "manage": manages(request, tournament),
+            "check_in_refusal": phone_check_in_refusal(tournament),
+            "pin_form": PinForm(),
+        },
     )
 
 

@@ -278,6 +278,7 @@ def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     )
     context["network_limits"] = scoring.network_limits(club=tournament.club)
     context["worker_missing"] = services.worker_missing()
+    context["entries"] = selectors.entries_of(tournament)
     return render(request, "tournaments/dashboard.html", context)
 
 

@@ -30,6 +30,7 @@ from tournaments.forms import (
 from tournaments.models import Job, Registration, Tournament
 from tournaments.services.rescoring import change_rounds, rules_by_round
 from tournaments.views.common import back, organiser_page, whole_number
+from tournaments.views.signups import panel_context as signup_panel
 
 
 def organised_clubs(actor: permissions.Actor) -> list[Club]:
@@ -196,6 +197,7 @@ def _players_page(
             "report": report,
             "tab": "players",
             **_counts(tournament, registrations),
+            **signup_panel(request, tournament),
         },
         status=status,
     )
@@ -206,6 +208,7 @@ def _counts(tournament: Tournament, registrations: list[Registration]) -> dict:
         "registered": len(registrations),
         "field": selectors.field_size(tournament),
         "checked_in": sum(1 for r in registrations if r.checked_in and not r.withdrawn),
+        "dropped": sum(1 for r in registrations if r.withdrawn),
     }
 
 
