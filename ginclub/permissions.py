@@ -626,6 +626,8 @@ def may_act_on_own_entry(actor: Actor, tournament, player) -> bool:
 def require_manage_signups(actor: Actor, tournament) -> None:
     if not may_manage_signups(actor, tournament):
         refuse_auditor(actor, tournament.club)
+        if scorekeeps(actor, tournament.club):
+            require_manage_tournament(actor, tournament)  # the refusal names the role
         raise Forbidden(
             "not_allowed",
             _("Only the organisers of %(club)s (and admins) manage the sign-ups of %(tournament)s.")

@@ -829,6 +829,7 @@ def signups(request: Request, slug: str) -> Response:
     found = _tournament(request, slug)
     actor = actor_of(request)
     if request.method == "PATCH":
+        permissions.require_manage_signups(actor, found)  # before the body is read
         data = valid(s.SignupSettingsSerializer, request)
         found = services.set_signups(
             tournament_id=found.pk,

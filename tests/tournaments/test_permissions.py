@@ -56,6 +56,8 @@ EXPECTED = {
     "add_registration": MANAGE,
     "import_csv": MANAGE,
     "check_in": MANAGE,
+    "signups": READ,
+    "signup_settings": MANAGE,
     "withdraw": MANAGE,
     "seed": MANAGE,
     "update": MANAGE,
@@ -192,6 +194,10 @@ def perform(world, client: APIClient, action: str):
         return client.post(*post[action], format="json")
     if action == "update":
         return client.patch(base, {"venue": "Hall"}, format="json")
+    if action == "signups":
+        return client.get(base + "signups/")
+    if action == "signup_settings":
+        return client.patch(base + "signups/", {"open": True, "capacity": 8}, format="json")
     if action == "draft":
         services.discard_round(round_id=rnd.pk, actor=actor(world["organiser"]))
         return client.post(base + "rounds/", {}, format="json")
