@@ -28,7 +28,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from ginclub import inputs, permissions
-from ginclub.errors import NotFound, ServiceError
+from ginclub.errors import Forbidden, NotFound, ServiceError
 from ginclub.http import answer_poll
 from scoring import hooks, replay, selectors, services
 from scoring.forms import (
@@ -275,16 +275,35 @@ def lift_network_limit(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def grant_auditor(request: HttpRequest, slug: str) -> HttpResponse:
     """Make a user an auditor of the club (organisers), then back to the club's page."""
-    club = _club_to_change(request, slug)
-    user = services.grant_auditor(
-        club=club, username=request.POST.get("username", ""), actor=permissions.actor_of(request)
-    )
-    messages.success(
+    return _grant_role(
         request,
-        _("%(name)s audits %(club)s from now on: they read everything and change nothing.")
-        % {"name": user.get_username(), "club": club.name},
+        slug,
+        services.grant_auditor,
+        gettext_lazy(
+            "%(name)s audits %(club)s from now on: they read everything and change nothing."
+        ),
     )
-    return redirect("scoring:club", slug=club.slug)
+
+
+def _grant_role(request: HttpRequest, slug: str, grant, done) -> HttpResponse:
+    """Grant a club role by user name, then back to the club page. A name the
+    site does not know (or a user who holds another role there) is said at the top of
+    that page, whose form is there to type it again, rather than on an error page."""
+    club = _club_to_change(request, slug)
+    back = reverse("scoring:club", args=[club.slug])
+    try:
+        user = grant(
+            club=club,
+            username=request.POST.get("username", ""),
+            actor=permissions.actor_of(request),
+        )
+    except Forbidden:
+        raise
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect(back)
+    messages.success(request, done % {"name": user.get_username(), "club": club.name})
+    return redirect(back)
 
 
 @login_required
@@ -301,19 +320,15 @@ def withdraw_auditor(request: HttpRequest, slug: str, user_id: int) -> HttpRespo
 @require_POST
 def grant_scorekeeper(request: HttpRequest, slug: str) -> HttpResponse:
     """Make a user a scorekeeper of the club (organisers), then back to the club's page."""
-    club = _club_to_change(request, slug)
-    user = services.grant_scorekeeper(
-        club=club, username=request.POST.get("username", ""), actor=permissions.actor_of(request)
-    )
-    messages.success(
+    return _grant_role(
         request,
-        _(
+        slug,
+        services.grant_scorekeeper,
+        gettext_lazy(
             "%(name)s keeps score at %(club)s from now on: they run the rounds and the "
             "tables, and change no settings, rules, players or roles."
-        )
-        % {"name": user.get_username(), "club": club.name},
+        ),
     )
-    return redirect("scoring:club", slug=club.slug)
 
 
 @login_required

@@ -104,7 +104,7 @@ def test_a_player_calls_the_dashboard_shows_it_and_the_scorekeeper_resolves_it(e
     assert TableCall.objects.filter(match=match).count() == 1
 
     # the dashboard, open before the call, shows it at its next poll
-    expect(desk.get_by_test_id("calls-count")).to_have_text("1", timeout=15000)
+    expect(desk.get_by_test_id("calls-count")).to_have_text("1", timeout=30000)
     expect(desk.get_by_test_id("call-1")).to_contain_text("a ruling")
     expect(desk.get_by_test_id("call-1")).to_contain_text("called by Alice")
     expect(desk.get_by_test_id("calling-1")).to_be_visible()
@@ -113,12 +113,12 @@ def test_a_player_calls_the_dashboard_shows_it_and_the_scorekeeper_resolves_it(e
     desk.get_by_test_id("take-call-1").click()
     expect(desk.get_by_test_id("call-1")).to_contain_text("taken by sam")
     # the phone learns that staff are on their way at its scoreboard's next poll
-    expect(player.get_by_test_id("call-status")).to_contain_text("on the way", timeout=15000)
+    expect(player.get_by_test_id("call-status")).to_contain_text("on the way", timeout=30000)
     desk.get_by_test_id("resolve-call-1").click()
     desk.get_by_label("What was decided (optional)").fill("the knock stands")
     desk.get_by_test_id("resolve-call-now-1").click()
     expect(desk.get_by_test_id("calls-count")).to_have_text("0")
-    expect(player.get_by_test_id("call-status")).to_have_count(0, timeout=15000)
+    expect(player.get_by_test_id("call-status")).to_have_count(0, timeout=30000)
 
     call = TableCall.objects.get(match=match)
     assert call.state == "resolved" and call.note == "the knock stands"

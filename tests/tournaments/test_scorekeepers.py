@@ -15,7 +15,7 @@ from ginclub.errors import Conflict, Forbidden, ServiceError
 from scoring import services as scoring
 from scoring.hand_input import HandInput
 from scoring.models import Hand, LedgerRow
-from tests.factories import UserFactory
+from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.helpers import actor, new_event, play_round
 from tournaments import services
 
@@ -162,3 +162,19 @@ def test_the_api_grants_lists_and_withdraws_scorekeepers(club, organiser):
     ]
     gone = api.delete(f"/api/clubs/{club.slug}/scorekeepers/{made.json()['id']}/")
     assert gone.status_code == 204 and not club.scorekeepers.exists()
+
+
+@pytest.mark.parametrize("role", ["scorekeepers", "auditors"])
+def test_a_mistyped_user_name_is_said_on_the_club_page_with_its_form(client, role):
+    """Granting a role to a name nobody has answered an error page without the form; the
+    club page now says it, above the form to type it again, and grants nothing."""
+    club = ClubFactory(name="Harbour Gin", slug="harbour")
+    organiser = UserFactory(username="orla")
+    club.organisers.add(organiser)
+    client.force_login(organiser)
+    response = client.post(f"/clubs/harbour/{role}/", {"username": "nobody-here"}, follow=True)
+    assert response.redirect_chain == [("/clubs/harbour/", 302)]
+    page = response.content.decode()
+    assert "nobody-here" in page and 'class="error"' in page
+    assert 'name="username"' in page
+    assert not getattr(club, role).exists()
