@@ -1,13 +1,16 @@
 """The password hasher: Django's PBKDF2-SHA256, computed in a thread of its own that
-runs at the lowest CPU priority.
+runs at a low CPU priority.
 
 A password check is PBKDF2 at Django's strength, most of a second of one core. The same
 gunicorn workers answer every phone's scoreboard poll, and a flood of logins keeps one
 check running all the time (ginclub.login_limits lets no more run at once): on a
 two-core server that is half the CPU, taken from the polls. Linux gives each thread its
-own niceness, so the check runs in one thread per process that lowered its own to 19
-when it started; the scheduler then gives the polls' threads the cores first and the
-check whatever is left. The request that asked waits for the result (hashlib releases
+own niceness, so the check runs in one thread per process that lowered its own to 10
+when it started; the scheduler then gives the polls' threads about ten times the check's
+share of a busy core. Not 19 (the lowest): on a server whose cores the polls keep busy,
+a check at 19 gets about a sixtieth of a core, so the organiser's own login took over
+20 s (a walk through the demo on gunicorn, the test suite busy beside it, load average
+8); at 10 it took 4 to 7 s there. The request that asked waits for the result (hashlib releases
 the GIL meanwhile), so nothing about the check changes but when it gets the CPU: the
 same hash, the same algorithm name (stored hashes keep verifying and are not
 "upgraded"), and a name that does not exist is hashed the same way, so a refusal takes
@@ -23,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
-LOWEST_PRIORITY = 19
+CHECK_PRIORITY = 10
 
 _pool: ThreadPoolExecutor | None = None
 _pool_pid = 0
@@ -31,9 +34,9 @@ _pool_lock = threading.Lock()
 
 
 def lower_own_priority() -> None:
-    """Give the calling thread (only it, on Linux) the lowest CPU priority."""
+    """Give the calling thread (only it, on Linux) the password check's low priority."""
     if sys.platform.startswith("linux"):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LOWEST_PRIORITY)
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), CHECK_PRIORITY)
 
 
 def background() -> ThreadPoolExecutor:
