@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ginclub import permissions
+from ginclub.errors import ServiceError
 from scoring import services, views
 from scoring.forms import PenaltyForm
 from scoring.models import Match, Penalty
@@ -23,6 +24,13 @@ from scoring.words import names_of
 
 def _form_data(request: HttpRequest, match: Match) -> dict[str, Any]:
     permissions.require_penalise(permissions.actor_of(request, match), match)
+    if request.POST.get("seat") not in ("A", "B"):  # said with the players' names
+        raise ServiceError(
+            "invalid",
+            _("Say against whom: %(a)s or %(b)s.")
+            % {"a": match.player_a.name, "b": match.player_b.name},
+            fields={"seat": _("required")},
+        )
     data = dict(views._checked(PenaltyForm(request.POST), _("Check the penalty")))
     data["infraction"] = data.get("infraction") or Penalty.Infraction.OTHER
     return data

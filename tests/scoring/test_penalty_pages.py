@@ -4,6 +4,8 @@ cannot post one."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ginclub.permissions import Actor
@@ -83,4 +85,18 @@ def test_a_player_cannot_post_a_penalty(client, played, alice):
     response = client.post(f"/matches/{played.pk}/penalties/", FORM)
     assert response.status_code == 403
     assert "Only the staff of" in response.content.decode()
+    assert not Penalty.objects.exists()
+
+
+def test_a_penalty_against_nobody_is_refused_with_the_players_names(staff, played):
+    """Found on a walk: 'Check the penalty: seat: This field is required.'"""
+    without = {key: value for key, value in FORM.items() if key != "seat"}
+    response = staff.post(
+        f"/matches/{played.pk}/penalties/preview/", without, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "Say against whom: Alice or Bob." in body
+    words = re.sub(r"<[^>]+>", " ", body)  # what the organiser reads
+    assert "seat" not in words
     assert not Penalty.objects.exists()
