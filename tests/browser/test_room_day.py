@@ -177,10 +177,12 @@ def test_a_day_run_by_an_organiser_and_a_scorekeeper(wide, phone, console):
     n = ada_table.table
     keeper.reload()  # rather than wait for the dashboard's poll
     expect(keeper.get_by_test_id("calls-count")).to_have_text("1")
-    expect(keeper.get_by_test_id(f"call-{n}")).to_contain_text("Ada")
+    expect(keeper.get_by_role("heading", name="Chiamate dai tavoli")).to_be_visible()
+    expect(keeper.get_by_test_id(f"call-{n}")).to_contain_text("una decisione arbitrale")
+    expect(keeper.get_by_test_id(f"call-{n}")).to_contain_text("chiamata da Ada")
     shot(keeper, "scorekeeper-call-it")
     keeper.get_by_test_id(f"take-call-{n}").click()
-    expect(keeper.get_by_test_id(f"call-{n}")).to_contain_text("sam")
+    expect(keeper.get_by_test_id(f"call-{n}")).to_contain_text("presa in carico da sam")
     ada.reload()
     expect(ada.get_by_test_id("call-status")).to_contain_text("on the way")
     keeper.get_by_test_id(f"resolve-call-{n}").click()
