@@ -1,13 +1,14 @@
 """Running the room, the whole day (issue 25's "Done when"): an organiser and a
 scorekeeper at 1280 px, players on 360 px phones. The organiser opens sign-ups with
 three places; four players sign up on their phones, the fourth waits and moves up when
-one leaves; they check in from their phones; round 1 is published and one table plays
-its hand on the phones (entered and confirmed), after one of its players called the
-organiser from the table and the scorekeeper (in Italian) took and resolved the call on
-the dashboard; one player drops from her phone; the scorekeeper records a game loss at
-the other table on its match page; every settings change the scorekeeper tries, on the
-pages and through the API with the scorekeeper's session, is refused naming the role.
-No console errors. Screenshots: test-artifacts/room-day-*.png."""
+one leaves; they check in from their phones; the organiser drafts and publishes round 1
+on the rounds page; one table plays its hand on the phones (entered and confirmed),
+after one of its players called the organiser from the table and the scorekeeper (in
+Italian) took and resolved the call on the dashboard; one player drops from her phone;
+the scorekeeper records a game loss at the other table on its match page; every
+settings change the scorekeeper tries, on the pages and through the API with the
+scorekeeper's session, is refused naming the role. No console errors. Screenshots:
+test-artifacts/room-day-*.png."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from tests.browser.steps import log_in, sign_up, sit_down
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.helpers import actor, new_event, pairs_of
 from tournaments import services
-from tournaments.models import Registration, Tournament
+from tournaments.models import Registration, Round, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -144,11 +145,15 @@ def test_a_day_run_by_an_organiser_and_a_scorekeeper(wide, phone, console):
         expect(desk.locator(".reg", has_text=name)).to_contain_text("checked in")
     expect(desk.locator(".reg", has_text="Ben")).to_have_count(0)
 
-    # Eve registers at the desk; round 1 is drafted and published.
+    # Eve registers at the desk; the organiser drafts and publishes round 1 on the rounds page.
     eve = services.add_registration(tournament_id=event.pk, actor=actor(orla), name="Eve")
     services.check_in(registration_id=eve.pk, actor=actor(orla))
-    one = services.draft_round(tournament_id=event.pk, actor=actor(orla))
-    services.publish_round(round_id=one.pk, actor=actor(orla))
+    desk.goto(f"/tournaments/{event.slug}/manage/rounds/")
+    desk.get_by_role("button", name="Draft round 1").click()
+    expect(desk.locator("#draft .pairing")).to_have_count(2)
+    desk.get_by_role("button", name="Publish round 1").click()
+    expect(desk.locator("#dashboard-tables")).to_contain_text("2 playing")
+    one = Round.objects.get(tournament=event, number=1)
     ada_table = pairing_with(one, "Ada")
     other_table = one.pairings.exclude(pk=ada_table.pk).get(match__isnull=False)
     opponent = (
