@@ -33,6 +33,8 @@ def pytest_collection_modifyitems(items):
 REFUSED_STATUS = re.compile(
     r"Failed to load resource: the server responded with a status of 4(00|09)"
 )
+# A change refused to a role (403) is an answer too, where a test tries one on purpose.
+FORBIDDEN_STATUS = re.compile(r"Failed to load resource: the server responded with a status of 403")
 
 
 class Console:
@@ -50,9 +52,15 @@ class Console:
         page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
         return page
 
-    def assert_clean(self, *, refusals: bool = False) -> None:
-        """No error; with `refusals`, a 400 or 409 status line is not one."""
-        left = [e for e in self.errors if not (refusals and REFUSED_STATUS.search(e))]
+    def assert_clean(self, *, refusals: bool = False, forbidden: bool = False) -> None:
+        """No error; with `refusals`, a 400 or 409 status line is not one; with
+        `forbidden`, a 403 status line is not one."""
+        left = [
+            e
+            for e in self.errors
+            if not (refusals and REFUSED_STATUS.search(e))
+            and not (forbidden and FORBIDDEN_STATUS.search(e))
+        ]
         assert not left, "\n".join(left)
 
 

@@ -8,7 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.axe import assert_accessible
-from tests.browser.test_table_flow import sit_down, start, tap
+from tests.browser.steps import sit_down
+from tests.browser.test_table_flow import start, tap
 from tests.browser.test_table_traps import choose_knocker
 
 pytestmark = pytest.mark.django_db(transaction=True)

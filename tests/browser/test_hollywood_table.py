@@ -9,7 +9,8 @@ from playwright.sync_api import expect
 from ginclub.permissions import table_token
 from scoring import services
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.test_table_flow import DEFENDER, KNOCKER, sit_down, tap
+from tests.browser.steps import sit_down
+from tests.browser.test_table_flow import DEFENDER, KNOCKER, tap
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)

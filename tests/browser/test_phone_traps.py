@@ -11,8 +11,9 @@ from playwright.sync_api import expect
 
 from scoring.models import Hand
 from tests.browser.conftest import ARTIFACTS, in_italian
+from tests.browser.steps import sit_down
 from tests.browser.test_table_errors import fill_quick_knock
-from tests.browser.test_table_flow import sit_down, start
+from tests.browser.test_table_flow import start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

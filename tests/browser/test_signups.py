@@ -13,7 +13,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.browser.conftest import ARTIFACTS
-from tests.factories import PASSWORD, ClubFactory, UserFactory
+from tests.browser.steps import log_in, sign_up
+from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.helpers import actor, new_event, pairs_of, win
 from tournaments import services
 from tournaments.models import Round, Tournament
@@ -42,13 +43,6 @@ def fits(page, name: str) -> None:
     assert wide <= 360, f"{name} is {wide} px wide"
 
 
-def sign_up(page, name: str) -> None:
-    page.get_by_label("Your name").fill(name)
-    page.get_by_label("Your PIN (4 to 8 digits)").fill(PINS[name])
-    page.get_by_role("button", name="Sign up").click()
-    expect(page.get_by_test_id("signup-where")).to_be_visible()
-
-
 def test_players_sign_up_wait_move_up_check_in_and_drop(desk, phone):
     club = ClubFactory(name="Harbour Gin", slug="harbour")
     organiser = UserFactory(username="orla")
@@ -57,10 +51,7 @@ def test_players_sign_up_wait_move_up_check_in_and_drop(desk, phone):
 
     # The organiser opens sign-ups: two places, round 1 in half an hour, check-in by
     # phone from an hour before.
-    desk.goto("/accounts/login/")
-    desk.get_by_label("Username").fill("orla")
-    desk.get_by_label("Password").fill(PASSWORD)
-    desk.get_by_role("button", name="Log in").click()
+    log_in(desk, "orla")
     desk.goto(f"/tournaments/{event.slug}/manage/players/")
     settings = desk.get_by_test_id("signup-settings")
     settings.get_by_label("Players may sign up").check()
@@ -81,12 +72,12 @@ def test_players_sign_up_wait_move_up_check_in_and_drop(desk, phone):
     ada.get_by_label("Sign-up code").fill(code.lower())
     ada.get_by_role("button", name="Go to the sign-up form").click()
     fits(ada, "form")
-    sign_up(ada, "Ada")
+    sign_up(ada, "Ada", PINS["Ada"])
     expect(ada.get_by_test_id("signup-where")).to_contain_text("You have a place")
     ben.goto(link)
-    sign_up(ben, "Ben")
+    sign_up(ben, "Ben", PINS["Ben"])
     cleo.goto(link)
-    sign_up(cleo, "Cleo")
+    sign_up(cleo, "Cleo", PINS["Cleo"])
     expect(cleo.get_by_test_id("signup-where")).to_contain_text(
         "You are number 1 on the waiting list"
     )

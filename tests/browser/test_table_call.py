@@ -16,7 +16,6 @@ from ginclub.permissions import table_token
 from scoring import services as scoring
 from scoring.models import LedgerRow, TableCall
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.test_phone_traps import no_errors, watch_console
 from tests.factories import PASSWORD, ClubFactory, UserFactory
 from tournaments import services
 
@@ -65,10 +64,12 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"call-{name}.png"), full_page=True)
 
 
-def test_a_player_calls_the_dashboard_shows_it_and_the_scorekeeper_resolves_it(event, desk, phone):
+def test_a_player_calls_the_dashboard_shows_it_and_the_scorekeeper_resolves_it(
+    event, desk, phone, console
+):
     tournament, table = event
     match = table.match
-    errors = watch_console(desk)
+    console.watch(desk)
     desk.goto("/accounts/login/")
     desk.get_by_label("Username").fill("sam")
     desk.get_by_label("Password").fill(PASSWORD)
@@ -79,7 +80,7 @@ def test_a_player_calls_the_dashboard_shows_it_and_the_scorekeeper_resolves_it(e
     expect(desk.get_by_test_id("calls-count")).to_have_text("0")
 
     player = phone()
-    errors += watch_console(player)
+    console.watch(player)
     player.goto(f"/t/{table_token(match)}/")
     player.get_by_label("Alice", exact=True).check()
     player.get_by_label("PIN").fill(PINS["Alice"])
@@ -128,4 +129,4 @@ def test_a_player_calls_the_dashboard_shows_it_and_the_scorekeeper_resolves_it(e
         .values_list("action", flat=True)
     )
     assert actions == ["call_raised", "call_taken", "call_resolved"]
-    no_errors(errors)
+    console.assert_clean()

@@ -6,7 +6,8 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Hand
-from tests.browser.test_table_flow import sit_down, start
+from tests.browser.steps import sit_down
+from tests.browser.test_table_flow import start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

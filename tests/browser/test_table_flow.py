@@ -11,6 +11,7 @@ from ginclub.permissions import table_token
 from scoring import services
 from scoring.models import Hand
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.steps import sit_down
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -33,14 +34,6 @@ def start(agreement: str = "confirm"):
         agreement=agreement,
     )
     return match, f"/t/{table_token(match)}/"
-
-
-def sit_down(page, link: str, name: str, pin: str) -> None:
-    page.goto(link)
-    page.get_by_label(name, exact=True).check()
-    page.get_by_label("PIN").fill(pin)
-    page.get_by_role("button", name="This is me").click()
-    expect(page.locator("#hand-form")).to_contain_text(f"as {name}")
 
 
 def tap(page, grid: str, cards: list[str]) -> None:

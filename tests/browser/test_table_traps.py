@@ -9,8 +9,9 @@ from playwright.sync_api import expect
 
 from scoring import services
 from scoring.models import Hand
+from tests.browser.steps import sit_down
 from tests.browser.test_table_errors import fill_quick_knock
-from tests.browser.test_table_flow import DEFENDER, KNOCKER, sit_down, start, tap
+from tests.browser.test_table_flow import DEFENDER, KNOCKER, start, tap
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
