@@ -203,6 +203,7 @@ def admit_signup(*, ip: str | None) -> None:
             raise Throttled(
                 "signup_throttled",
                 _("Too many sign-ups from this network; wait a minute and try again."),
+                retry_after=LOGIN_WINDOW,
             )
         counts.objects.filter(key=key, window=window).update(count=F("count") + 1)
 

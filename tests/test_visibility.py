@@ -113,6 +113,10 @@ def _values(world, event: Tournament, match: Match) -> dict:
         "chart": "results",
         "user_id": 1,
         "call_id": 1,
+        "penalty_id": 1,
+        "signup_id": 1,
+        "code": "NOCODE",
+        "action": "approve",
     }
 
 

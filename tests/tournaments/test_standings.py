@@ -183,7 +183,8 @@ def test_standings_and_dashboard_queries_do_not_grow_with_players_or_hands(club,
         count_queries(lambda r=r: DashboardOutputSerializer(selectors.dashboard(r)).data)
         for r in (small_round, large_round)
     ]
-    assert counts[0] == counts[1] == 3
+    # 4: the round's tables, their hands' states, their games, and the calls waiting
+    assert counts[0] == counts[1] == 4
     counts = [
         count_queries(
             lambda e=e: [
