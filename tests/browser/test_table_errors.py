@@ -13,7 +13,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def fill_quick_knock(page, knocker_deadwood: str, defender_deadwood: str) -> None:
-    page.locator('input[name="knocker"][value="A"]').check()
+    # Tap the name, as a player does: the segmented choice's radio is a 1 px input, and a
+    # click aimed at it can land on the fieldset when the page below it grows.
+    knocker = page.locator('input[name="knocker"][value="A"]')
+    page.locator('label:has(input[name="knocker"][value="A"])').click()
+    expect(knocker).to_be_checked()
     page.locator("#id_knocker_deadwood").fill(knocker_deadwood)
     page.locator("#id_defender_deadwood").fill(defender_deadwood)
 
