@@ -96,7 +96,7 @@ def grant_auditor(*, club: Club, username: str, actor: Actor) -> Any:
                 % {"name": user.get_username(), "club": club.name},
             )
         locked.auditors.add(user)
-        _log_auditors(locked, actor, "auditor_granted", user, before=False)
+        _log_role(locked, actor, "auditor_granted", "auditor", user, before=False, held="audits")
     return user
 
 
@@ -113,7 +113,7 @@ def withdraw_auditor(*, club: Club, user_id: int, actor: Actor) -> None:
                 "not_auditor", _("That user is not an auditor of %(club)s.") % {"club": club.name}
             )
         locked.auditors.remove(user)
-        _log_auditors(locked, actor, "auditor_withdrawn", user, before=True)
+        _log_role(locked, actor, "auditor_withdrawn", "auditor", user, before=True, held="audits")
 
 
 def auditors_of(club: Club) -> list[Any]:
@@ -178,15 +178,19 @@ def scorekeepers_of(club: Club) -> list[Any]:
     return list(club.scorekeepers.order_by("username"))
 
 
-def _log_role(club: Club, actor: Actor, action: str, role: str, user: Any, *, before: bool):
+def _log_role(
+    club: Club, actor: Actor, action: str, role: str, user: Any, *, before: bool, held="holds"
+) -> None:
+    """A club role granted or withdrawn, in the club's chain (`held`: the field saying
+    whether the user holds the role; the auditors' rows have always said "audits")."""
     ledger.append(
         chain=f"club:{club.pk}",
         action=action,
         actor=actor.label,
         user=actor.user,
         reason=f"user {user.get_username()}",
-        before={role: user.get_username(), "holds": before},
-        after={role: user.get_username(), "holds": not before},
+        before={role: user.get_username(), held: before},
+        after={role: user.get_username(), held: not before},
     )
 
 
@@ -207,15 +211,3 @@ def _user_named(username: str, missing: str = "") -> Any:
             status=404,
         )
     return user
-
-
-def _log_auditors(club: Club, actor: Actor, action: str, user: Any, *, before: bool) -> None:
-    ledger.append(
-        chain=f"club:{club.pk}",
-        action=action,
-        actor=actor.label,
-        user=actor.user,
-        reason=f"user {user.get_username()}",
-        before={"auditor": user.get_username(), "audits": before},
-        after={"auditor": user.get_username(), "audits": not before},
-    )

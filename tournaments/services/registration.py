@@ -156,7 +156,7 @@ def _player_for(
     """The club player these details name, created when the club has none (and
     whether it was created)."""
     club = tournament.club
-    name, email, member_id = _details(name, email, member_id)
+    name, email, member_id = registration_details(name, email, member_id)
     known = _known_player(
         name,
         member_id,
@@ -170,7 +170,7 @@ def _player_for(
     ), True
 
 
-def _details(name: str, email: str, member_id: str) -> tuple[str, str, str]:
+def registration_details(name: str, email: str, member_id: str) -> tuple[str, str, str]:
     """A registration's name, email and member id, folded and checked. Raises
     ServiceError (`empty_name`, `name_too_long`, `bad_email`, `bad_member_id`)."""
     name, email, member_id = " ".join(str(name).split()), email.strip(), member_id.strip()
@@ -364,7 +364,7 @@ def _import_chunk(
             outcomes.append((line, raw_name, ServiceError("duplicate", duplicate), False))
             continue
         try:
-            name, email, member_id = _details(raw_name, email, member_id)
+            name, email, member_id = registration_details(raw_name, email, member_id)
             player = _known_player(
                 name, member_id, partial(by_member.get, member_id), partial(by_name.get, key)
             )

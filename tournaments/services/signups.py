@@ -36,8 +36,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -50,6 +48,7 @@ from scoring import services as scoring
 from scoring.models import Player
 from tournaments.models import Pairing, Registration, SignUp, Tournament
 from tournaments.selectors.signups import closed_reason, phone_check_in_refusal
+from tournaments.services import registration as registering  # imports this module too
 from tournaments.services.base import log
 
 CODE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY34679"  # no 0/O, 1/I, 2/Z, 5/S, 8/B
@@ -221,25 +220,13 @@ def sign_up(*, tournament_id: int, actor: Actor, name: str, pin: str, email: str
         closed = closed_reason(tournament)
         if closed:
             raise Conflict("signups_closed", closed)
-        if not name:
-            raise ServiceError(
-                "empty_name", _("The name is empty."), fields={"name": _("required")}
-            )
+        name, email, _member_id = registering.registration_details(name, email, "")
         if problem := name_problem(name):
             raise ServiceError(
                 "invalid",
                 _("The name %(name)s %(problem)s.") % {"name": repr(name), "problem": problem},
                 fields={"name": problem},
             )
-        if email:
-            try:
-                validate_email(email)
-            except ValidationError:
-                raise ServiceError(
-                    "bad_email",
-                    _("%(email)s is not an email address.") % {"email": repr(email)},
-                    fields={"email": _("not an email address")},
-                ) from None
         existing = _match(tournament, name, email)
         signup = SignUp(tournament=tournament, name=name, email=email)
         if existing is not None:
