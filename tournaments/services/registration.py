@@ -22,14 +22,13 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
 
 from ginclub.errors import Conflict, ServiceError
+from ginclub.inputs import registration_details
 from ginclub.permissions import Actor
 from scoring import services as scoring
 from scoring.models import Player
@@ -168,36 +167,6 @@ def _player_for(
     return scoring.add_player(
         club=club, name=name, actor=actor, email=email, member_id=member_id
     ), True
-
-
-def registration_details(name: str, email: str, member_id: str) -> tuple[str, str, str]:
-    """A registration's name, email and member id, folded and checked. Raises
-    ServiceError (`empty_name`, `name_too_long`, `bad_email`, `bad_member_id`)."""
-    name, email, member_id = " ".join(str(name).split()), email.strip(), member_id.strip()
-    if not name:
-        raise ServiceError("empty_name", _("The name is empty."), fields={"name": _("required")})
-    if len(name) > 120:
-        raise ServiceError(
-            "name_too_long",
-            _("The name is %(count)s characters long (120 at most).") % {"count": len(name)},
-            fields={"name": _("too long")},
-        )
-    if email:
-        try:
-            validate_email(email)
-        except ValidationError:
-            raise ServiceError(
-                "bad_email",
-                _("%(email)s is not an email address.") % {"email": repr(email)},
-                fields={"email": _("not an email address")},
-            ) from None
-    if len(member_id) > 40:
-        raise ServiceError(
-            "bad_member_id",
-            _("A member id has 40 characters at most."),
-            fields={"member_id": _("too long")},
-        )
-    return name, email, member_id
 
 
 def _known_player(

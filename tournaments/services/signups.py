@@ -42,13 +42,12 @@ from django.utils.translation import gettext as _
 
 from ginclub import login_limits, permissions
 from ginclub.errors import Conflict, Forbidden, NotFound, ServiceError
-from ginclub.inputs import name_problem
+from ginclub.inputs import name_problem, registration_details
 from ginclub.permissions import Actor
 from scoring import services as scoring
 from scoring.models import Player
 from tournaments.models import Pairing, Registration, SignUp, Tournament
 from tournaments.selectors.signups import closed_reason, phone_check_in_refusal
-from tournaments.services import registration as registering  # imports this module too
 from tournaments.services.base import log
 
 CODE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY34679"  # no 0/O, 1/I, 2/Z, 5/S, 8/B
@@ -220,7 +219,7 @@ def sign_up(*, tournament_id: int, actor: Actor, name: str, pin: str, email: str
         closed = closed_reason(tournament)
         if closed:
             raise Conflict("signups_closed", closed)
-        name, email, _member_id = registering.registration_details(name, email, "")
+        name, email, _member_id = registration_details(name, email, "")
         if problem := name_problem(name):
             raise ServiceError(
                 "invalid",
