@@ -105,8 +105,12 @@ def test_organiser_day_from_registration_to_public_standings(console, desk, phon
     expect(report).to_contain_text("'not-an-email' is not an email address.")
     shot(desk, "1-import-report")
     for name in PINS:  # check-in swaps the player's row; the counts follow by event
-        desk.locator(".reg", has_text=name).get_by_role("button", name="Check in").click()
-        expect(desk.locator(".reg", has_text=name)).to_contain_text("checked in")
+        row = desk.locator(".reg", has_text=name)
+        with desk.expect_response(lambda r: r.url.endswith("/check-in/")) as answer:
+            row.get_by_role("button", name="Check in").click()
+        # the answer first: a refusal or a busy server says what it was, not a timeout
+        assert answer.value.status == 200, (name, answer.value.status, answer.value.text())
+        expect(row).to_contain_text("checked in")
     expect(desk.locator("#registration-counts")).to_contain_text("4 checked in")
 
     # Draft round 1, see why each pair was made, publish, start the clock.
