@@ -290,6 +290,23 @@ CACHES = {
     ),
 }
 
+# Sessions on SQLite: Django's cached_db, the database behind a cache of files on this
+# machine (SHARED_CACHE_DIR/sessions), so a request reads its session from a file instead
+# of asking the database (issue 26). Sound because SQLite means one machine: every worker
+# shares those files, and a logout or a flush deletes the session's file as it deletes
+# its row. On PostgreSQL sessions stay in the database alone: its app servers may be
+# several, a file cache is one machine's, and Redis answers a failure as a miss
+# (ginclub.redis_cache), so a logout during a blip would leave the session alive there.
+if not os.environ.get("DATABASE_URL"):
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_CACHE_ALIAS = "sessions"
+    CACHES["sessions"] = {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(SHARED_CACHE_DIR / "sessions"),
+        "TIMEOUT": None,  # cached_db keeps each session as long as it lasts
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
+    }
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
