@@ -22,8 +22,9 @@ Environment variables:
     DJANGO_CACHE_KEY_PREFIX  what this deployment's keys in Redis start with (default: a
                           digest of the database's address), so deployments may share one
     DJANGO_SHARED_CACHE_DIR  the directory the app server's workers share on this machine:
-                          the shared cache without REDIS_URL, and always the login check
-                          slots (default: <SQLITE_PATH>-cache)
+                          the shared cache without REDIS_URL, the sessions' files on
+                          SQLite (sessions/), and always the login check slots (default:
+                          <SQLITE_PATH>-cache)
     DJANGO_LEDGER_DIR     the ledger's key files and signed checkpoint, kept out of the
                           database and its backups (default: <SQLITE_PATH>-ledger)
     DJANGO_LEDGER_KEYS    the ledger's MAC keys, "id:hexsecret,..." (the first hashes new
