@@ -108,7 +108,9 @@ def lock_hand(hand_id: int) -> tuple[Hand, Match, list[Game]]:
     if match is None:
         raise ServiceError("not_found", _("No such hand."), status=404)
     games = games_with_hands(match)
-    hand = next(h for game in games for h in game.hands.all() if h.pk == hand_id)
+    hand = next((h for game in games for h in game.hands.all() if h.pk == hand_id), None)
+    if hand is None:  # hands are never deleted: cannot happen, but say so rather than fail
+        raise ServiceError("not_found", _("No such hand."), status=404)
     return hand, match, games
 
 
