@@ -22,8 +22,9 @@ Environment variables:
     DJANGO_CACHE_KEY_PREFIX  what this deployment's keys in Redis start with (default: a
                           digest of the database's address), so deployments may share one
     DJANGO_SHARED_CACHE_DIR  the directory the app server's workers share on this machine:
-                          the shared cache without REDIS_URL, and always the login check
-                          slots (default: <SQLITE_PATH>-cache)
+                          the shared cache without REDIS_URL, the sessions' files on
+                          SQLite (sessions/), and always the login check slots (default:
+                          <SQLITE_PATH>-cache)
     DJANGO_LEDGER_DIR     the ledger's key files and signed checkpoint, kept out of the
                           database and its backups (default: <SQLITE_PATH>-ledger)
     DJANGO_LEDGER_KEYS    the ledger's MAC keys, "id:hexsecret,..." (the first hashes new
@@ -289,6 +290,23 @@ CACHES = {
         }
     ),
 }
+
+# Sessions on SQLite: Django's cached_db, the database behind a cache of files on this
+# machine (SHARED_CACHE_DIR/sessions), so a request reads its session from a file instead
+# of asking the database (issue 26). Sound because SQLite means one machine: every worker
+# shares those files, and a logout or a flush deletes the session's file as it deletes
+# its row. On PostgreSQL sessions stay in the database alone: its app servers may be
+# several, a file cache is one machine's, and Redis answers a failure as a miss
+# (ginclub.redis_cache), so a logout during a blip would leave the session alive there.
+if not os.environ.get("DATABASE_URL"):
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_CACHE_ALIAS = "sessions"
+    CACHES["sessions"] = {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(SHARED_CACHE_DIR / "sessions"),
+        "TIMEOUT": None,  # cached_db keeps each session as long as it lasts
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.db.models import OuterRef, Subquery
+
 from scoring.models import Game, Hand, Match, Penalty
 from scoring.rules import (
     RuleProfile,
@@ -60,14 +62,19 @@ def game_result(
     return score_game(scores, profile)
 
 
-def game_losses(match: Match) -> dict[int, str]:
-    """Game number -> the seat a standing game loss penalty ended it against."""
-    rows = (
-        Penalty.objects.filter(match=match, kind=Penalty.Kind.GAME_LOSS, reversed_at=None)
-        .order_by()  # no join for the model's ordering
-        .values_list("game", "seat")
+def game_loss_seat() -> Subquery:
+    """For a query of games: the seat a standing game loss penalty ended each game
+    against ("" or None: none). A penalty is recorded under the match's lock, so a
+    service reads this after taking the lock (with the games: recompute's
+    `games_with_hands`), never in the locking statement itself (on PostgreSQL that one
+    sees the rows as they were before it waited for the lock)."""
+    penalties = Penalty.objects.filter(
+        match=OuterRef("match"),
+        game=OuterRef("number"),
+        kind=Penalty.Kind.GAME_LOSS,
+        reversed_at=None,
     )
-    return {game: seat for game, seat in rows if game}
+    return Subquery(penalties.order_by().values("seat")[:1])
 
 
 def next_dealer_for(match: Match, game: Game) -> str:

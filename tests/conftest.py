@@ -40,6 +40,8 @@ def _suite_settings(tmp_path_factory):
             caches[alias] = {**cache, "KEY_PREFIX": f"{run}:{alias}"}
         elif alias == "shared":
             caches[alias] = {**cache, "LOCATION": str(directory)}
+        elif alias == "sessions":  # cached_db sessions on SQLite (settings)
+            caches[alias] = {**cache, "LOCATION": str(directory / "sessions")}
     with override_settings(
         STORAGES=plain,
         PASSWORD_HASHERS=fast_hashers,

@@ -18,8 +18,9 @@ from ginclub import ledger
 from ginclub.errors import Conflict, ServiceError
 from ginclub.permissions import Actor
 from scoring import hooks
-from scoring.models import Entry, Hand, Match
+from scoring.models import Entry, Game, Hand, Match
 from scoring.serializers import HandActionOutputSerializer
+from scoring.services.recompute import games_with_hands
 
 
 @dataclass
@@ -98,14 +99,19 @@ def lock_match(match_id: int) -> Match:
         raise ServiceError("not_found", _("No such match."), status=404) from None
 
 
-def lock_hand(hand_id: int) -> tuple[Hand, Match]:
-    """The hand's match, locked (found through the hand in the same query), then the hand
-    as it stands under the lock, with its game and the entry it stands on."""
+def lock_hand(hand_id: int) -> tuple[Hand, Match, list[Game]]:
+    """The hand's match, locked (found through the hand in the same query), then every
+    game of the match with its hands as they stand under the lock (games_with_hands, one
+    query), the hand among them: the recompute that follows a change to the hand works
+    from the same objects, so the hand is read once. Returns (hand, match, games)."""
     match = _locked_matches().filter(games__hands__pk=hand_id).first()
     if match is None:
         raise ServiceError("not_found", _("No such hand."), status=404)
-    hand = Hand.objects.select_related("game", "accepted_entry").get(pk=hand_id)
-    return hand, match
+    games = games_with_hands(match)
+    hand = next((h for game in games for h in game.hands.all() if h.pk == hand_id), None)
+    if hand is None:  # hands are never deleted: cannot happen, but say so rather than fail
+        raise ServiceError("not_found", _("No such hand."), status=404)
+    return hand, match, games
 
 
 def require_open(match: Match) -> None:
@@ -178,7 +184,11 @@ def record_entry(
     key: str,
     key_hash: str,
     hand: Hand | None = None,
+    response: dict[str, Any] | None = None,
 ) -> Entry:
+    """The entry of this request. `response`: the answer, when it is known before the
+    entry is written (`answer`: a change to a hand that exists), so that `done` need not
+    write it after; otherwise `finish` writes it."""
     # No savepoint of its own: the refusal below rolls the caller's whole transaction
     # back (a savepoint would cost two statements on every hand action for a case that
     # cannot happen).
@@ -195,6 +205,7 @@ def record_entry(
             payload=payload,
             idempotency_key=key,
             request_hash=key_hash,
+            response=response,
         )
     except IntegrityError:  # can't happen under the match lock; refuse rather than fork
         raise Conflict(
@@ -207,15 +218,26 @@ def link_entry(entry: Entry, hand: Hand) -> None:
     entry.save(update_fields=["hand"])
 
 
+def answer(hand: Hand, **extra: Any) -> dict[str, Any]:
+    """The API's answer to a hand action (HandActionOutputSerializer), kept with the
+    entry: a replayed idempotency key answers it again."""
+    return dict(HandActionOutputSerializer({"hand": hand, **extra}).data)
+
+
 def finish(entry: Entry, hand: Hand) -> Outcome:
-    # The API's answer, kept with the entry: a replayed idempotency key answers it again.
-    # The entry's hand is written in the same statement (a new hand's entry is made
-    # before the hand, which stands on it).
+    # The answer, written to the entry once the hand is: the entry's hand is written in
+    # the same statement (a new hand's entry is made before the hand, which stands on it).
     extra = getattr(entry, "response_extra", None) or {}
-    response = dict(HandActionOutputSerializer({"hand": hand, **extra}).data)
-    entry.response = response
+    entry.response = answer(hand, **extra)
     entry.save(update_fields=["hand", "response"])
-    return Outcome(hand=hand, response=response, entry=entry)
+    return Outcome(hand=hand, response=entry.response, entry=entry)
+
+
+def done(entry: Entry, hand: Hand) -> Outcome:
+    """The outcome of an action whose entry was written with its answer already
+    (record_entry's `response`, from `answer` before the entry)."""
+    assert entry.response is not None, "the entry was written without its answer"
+    return Outcome(hand=hand, response=entry.response, entry=entry)
 
 
 def user_of(actor: Actor):

@@ -28,6 +28,8 @@ from scoring.rules import RuleProfile, parse_cards
 from scoring.services.base import (
     Actor,
     Outcome,
+    answer,
+    done,
     finish,
     lock_hand,
     lock_match,
@@ -76,7 +78,7 @@ def submit_hand(*, match_id: int, actor: Actor, hand: HandInput, idempotency_key
             match, actor, seat, Entry.Kind.SUBMIT, hand.as_payload(), idempotency_key, key_hash
         )
         if existing is not None:
-            row = _second_entry(match, existing, seat, entry, values, actor)
+            row = _second_entry(match, games, existing, seat, entry, values, actor)
         else:
             row = _new_hand(match, games, game, hands, profile, hand, values, seat, entry, actor)
         return finish(entry, row)
@@ -183,8 +185,11 @@ def hand_fields(values: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _second_entry(match, hand: Hand, seat: str, entry: Entry, values, actor) -> Hand:
-    """Double entry: the other seat's entry of the same hand confirms or disputes it."""
+def _second_entry(
+    match, games: list[Game], hand: Hand, seat: str, entry: Entry, values, actor
+) -> Hand:
+    """Double entry: the other seat's entry of the same hand (`hand`, one of `games`'
+    hands) confirms or disputes it."""
     first = hand.entries.filter(kind=Entry.Kind.SUBMIT).order_by("id").first()
     who = first.player.name if first and first.player else _("an organiser")
     if (
@@ -223,7 +228,7 @@ def _second_entry(match, hand: Hand, seat: str, entry: Entry, values, actor) -> 
                 },
             )
         entry.hand = hand  # saved with the response (finish)
-        _accept(match, hand, first, actor, entry, snapshot(hand))
+        _accept(match, hand, first, actor, entry, snapshot(hand), games)
         return hand
     entry.hand = hand  # saved with the response (finish)
     before = snapshot(hand)
@@ -240,7 +245,7 @@ def _second_entry(match, hand: Hand, seat: str, entry: Entry, values, actor) -> 
             after={**snapshot(hand), "differences": diff},
         )
         return hand
-    _accept(match, hand, first, actor, entry, before)
+    _accept(match, hand, first, actor, entry, before, games)
     return hand
 
 
@@ -266,7 +271,7 @@ def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: s
     (`stale_version`, `not_pending`, `double_entry`, `match_closed`)."""
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version}
-        hand, match, seat, key_hash, replay = _begin(
+        hand, match, games, seat, key_hash, replay = _begin(
             hand_id, "confirm", payload, actor, idempotency_key
         )
         if replay is not None:
@@ -286,6 +291,8 @@ def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: s
             raise Forbidden("own_entry", _("You entered this hand; your opponent confirms it."))
         if match.agreement == Match.Agreement.DOUBLE and seat and not settling:
             raise Conflict("double_entry", _("In double entry both players enter the hand."))
+        before = snapshot(hand)
+        _agree(hand, first)  # the hand as the answer shows it, written by _accept
         entry = record_entry(
             match,
             actor,
@@ -295,10 +302,10 @@ def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: s
             idempotency_key,
             key_hash,
             hand=hand,
+            response=answer(hand),
         )
-        before = snapshot(hand)
-        _accept(match, hand, first, actor, entry, before)
-        return finish(entry, hand)
+        _accept(match, hand, first, actor, entry, before, games)
+        return done(entry, hand)
 
 
 def dispute_hand(
@@ -310,7 +317,7 @@ def dispute_hand(
     `match_closed`)."""
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version, "reason": reason}
-        hand, match, seat, key_hash, replay = _begin(
+        hand, match, games, seat, key_hash, replay = _begin(
             hand_id, "dispute", payload, actor, idempotency_key
         )
         if replay is not None:
@@ -349,7 +356,7 @@ def withdraw_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: 
     """The enterer takes back a hand nobody has agreed to yet. Raises Forbidden, Conflict."""
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version}
-        hand, match, seat, key_hash, replay = _begin(
+        hand, match, games, seat, key_hash, replay = _begin(
             hand_id, "withdraw", payload, actor, idempotency_key
         )
         if replay is not None:
@@ -375,7 +382,7 @@ def withdraw_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: 
             key_hash,
             hand=hand,
         )
-        _void(match, hand, actor, entry, "hand_withdrawn", "")
+        _void(match, hand, actor, entry, "hand_withdrawn", "", games)
         return finish(entry, hand)
 
 
@@ -404,7 +411,7 @@ def correct_hand(
             "reason": reason,
             "values": hand_input.as_payload(),
         }
-        hand, match, _seat, key_hash, replay = _begin(
+        hand, match, games, _seat, key_hash, replay = _begin(
             hand_id, "correct", payload, actor, idempotency_key, organiser=True
         )
         if replay is not None:
@@ -434,7 +441,9 @@ def correct_hand(
             before=before,
             after=snapshot(hand),
         )
-        report = recompute(match, actor, action="hand_corrected", hand=hand, reason=reason)
+        report = recompute(
+            match, actor, action="hand_corrected", hand=hand, reason=reason, games=games
+        )
         return _finished(entry, hand, before, report)
 
 
@@ -447,7 +456,7 @@ def void_hand(
     require_reason(reason, _("Voiding a hand needs a reason."))
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version, "reason": reason}
-        hand, match, _seat, key_hash, replay = _begin(
+        hand, match, games, _seat, key_hash, replay = _begin(
             hand_id, "void", payload, actor, idempotency_key, organiser=True
         )
         if replay is not None:
@@ -462,7 +471,7 @@ def void_hand(
             match, actor, "", Entry.Kind.VOID, payload, idempotency_key, key_hash, hand=hand
         )
         before = snapshot(hand)
-        report = _void(match, hand, actor, entry, "hand_voided", reason)
+        report = _void(match, hand, actor, entry, "hand_voided", reason, games)
         return _finished(entry, hand, before, report)
 
 
@@ -494,7 +503,8 @@ def _begin(
     """Every hand action starts alike: lock the hand's match, ask whether this actor may
     act on it at all, then answer this actor's retry of this very request with its stored
     response (a replay), before any state check that could now refuse it. Returns (hand,
-    match, seat: "" for an organiser, key_hash, replay or None).
+    match, games: the match's games with their hands, the hand among them, for the
+    recompute; seat: "" for an organiser, key_hash, replay or None).
 
     An organiser's correction or void first takes the locks the apps above need to judge
     a result change (scoring.hooks' result lock: the tournament row), in their order."""
@@ -502,14 +512,15 @@ def _begin(
         match_id = Hand.objects.filter(pk=hand_id).values_list("game__match_id", flat=True)
         if match_id:
             hooks.lock_for_result_change(match_id[0])
-    hand, match = lock_hand(hand_id)
+    hand, match, games = lock_hand(hand_id)
     if organiser:
         permissions.require_manage_match(actor, match)
         seat = ""
     else:
         seat = permissions.require_seat_or_organiser(actor, match)
     key_hash = request_hash(kind, payload)
-    return hand, match, seat, key_hash, replayed_outcome(match, actor, idempotency_key, key_hash)
+    replay = replayed_outcome(match, actor, idempotency_key, key_hash)
+    return hand, match, games, seat, key_hash, replay
 
 
 def _finished(entry: Entry, hand: Hand, before: dict, report: ResultReport) -> Outcome:
@@ -520,7 +531,9 @@ def _finished(entry: Entry, hand: Hand, before: dict, report: ResultReport) -> O
     return outcome
 
 
-def _void(match, hand: Hand, actor: Actor, entry: Entry, action: str, reason: str) -> ResultReport:
+def _void(
+    match, hand: Hand, actor: Actor, entry: Entry, action: str, reason: str, games: list[Game]
+) -> ResultReport:
     before = snapshot(hand)
     hand.state = Hand.State.VOIDED
     hand.version += 1
@@ -535,19 +548,31 @@ def _void(match, hand: Hand, actor: Actor, entry: Entry, action: str, reason: st
         before=before,
         after=snapshot(hand),
     )
-    return recompute(match, actor, action=action, hand=hand, reason=reason)
+    return recompute(match, actor, action=action, hand=hand, reason=reason, games=games)
 
 
 def _accept(
-    match: Match, hand: Hand, first: Entry | None, actor: Actor, entry: Entry, before: dict
+    match: Match,
+    hand: Hand,
+    first: Entry | None,
+    actor: Actor,
+    entry: Entry,
+    before: dict,
+    games: list[Game],
 ) -> None:
     """The hand is agreed (on `first`, the entry it stands on): confirmed, logged by
-    `entry`'s actor, and the match's totals recomputed."""
-    hand.state = Hand.State.CONFIRMED
-    hand.accepted_entry = first
+    `entry`'s actor, and the match's totals recomputed from `games` (games_with_hands,
+    the hand among them)."""
+    _agree(hand, first)
     hand.save(update_fields=["state", "accepted_entry", "updated_at"])
     log(match, "hand_confirmed", actor, hand=hand, entry=entry, before=before, after=snapshot(hand))
-    recompute(match, actor, action="hand_confirmed", hand=hand)
+    recompute(match, actor, action="hand_confirmed", hand=hand, games=games)
+
+
+def _agree(hand: Hand, first: Entry | None) -> None:
+    """The hand, agreed on `first` (the entry it stands on), before it is saved."""
+    hand.state = Hand.State.CONFIRMED
+    hand.accepted_entry = first
 
 
 def _current_game(match: Match, number: int, games: list[Game]) -> Game:

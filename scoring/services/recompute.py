@@ -23,13 +23,13 @@ from django.utils.translation import gettext as _
 from ginclub import ledger
 from ginclub.errors import Conflict
 from scoring.match_rules import (
-    game_losses,
+    game_loss_seat,
     game_result,
     is_hollywood,
     next_dealer_for,
     profile_of,
 )
-from scoring.models import Game, Hand, Match
+from scoring.models import Entry, Game, Hand, Match
 from scoring.rules import RuleProfile, score_hollywood, score_match
 from scoring.rules.games import HOLLYWOOD_GAMES, hollywood_match
 from scoring.services.summaries import write_match_summaries
@@ -46,9 +46,54 @@ def start_games(matches: list[Match]) -> list[Game]:
 
 
 def games_with_hands(match: Match) -> list[Game]:
-    """Every game of `match` in order, each with its hands (two queries): what
-    `recompute_match` works from."""
-    return list(match.games.order_by("number").prefetch_related("hands"))
+    """Every game of `match` in order, each with its hands (prefetched: `game.hands.all()`
+    asks nothing) and `lost_by`, the seat a standing game loss penalty ended it against
+    (match_rules.game_loss_seat), in one query (the games joined to their hands): what
+    `recompute_match` works from. Each hand comes with the entry it stands on, its id and
+    seat (who entered it: a confirmation asks; its other fields load when read). Read
+    under the match's lock."""
+    db = match._state.db or "default"
+    game_names = [f.attname for f in Game._meta.concrete_fields]
+    hand_names = [f.attname for f in Hand._meta.concrete_fields]
+    rows = (
+        Game.objects.using(db)
+        .filter(match=match)
+        .annotate(lost_by=game_loss_seat())
+        .order_by("number", "hands__number", "hands__pk")
+        .values_list(
+            *game_names,
+            "lost_by",
+            *(f"hands__{name}" for name in hand_names),
+            "hands__accepted_entry__seat",
+        )
+    )
+    games: dict[int, Game] = {}
+    hands: dict[int, list[Hand]] = {}
+    width = len(game_names)
+    for row in rows:
+        game = games.get(row[0])
+        if game is None:
+            game = games[row[0]] = Game.from_db(db, game_names, row[:width])
+            game.lost_by = row[width] or None
+            hands[game.pk] = []
+        if row[width + 1] is not None:  # a game without hands joins none
+            hand = Hand.from_db(db, hand_names, row[width + 1 : -1])
+            hand.game = game
+            if hand.accepted_entry_id is not None:
+                hand.accepted_entry = Entry.from_db(
+                    db, ["id", "seat"], [hand.accepted_entry_id, row[-1]]
+                )
+            hands[game.pk].append(hand)
+    for game in games.values():
+        _cache_hands(game, hands[game.pk])
+    return list(games.values())
+
+
+def _cache_hands(game: Game, hands: list[Hand]) -> None:
+    """`hands` become `game.hands.all()`, as prefetch_related leaves them."""
+    cached = game.hands.get_queryset()
+    cached._result_cache, cached._prefetch_done = hands, True
+    game._prefetched_objects_cache = {Game.hands.rel.cache_name: cached}
 
 
 def add_hand(game: Game, hand: Hand) -> None:
@@ -75,13 +120,13 @@ def recompute_match(match: Match, actor=None, games: list[Game] | None = None) -
 
 
 def _recompute_games(match: Match, profile: RuleProfile, actor, games: list[Game]) -> list[Game]:
-    losses = game_losses(match)  # games a game loss penalty ended
     finished_results = []
     for index, game in enumerate(games):
         if index and not any(h.state != Hand.State.VOIDED for h in game.hands.all()):
             # not started yet (or dormant): dealt by whoever follows the last game's end
             game.first_dealer = next_dealer_for(match, games[index - 1])
-        result, finished = _recompute_game(match, game, profile, losses.get(game.number))
+        # lost_by: a game loss penalty ended it (games_with_hands read it)
+        result, finished = _recompute_game(match, game, profile, game.lost_by)
         if finished:
             finished_results.append(result)
             continue
