@@ -22,10 +22,11 @@ class Card:
     """One of the 52 cards; there is exactly one object per card (see `DECK`), so cards
     compare and hash by identity, which keeps the engine's inner loops fast.
 
-    Ordered by suit, then rank; `index` = suit * 13 + rank - 1; `bit` = 1 << (rank - 1).
+    Ordered by suit, then rank; `index` = suit * 13 + rank - 1; `bit` = 1 << (rank - 1)
+    (its rank in a 13-bit suit mask); `mask` = 1 << index (the card in a 52-bit hand mask).
     """
 
-    __slots__ = ("suit_index", "rank", "index", "bit", "value")
+    __slots__ = ("suit_index", "rank", "index", "bit", "mask", "value")
 
     def __init__(self, suit_index: int, rank: int) -> None:
         assert 1 <= rank <= 13 and 0 <= suit_index <= 3
@@ -33,6 +34,7 @@ class Card:
         self.rank = rank
         self.index = suit_index * 13 + rank - 1
         self.bit = 1 << (rank - 1)
+        self.mask = 1 << self.index
         self.value = min(rank, 10)
 
     def __lt__(self, other: Card) -> bool:

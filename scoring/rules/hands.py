@@ -34,15 +34,15 @@ from scoring.rules.melds import (
     arrangement_within,
     best_arrangement,
     best_deadwood,
+    by_suit,
     check_meld,
     deadwood_of_masks,
-    suit_masks,
+    hand_mask,
 )
 from scoring.rules.profiles import RuleProfile
 from scoring.rules.spread import (
     MeldTable,
     Reply,
-    by_suit,
     could_lay_off,
     defender_reply,
     reply_masks,
@@ -115,19 +115,18 @@ class HandResult:
         by_cards: bool = False,
         parts: Parts = (),
     ) -> None:
-        self.__dict__.update(
-            outcome=outcome,
-            winner=winner,
-            points=points,
-            knocker_deadwood=knocker_deadwood,
-            defender_deadwood=defender_deadwood,
-            explanation=explanation,
-            knocker_melds=knocker_melds,
-            defender_melds=defender_melds,
-            laid_off=laid_off,
-            by_cards=by_cards,
-            parts=parts,
-        )
+        fields = self.__dict__  # stored one by one: cheaper than update(**eleven)
+        fields["outcome"] = outcome
+        fields["winner"] = winner
+        fields["points"] = points
+        fields["knocker_deadwood"] = knocker_deadwood
+        fields["defender_deadwood"] = defender_deadwood
+        fields["explanation"] = explanation
+        fields["knocker_melds"] = knocker_melds
+        fields["defender_melds"] = defender_melds
+        fields["laid_off"] = laid_off
+        fields["by_cards"] = by_cards
+        fields["parts"] = parts
 
     def as_dict(self) -> dict:
         data = {
@@ -251,33 +250,41 @@ def _big_gin(k: int, d: int, profile: RuleProfile, limit: Limit) -> HandResult:
             {"deadwood": k},
         )
     points = profile.big_gin_bonus + d
-    text = (
-        HAND_TEXTS["big_gin"],
-        {"bonus": profile.big_gin_bonus, "deadwood": d, "points": points},
-    )
-    return _multiplied(Outcome.BIG_GIN, "knocker", points, k, d, text, limit)
+    values = {"bonus": profile.big_gin_bonus, "deadwood": d, "points": points}
+    return _multiplied(Outcome.BIG_GIN, "knocker", points, k, d, "big_gin", values, limit)
 
 
 def _knock(
-    k: int, d_before: int, d: int, profile: RuleProfile, limit: Limit, **cards
+    k: int,
+    d_before: int,
+    d: int,
+    profile: RuleProfile,
+    limit: Limit,
+    knocker_melds: tuple[Meld, ...] = (),
+    defender_melds: tuple[Meld, ...] = (),
+    laid_off: tuple[Card, ...] = (),
+    by_cards: bool = False,
 ) -> HandResult:
-    """K and D known: gin when K is 0, else knock or undercut."""
+    """K and D known: gin when K is 0, else knock or undercut (with the cards shown, when
+    scored from cards)."""
     if k == 0:
         points = profile.gin_bonus + d_before
-        text = (
-            HAND_TEXTS["gin"],
-            {"bonus": profile.gin_bonus, "deadwood": d_before, "points": points},
-        )
-        return _multiplied(Outcome.GIN, "knocker", points, 0, d_before, text, limit, **cards)
-    if k > limit.knock_limit:
+        values = {"bonus": profile.gin_bonus, "deadwood": d_before, "points": points}
+        outcome, winner, d, key = Outcome.GIN, "knocker", d_before, "gin"
+    elif k > limit.knock_limit:
         raise _over_the_limit(k, limit)
-    if d < k or (d == k and profile.undercut_on_tie):
+    elif d < k or (d == k and profile.undercut_on_tie):
         points = profile.undercut_bonus + (k - d)
         values = {"bonus": profile.undercut_bonus, "knocker": k, "defender": d, "points": points}
-        text = (HAND_TEXTS["undercut"], values)
-        return _multiplied(Outcome.UNDERCUT, "defender", points, k, d, text, limit, **cards)
-    text = (HAND_TEXTS["knock"], {"defender": d, "knocker": k, "points": d - k})
-    return _multiplied(Outcome.KNOCK, "knocker", d - k, k, d, text, limit, **cards)
+        outcome, winner, key = Outcome.UNDERCUT, "defender", "undercut"
+    else:
+        points = d - k
+        values = {"defender": d, "knocker": k, "points": points}
+        outcome, winner, key = Outcome.KNOCK, "knocker", "knock"
+    return _multiplied(
+        outcome, winner, points, k, d, key, values, limit,
+        knocker_melds, defender_melds, laid_off, by_cards,
+    )  # fmt: skip
 
 
 def _over_the_limit(k: int, limit: Limit) -> RulesError:
@@ -291,15 +298,35 @@ def _over_the_limit(k: int, limit: Limit) -> RulesError:
     return RulesError("illegal_knock", template, values)
 
 
-def _multiplied(outcome, winner, points, k, d, text, limit: Limit, **cards) -> HandResult:
-    parts: Parts = (text,)
-    explanation = text[0] % text[1]  # fill(parts), for one part
-    if limit.multiplier != 1:
+def _multiplied(outcome, winner, points, k, d, key, values, limit: Limit, *cards) -> HandResult:
+    """The result, its points multiplied for an Oklahoma spade; `key` names the outcome's
+    text in HAND_TEXTS, `values` fill it, `cards` are the shown melds and lay-offs."""
+    template = HAND_TEXTS[key]
+    if limit.multiplier == 1:
+        parts: Parts = ((template, values),)
+        explanation = _filled(key, template, values)
+    else:
         points *= limit.multiplier
-        values = {"multiplier": limit.multiplier, "points": points}
-        parts += ((MULTIPLIED_TEXTS[limit.note], values),)
+        more = {"multiplier": limit.multiplier, "points": points}
+        parts = ((template, values), (MULTIPLIED_TEXTS[limit.note], more))
         explanation = fill(parts)
-    return HandResult(outcome, winner, points, k, d, explanation, parts=parts, **cards)
+    return HandResult(outcome, winner, points, k, d, explanation, *cards, parts=parts)
+
+
+# One outcome's text per outcome and values (the values of a hand are small whole numbers,
+# so there are a few thousand at most): filling a template costs more than finding it.
+_FILLED: dict[tuple, str] = {}
+
+
+def _filled(key: str, template: str, values: dict) -> str:
+    """`template % values`, remembered."""
+    memo = (key, *values.values())
+    text = _FILLED.get(memo)
+    if text is None:
+        if len(_FILLED) >= 8192:
+            _FILLED.clear()
+        text = _FILLED[memo] = template % values
+    return text
 
 
 # ------------------------------------------------------- reading an explanation back
@@ -361,13 +388,16 @@ def score_cards(
     10 for the defender. Declared melds and lay-offs are validated and used as declared."""
     knocker, defender = tuple(knocker), tuple(defender)
     _check_counts(knocker, defender)
+    own, held = hand_mask(knocker), hand_mask(defender)
+    if (own | held).bit_count() != len(knocker) + len(defender):
+        check_unique(knocker + defender)  # says which card is given twice
     limit = hand_limit(profile, upcard)
     declared = _declared_melds(knocker, knocker_melds)
     if len(knocker) == 11:
         return _score_big_gin_cards(knocker, defender, declared, layoffs, profile, limit)
     if declared is not None:
         return _score_spread(knocker, declared, defender, layoffs, profile, limit)
-    return _best_for_knocker(knocker, defender, layoffs, profile, limit)
+    return _best_for_knocker(knocker, defender, layoffs, profile, limit, own, held)
 
 
 def _check_counts(knocker: Sequence[Card], defender: Sequence[Card]) -> None:
@@ -383,7 +413,6 @@ def _check_counts(knocker: Sequence[Card], defender: Sequence[Card]) -> None:
             gettext_noop("the defender's hand has %(count)s cards: it needs 10"),
             {"count": len(defender)},
         )
-    check_unique(knocker + defender)
 
 
 def _declared_melds(knocker, melds) -> tuple[Meld, ...] | None:
@@ -436,20 +465,21 @@ def _score_spread(knocker, melds, defender, layoffs, profile, limit) -> HandResu
     return _with_reply(result, melds, reply)
 
 
-def _best_for_knocker(knocker, defender, layoffs, profile, limit) -> HandResult:
+def _best_for_knocker(knocker, defender, layoffs, profile, limit, mask, held_mask) -> HandResult:
     """Without declared melds, the knocker's spread is the one with the best net result
-    for the knocker against the defender's best reply."""
-    own = suit_masks(knocker)
+    for the knocker against the defender's best reply (`mask` and `held_mask`: the two
+    hands' 52-bit card masks)."""
+    own = by_suit(mask)
     if deadwood_of_masks(*own) == 0:
         return _score_spread(
-            knocker, best_arrangement(knocker).melds, defender, layoffs, profile, limit
+            knocker, arrangement_within(knocker, *own).melds, defender, layoffs, profile, limit
         )
-    held = suit_masks(defender)
+    held = by_suit(held_mask)
     before = deadwood_of_masks(*held)
     if layoffs is None and not (profile.layoffs and could_lay_off(own, held)):
         # D is the same for every spread, and the knocker's net only falls as K rises:
         # the least-deadwood arrangement is the best spread.
-        arrangement = best_arrangement(knocker)
+        arrangement = arrangement_within(knocker, *own)
         if arrangement.deadwood > limit.knock_limit:
             raise _explain_illegal(knocker, limit, None)
         return _knock(

@@ -38,7 +38,10 @@ class Arrangement:
     # Written out: the generated __init__ of a frozen dataclass sets each field through
     # object.__setattr__, and the engine makes one or two of these per hand it scores.
     def __init__(self, melds: tuple[Meld, ...], deadwood_cards: tuple[Card, ...], deadwood: int):
-        self.__dict__.update(melds=melds, deadwood_cards=deadwood_cards, deadwood=deadwood)
+        fields = self.__dict__  # stored one by one: cheaper than update(**three)
+        fields["melds"] = melds
+        fields["deadwood_cards"] = deadwood_cards
+        fields["deadwood"] = deadwood
 
     def as_dict(self) -> dict:
         return {
@@ -135,11 +138,32 @@ def _in_runs(mask: int) -> int:
 IN_RUNS = [_in_runs(mask) for mask in range(1 << 13)]
 
 
-def suit_masks(cards: Iterable[Card]) -> list[int]:
-    masks = [0, 0, 0, 0]
+SUIT_BITS = 8191  # one suit's 13 ranks in a 52-bit card mask (bit suit*13 + rank-1)
+
+
+def hand_mask(cards: Iterable[Card]) -> int:
+    """The cards as one 52-bit mask (bit suit*13 + rank-1)."""
+    if type(cards) is tuple and len(cards) == 10:
+        # Ten cards, nearly every call, or-ed written out: a loop costs more.
+        c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
+        return (
+            c0.mask | c1.mask | c2.mask | c3.mask | c4.mask
+            | c5.mask | c6.mask | c7.mask | c8.mask | c9.mask
+        )  # fmt: skip
+    mask = 0
     for card in cards:
-        masks[card.suit_index] |= card.bit
-    return masks
+        mask |= card.mask
+    return mask
+
+
+def by_suit(mask: int) -> tuple[int, int, int, int]:
+    """A 52-bit card mask as four 13-bit suit masks (bit rank-1)."""
+    return (mask & SUIT_BITS, mask >> 13 & SUIT_BITS, mask >> 26 & SUIT_BITS, mask >> 39)
+
+
+def suit_masks(cards: Iterable[Card]) -> list[int]:
+    """The cards as four 13-bit suit masks (bit rank-1)."""
+    return list(by_suit(hand_mask(cards)))
 
 
 def _removals(present: int) -> tuple[tuple[int, int, int, int], ...]:

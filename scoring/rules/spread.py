@@ -33,6 +33,7 @@ from scoring.rules.errors import RulesError, gettext_noop
 from scoring.rules.melds import (
     IN_RUNS,
     RUN_STRETCHES,
+    SUIT_BITS,
     VALUE_SUM,
     Meld,
     arrangement_within,
@@ -54,7 +55,10 @@ class Reply:
 
     def __init__(self, deadwood: int, laid_off: tuple[Card, ...], melds: tuple[Meld, ...]):
         # Like Arrangement's: cheaper than a frozen dataclass's generated __init__.
-        self.__dict__.update(deadwood=deadwood, laid_off=laid_off, melds=melds)
+        fields = self.__dict__
+        fields["deadwood"] = deadwood
+        fields["laid_off"] = laid_off
+        fields["melds"] = melds
 
 
 def spread_masks(knocker_melds: Sequence[Meld]) -> tuple[list[int], list[int]]:
@@ -223,12 +227,6 @@ def _declared_reply(knocker_melds, defender, declared, layoffs_allowed) -> Reply
 
 
 # ------------------------------------------------------------ the knocker's spreads
-
-SUIT_BITS = 8191  # one suit's 13 ranks in a 52-bit card mask (bit suit*13 + rank-1)
-
-
-def by_suit(mask: int) -> tuple[int, int, int, int]:
-    return (mask & SUIT_BITS, mask >> 13 & SUIT_BITS, mask >> 26 & SUIT_BITS, mask >> 39)
 
 
 def _mask_value(mask: int) -> int:
