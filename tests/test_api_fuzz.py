@@ -18,13 +18,13 @@ import itertools
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
 
 import pytest
 import schemathesis
 import yaml
 from django.conf import settings as django_settings
-from django.contrib.sessions.backends.db import SessionStore
 from django.core import signals
 from django.db import close_old_connections, transaction
 from django.middleware.csrf import _get_new_csrf_string
@@ -153,7 +153,7 @@ def world(db, in_process) -> World:
     assert hand.state == Hand.State.PENDING
 
     # A phone that opened the table link and took seat A (as ginclub.permissions keeps it).
-    session = SessionStore()
+    session = import_module(django_settings.SESSION_ENGINE).SessionStore()  # as the site keeps them
     session["table_grants"] = {str(match.pk): [time.time() + 3600, match.link_generation]}
     session["seats"] = {str(match.pk): match.player_a_id}
     session.create()
