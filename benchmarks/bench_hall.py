@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime
+import importlib.util
 import json
 import os
 import signal
@@ -184,6 +185,8 @@ def main() -> int:
     )
     parser.add_argument("--port", type=int, default=0, help="gunicorn's (default: a free one)")
     args = parser.parse_args()
+    if importlib.util.find_spec("locust") is None:  # before minutes of building the hall
+        parser.exit(2, "locust is missing: pip install -e '.[bench]' (make bench-hall does)\n")
 
     work = Path(tempfile.mkdtemp(prefix="ginclub-hall-"))
     env = {
