@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import re
+import threading
+import warnings
 from pathlib import Path
 
 import pytest
@@ -75,6 +77,60 @@ def in_italian(page) -> None:
 
     page.get_by_test_id("language-it").click()
     expect(page.locator("html")).to_have_attribute("lang", "it")
+
+
+class InFlight:
+    """The threads answering a request right now, from Django's own request signals (a
+    request is finished when its response is closed, after its last byte is sent)."""
+
+    def __init__(self) -> None:
+        self._threads: set[int] = set()
+        self._changed = threading.Condition()
+
+    def started(self, **kwargs) -> None:
+        with self._changed:
+            self._threads.add(threading.get_ident())
+
+    def finished(self, **kwargs) -> None:
+        with self._changed:
+            self._threads.discard(threading.get_ident())
+            self._changed.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        with self._changed:
+            return self._changed.wait_for(lambda: not self._threads, timeout)
+
+
+@pytest.fixture(scope="session")
+def _in_flight():
+    from django.core.signals import request_finished, request_started
+
+    in_flight = InFlight()
+    request_started.connect(in_flight.started, weak=False)
+    request_finished.connect(in_flight.finished, weak=False)
+    yield in_flight
+    request_started.disconnect(in_flight.started)
+    request_finished.disconnect(in_flight.finished)
+
+
+@pytest.fixture(autouse=True)
+def _live_server_drained(request, _in_flight):
+    """Before the test's database is emptied, every page is closed and the live server has
+    answered what it was still answering. A request still running while PostgreSQL
+    truncates the tables (a poll, the last click's answer) can deadlock with the TRUNCATE,
+    and the database is then left unflushed ("couldn't be flushed", seen in CI).
+
+    Set up after pytest-django's own live-server helper, which asks for the test's
+    database first, so this runs before that database is emptied."""
+    yield
+    if "live_server" not in request.fixturenames:
+        return
+    browser = request.getfixturevalue("browser") if "browser" in request.fixturenames else None
+    if browser is not None:
+        for context in list(browser.contexts):
+            context.close()
+    if not _in_flight.wait_idle(timeout=60):
+        warnings.warn("the live server was still answering a request after 60 s", stacklevel=1)
 
 
 @pytest.fixture(scope="session")
