@@ -35,8 +35,8 @@ run: $(VENV)/.installed compilemessages
 
 test: $(VENV)/.installed-test compilemessages
 	$(PY) -m pytest -n 2 --ignore=tests/test_api_fuzz.py $(PYTEST_ARGS)
-	# schemathesis expands its operations only in a single process.
-	$(PY) -m pytest -p no:xdist tests/test_api_fuzz.py $(PYTEST_ARGS)
+	# schemathesis expands its operations only in a single process: two, side by side.
+	bin/fuzz $(PY) $(PYTEST_ARGS)
 
 # The Italian catalogue: `make messages` after adding or changing text (then translate
 # every new entry in locale/it/LC_MESSAGES/django.po); the .mo is built, not committed.

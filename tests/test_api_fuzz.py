@@ -10,11 +10,16 @@ than answered 404. Every case is rolled back, so each one meets the same world.
 The checks: no 5xx, only documented status codes, the documented content type, and a body
 that fits the documented schema. A failure here is an API bug (or a schema that lies),
 never something to relax.
+
+schemathesis expands its operations only in a single process (not under xdist), so
+`make test` splits them in two shards run side by side: FUZZ_SHARD=1/2 and 2/2 each take
+every other operation of the sorted list, with test databases of their own.
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -47,7 +52,50 @@ from tests.tournaments.helpers import new_event, play_hand, play_round
 from tournaments.models import Job, Season
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "openapi.yaml"
-schema = schemathesis.openapi.from_path(SCHEMA_PATH)
+METHODS = {"get", "put", "post", "patch", "delete"}
+
+
+def _operations_in_the_yaml() -> list[str]:
+    document = yaml.safe_load(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return sorted(
+        f"{method.upper()} {path}"
+        for path, item in document["paths"].items()
+        for method in item
+        if method in METHODS
+    )
+
+
+def _shard() -> tuple[int, int]:
+    """(k, n) from FUZZ_SHARD=k/n; (1, 1) without it."""
+    value = os.environ.get("FUZZ_SHARD", "1/1")
+    k, _, n = value.partition("/")
+    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        raise pytest.UsageError(f"FUZZ_SHARD={value!r}: expected k/n with 1 <= k <= n, as 1/2")
+    return int(k), int(n)
+
+
+SHARD, SHARDS = _shard()
+# This shard's operations: every n-th of the sorted list, starting at the k-th.
+OURS = frozenset(_operations_in_the_yaml()[SHARD - 1 :: SHARDS])
+
+
+def _ours(context) -> bool:
+    return f"{context.operation.method.upper()} {context.operation.path}" in OURS
+
+
+schema = schemathesis.openapi.from_path(SCHEMA_PATH).include(func=_ours)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """Shards run side by side, each with test databases of its own."""
+    if SHARDS == 1:
+        return
+    for database in django_settings.DATABASES.values():
+        test = database.setdefault("TEST", {})
+        name = test.get("NAME") or f"test_{database['NAME']}"
+        test["NAME"] = f"{name}_fuzz{SHARD}"
+
 
 CHECKS = [
     not_a_server_error,
@@ -55,7 +103,6 @@ CHECKS = [
     content_type_conformance,
     response_schema_conformance,
 ]
-METHODS = {"get", "put", "post", "patch", "delete"}
 _turns = itertools.count()
 
 # operation -> identity -> status codes seen (a summary for the last test of the file)
@@ -244,23 +291,18 @@ def test_every_operation(case, world):
                 transaction.set_rollback(True)  # every case meets the same world
 
 
-def _operations_in_the_yaml() -> set[str]:
-    document = yaml.safe_load(SCHEMA_PATH.read_text(encoding="utf-8"))
-    return {
-        f"{method.upper()} {path}"
-        for path, item in document["paths"].items()
-        for method in item
-        if method in METHODS
-    }
-
-
 def test_every_operation_of_the_schema_is_fuzzed():
-    """schema.parametrize() makes one test per operation of openapi.yaml: none is skipped."""
+    """schema.parametrize() makes one test per operation of this shard: none is skipped, and
+    the shards together take every operation of openapi.yaml."""
     collected = {
         f"{result.ok().method.upper()} {result.ok().path}" for result in schema.get_all_operations()
     }
-    assert collected == _operations_in_the_yaml()
-    assert len(collected) > 40
+    assert collected == OURS
+    everything = _operations_in_the_yaml()
+    assert len(everything) > 40
+    shards = [set(everything[k::SHARDS]) for k in range(SHARDS)]
+    assert set().union(*shards) == set(everything)
+    assert sum(len(shard) for shard in shards) == len(everything)
 
 
 def test_summary_of_what_the_fuzzing_saw():
@@ -275,4 +317,4 @@ def test_summary_of_what_the_fuzzing_saw():
             for identity, statuses in SEEN[operation].items()
         )
         print(f"{operation:55} {line}")
-    assert set(SEEN) == _operations_in_the_yaml()
+    assert set(SEEN) == OURS
