@@ -12,6 +12,8 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
+from django.db import transaction
+from django.test import override_settings
 from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
@@ -89,9 +91,29 @@ EXPECTED = {
 }
 
 
-@pytest.fixture
-def world(club, organiser):
-    """Round 1 closed (the registered player P01 played P02), round 2 drafted."""
+@pytest.fixture(scope="module")
+def _ledger_dir(tmp_path_factory):
+    """One ledger directory for the module: its world's ledger rows are written once."""
+    with override_settings(LEDGER_DIR=tmp_path_factory.mktemp("ledger"), LEDGER_KEYS=""):
+        yield
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker, _ledger_dir):
+    """Round 1 closed (the registered player P01 played P02), round 2 drafted.
+
+    Built once for the module's 380 tests, in a transaction never committed: each test's
+    own transaction (pytest-django's) is a savepoint inside it, rolled back after the test,
+    so every test meets this same world."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield _build_world()
+        transaction.set_rollback(True)
+
+
+def _build_world() -> dict:
+    club = ClubFactory(name="Gin Club", slug="gin-club")
+    organiser = UserFactory(username="org")
+    club.organisers.add(organiser)
     UserFactory(username="admin", is_superuser=True, is_staff=True)
     club.auditors.add(UserFactory(username="aud"))
     club.scorekeepers.add(UserFactory(username="keeper"))
