@@ -14,7 +14,9 @@ locust headless. Prints requests/s and p50/p95/p99 per request type for the stea
 state (locust's statistics and the poll counts are reset once every phone is seated,
 so the seating burst is not in them; the slowest seating is printed apart), then checks that
 the hands in the database are exactly the submits that succeeded (none lost, none
-doubled) and that the ledger verifies. With --redis (or REDIS_URL) the app server's
+doubled), matched by idempotency key, plus those stored whose answer never came back (a
+submit still running when the load stops is stored all the same; they are counted and
+printed), and that the ledger verifies. With --redis (or REDIS_URL) the app server's
 shared cache is that Redis, as for several app servers (docs/operations.md), under a
 prefix of this run's own that is deleted at the end. Stops what it started. Needs `pip install
 '.[bench]'` (locust). Not run by `make bench` (it takes minutes): `make bench-hall`.
@@ -134,12 +136,25 @@ def check_database(counts: dict) -> list[str]:
     from scoring.models import Entry, Hand
 
     hands = Hand.objects.count()
+    stored = set(Entry.objects.values_list("idempotency_key", flat=True))
+    answered = set(counts["submit_keys"])
+    unanswered = set(counts["unanswered_keys"])
+    landed = unanswered & stored  # stored, though their answer never reached the phone
     problems = []
-    if hands != counts["submits"]:
-        problems.append(f"{hands} hands in the database, {counts['submits']} submits succeeded")
+    if lost := answered - stored:
+        problems.append(f"{len(lost)} submits answered 200 are not in the database")
+    if hands != len(answered) + len(landed):
+        problems.append(
+            f"{hands} hands in the database, {len(answered)} submits succeeded and "
+            f"{len(landed)} stored without an answer"
+        )
     breaks = ledger.verify()
     problems += [f"ledger: {b}" for b in breaks]
-    print(f"database: {hands} hands, {Entry.objects.count()} entries, ledger breaks: {len(breaks)}")
+    print(
+        f"database: {hands} hands, {Entry.objects.count()} entries, ledger breaks: "
+        f"{len(breaks)}; submits without an answer (the load stopped or the client gave up): "
+        f"{len(unanswered)}, {len(landed)} of them stored"
+    )
     connection.close()
     return problems
 

@@ -32,6 +32,12 @@ PLAN = json.loads(open(os.environ["HALL_PLAN"]).read())
 _phones = itertools.count()
 COUNTS = {"submits": 0, "confirms": 0, "polls_304": 0, "polls_200": 0, "refused": 0}
 COUNTS["seat_ms_max"] = 0.0
+# Submits the server answered 200, and those it never answered (the client gave up, or
+# the load stopped while they were in flight): the server may still have stored these.
+# The check matches both against the idempotency keys in the database.
+COUNTS["submit_keys"] = []
+COUNTS["unanswered_keys"] = []
+IN_FLIGHT: set[str] = set()
 
 CONFIRM = re.compile(
     r'action="([^"]*/hands/(\d+)/confirm/)"[^>]*>.*?name="version" value="(\d+)"', re.S
@@ -121,20 +127,26 @@ class Phone(Browser):
         if "highlight-pending" in board or "wins the match" in board:
             return  # the last hand still waits for the opponent, or the match is over
         game, number = found.groups() if found else ("1", "1")
+        key = uuid.uuid4().hex
         data = {
             "game": game,
             "number": number,
-            "idempotency_key": uuid.uuid4().hex,
+            "idempotency_key": key,
             "mode": "quick",
             "outcome": "knock",
             "knocker": random.choice("AB"),
             "knocker_deadwood": random.randint(0, 10),
             "defender_deadwood": random.randint(11, 40),
         }
+        IN_FLIGHT.add(key)
         response = self.post(self.table["submit"], data, "submit")
+        IN_FLIGHT.discard(key)
         if response.status_code == 200:
             COUNTS["submits"] += 1
+            COUNTS["submit_keys"].append(key)
             self.next_submit = time.monotonic() + random.uniform(60, 120)
+        elif not response.status_code:  # no answer: a timeout or a dropped connection
+            COUNTS["unanswered_keys"].append(key)
         else:
             COUNTS["refused"] += 1
 
@@ -180,5 +192,6 @@ def _steady_state(user_count, **_kw) -> None:
 
 @events.quitting.add_listener
 def _write_counts(environment, **_kw) -> None:
+    COUNTS["unanswered_keys"] += sorted(IN_FLIGHT)  # still running when the load stopped
     with open(os.environ["HALL_COUNTS"], "w") as out:
         json.dump(COUNTS, out)
