@@ -13,7 +13,7 @@ import itertools
 
 from scoring import services as scoring
 from scoring.hand_input import HandInput
-from scoring.models import Match
+from scoring.models import Hand, Match
 from tournaments import services
 from tournaments.models import Pairing, Registration, Round, Tournament
 
@@ -133,3 +133,54 @@ def unsigned(archive: dict) -> dict:
         archive.pop(key, None)
     archive["version"] = 1
     return archive
+
+
+def eventful_event(club, organiser) -> Tournament:
+    """Five players, two rounds closed and a third running; a card-entry hand, a voided
+    hand, a pending hand, byes, an organiser's result, a withdrawal and a late entry."""
+    event = new_event(club, organiser, players=5, rounds=4, bye_points=50)
+    first = play_round(event, organiser, play=False, close=False)
+    t1, t2 = first.pairings.exclude(match=None).select_related("match").order_by("position")
+    scoring.submit_hand(
+        match_id=t1.match_id,
+        actor=actor(organiser),
+        idempotency_key="k1",
+        hand=HandInput(
+            game=1,
+            number=1,
+            outcome="knock",
+            knocker="A",
+            knocker_cards=tuple("5H 6H 7H 9C 9D 9S JS QS KS 2D".split()),
+            defender_cards=tuple("8H 9H KD KC KH 3C 4C 5C AS 7D".split()),
+        ),
+    )
+    hand = Hand.objects.get(game__match=t1.match)
+    scoring.void_hand(
+        hand_id=hand.pk,
+        actor=actor(organiser),
+        version=hand.version,
+        reason="misdeal",
+        idempotency_key="v1",
+    )
+    for game in (1, 2):
+        play_hand(t1.match, organiser, game=game, number=2 if game == 1 else 1, winner="B")
+    play_hand(t2.match, organiser, game=1, number=1, winner="A", kd=3, dd=30)
+    services.record_result(
+        pairing_id=t2.pk, actor=actor(organiser), winner="B", games_b=1, reason="A had to leave"
+    )
+    services.close_round(round_id=first.pk, actor=actor(organiser))
+    play_round(event, organiser, {"P05": "2-1"})
+    services.withdraw_registration(registration_id=reg(event, "P04").pk, actor=actor(organiser))
+    services.add_registration(tournament_id=event.pk, actor=actor(organiser), name="Late Liz")
+    third = play_round(event, organiser, play=False, close=False)
+    table = third.pairings.exclude(match=None).select_related("match").first()
+    scoring.submit_hand(
+        match_id=table.match_id,
+        actor=scoring.Actor(player=table.player_a.player),
+        idempotency_key="p1",
+        hand=HandInput(
+            game=1, number=1, outcome="knock", knocker="A", knocker_deadwood=4, defender_deadwood=9
+        ),
+    )
+    event.refresh_from_db()
+    return event
