@@ -151,6 +151,35 @@ def test_a_scorekeeper_sees_the_dashboard_without_the_settings(club, organiser, 
     assert 'data-testid="grant-scorekeeper"' not in club_page
 
 
+def test_a_scorekeeper_reads_the_setup_and_players_pages_without_their_forms(
+    club, organiser, keeper
+):
+    """Reached by address (their tabs are not shown), the organisers' setup and players
+    pages are read-only for a scorekeeper: no form that would only be refused."""
+    event = new_event(club, organiser, players=4, public=False)
+    as_keeper, as_organiser = Client(), Client()
+    as_keeper.force_login(keeper)
+    as_organiser.force_login(organiser)
+    setup, players = (
+        f"/tournaments/{event.slug}/manage/",
+        f"/tournaments/{event.slug}/manage/players/",
+    )
+
+    page = as_keeper.get(setup).content.decode()
+    assert 'data-testid="read-only-setup"' in page and "Save settings" not in page
+    assert "Only the club's organisers change the setup" in page
+    assert "Save settings" in as_organiser.get(setup).content.decode()
+
+    page = as_keeper.get(players).content.decode()
+    assert 'data-testid="read-only-players"' in page and "P01" in page
+    for form in ('id="add-player"', 'id="import-players"', 'data-testid="check-in-all"',
+                 "/check-in/", "Withdraw P01"):  # fmt: skip
+        assert form not in page, form
+    page = as_organiser.get(players).content.decode()
+    assert 'data-testid="read-only-players"' not in page
+    assert 'id="add-player"' in page and "/check-in/" in page and "Withdraw P01" in page
+
+
 def test_the_api_grants_lists_and_withdraws_scorekeepers(club, organiser):
     UserFactory(username="keeper")
     api = APIClient()
