@@ -104,12 +104,19 @@ def test_an_auditor_walks_the_audit_and_changes_nothing(browser, live_server, se
     archive = json.loads(open(download.value.path(), encoding="utf-8").read())
     assert archive["tournament"]["name"] == "Audit Open"
 
-    # A change tried on a page: the settings form answers the refusal page, naming the role.
+    # The setup page is read-only for an auditor; its form, posted anyway, is refused,
+    # naming the role.
     page.goto(f"/tournaments/{event.slug}/manage/")
-    page.get_by_role("button", name="Save").first.click()
-    expect(page.locator(".refusal")).to_contain_text("Auditors can read but not change")
-    # Every change tried through the API is a 403 naming the role.
+    expect(page.get_by_test_id("read-only-setup")).to_be_visible()
+    expect(page.get_by_role("button", name="Save settings")).to_have_count(0)
     token = next(c["value"] for c in wide.cookies() if c["name"] == "csrftoken")
+    answer = page.request.post(
+        f"/tournaments/{event.slug}/manage/",
+        form={"name": "Renamed", "venue": "Elsewhere", "csrfmiddlewaretoken": token},
+        headers={"Referer": page.url},
+    )
+    assert answer.status == 403 and "Auditors can read but not change" in answer.text()
+    # Every change tried through the API is a 403 naming the role.
     for method, url, body in api_writes(event):
         answer = page.request.fetch(url, method=method, data=body, headers={"X-CSRFToken": token})
         assert answer.status == 403, (method, url, answer.status, answer.text())
