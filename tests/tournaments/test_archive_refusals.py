@@ -1,22 +1,19 @@
 """An archive that is wrong in one field is refused, naming the field's path, and nothing
 of it is written: one case per kind of wrong value.
 
-The event and its archive are built once for the module, in a transaction never
-committed; each case runs in a savepoint of it (pytest-django's own transaction), so
-every case meets the same event."""
+The event and its archive are built once for the module (`built_once`)."""
 
 from __future__ import annotations
 
 import copy
 
 import pytest
-from django.db import transaction
 from django.test import override_settings
 
 from ginclub.errors import ServiceError
 from scoring.models import Match, Player
 from tests.factories import ClubFactory, UserFactory
-from tests.tournaments.helpers import actor, eventful_event, unsigned
+from tests.tournaments.helpers import actor, built_once, eventful_event, unsigned
 from tournaments import services
 from tournaments.models import Tournament
 from tournaments.selectors.exports import tournament_archive
@@ -28,12 +25,11 @@ pytestmark = pytest.mark.django_db
 def archived(django_db_setup, django_db_blocker, tmp_path_factory):
     """(club, organiser, the event's archive)."""
     ledger = override_settings(LEDGER_DIR=tmp_path_factory.mktemp("ledger"), LEDGER_KEYS="")
-    with django_db_blocker.unblock(), ledger, transaction.atomic():
+    with ledger, built_once(django_db_blocker):
         club = ClubFactory(name="Gin Club", slug="gin-club")
         organiser = UserFactory(username="org")
         club.organisers.add(organiser)
         yield club, organiser, tournament_archive(eventful_event(club, organiser))
-        transaction.set_rollback(True)
 
 
 def nothing_written(counts):

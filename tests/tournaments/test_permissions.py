@@ -12,12 +12,11 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
-from django.db import transaction
 from django.test import override_settings
 from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
-from tests.tournaments.helpers import actor, new_event, play_round, reg
+from tests.tournaments.helpers import actor, built_once, new_event, play_round, reg
 from tournaments import services
 from tournaments.selectors.exports import tournament_archive
 
@@ -100,14 +99,10 @@ def _ledger_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker, _ledger_dir):
-    """Round 1 closed (the registered player P01 played P02), round 2 drafted.
-
-    Built once for the module's 380 tests, in a transaction never committed: each test's
-    own transaction (pytest-django's) is a savepoint inside it, rolled back after the test,
-    so every test meets this same world."""
-    with django_db_blocker.unblock(), transaction.atomic():
+    """Round 1 closed (the registered player P01 played P02), round 2 drafted: built once
+    for the module's 380 tests."""
+    with built_once(django_db_blocker):
         yield _build_world()
-        transaction.set_rollback(True)
 
 
 def _build_world() -> dict:
