@@ -92,14 +92,20 @@ def append(
     reason: str = "",
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
+    head: Head | None = None,
 ) -> Any:
     """Append one row to `chain` and return it (a LedgerRow). Must run inside the
-    caller's transaction."""
+    caller's transaction. `head`: the chain's head as the caller read it under its lock
+    (`head_reads`, folded into a read it makes anyway), moved on to the new row; without
+    it the head is read here."""
     assert transaction.get_connection().in_atomic_block, "ledger rows are written with the change"
-    LedgerRow = _rows()
-    last = LedgerRow.objects.filter(chain=chain).order_by("-position").first()
+    if head is None:
+        last = _rows().objects.filter(chain=chain).order_by("-position").first()
+        known = (last.position, last.hash) if last else (0, GENESIS)
+    else:
+        known = (head.position, head.hash)
     row = _new_row(
-        (last.position, last.hash) if last else (0, GENESIS),
+        known,
         chain=chain,
         action=action,
         match=match,
@@ -112,8 +118,45 @@ def append(
         after=after,
     )
     row.save(force_insert=True)
+    if head is not None:
+        head.position, head.hash = row.position, row.hash
     _checkpoint_when_due([row])
     return row
+
+
+@dataclass
+class Head:
+    """A chain's last position and hash (0 and GENESIS for an empty chain), as a caller
+    holding the subject's lock read them; `append(head=...)` moves it on."""
+
+    position: int
+    hash: str
+
+    @classmethod
+    def read(cls, values: Mapping[str, Any]) -> Head:
+        """The head from the values of `head_reads` (None for an empty chain)."""
+        position = values["ledger_position"]
+        return cls(position, values["ledger_hash"]) if position else cls(0, GENESIS)
+
+
+def head_of(subject: Any) -> Head | None:
+    """The head of its chain a caller keeps on the chain's subject (`subject.ledger_head`,
+    a match: read under its lock with `head_reads`), or None where none was read. Every
+    writer of that chain in the transaction passes it to `append`, which moves it on."""
+    return getattr(subject, "ledger_head", None)
+
+
+def head_reads(chain: str) -> dict[str, Subquery]:
+    """The chain's head as two scalar subqueries (`ledger_position`, `ledger_hash`), to
+    fold into a read the caller makes under the subject's lock anyway. On PostgreSQL only
+    a statement sent after the lock was taken sees every row written before it: never
+    fold them into the locking statement itself (after waiting for the lock, its
+    subqueries still see the rows as they were when it began)."""
+    last = _rows().objects.filter(chain=chain).order_by("-position")
+    return {
+        "ledger_position": Subquery(last.values("position")[:1]),
+        "ledger_hash": Subquery(last.values("hash")[:1]),
+    }
 
 
 def append_each(changes: Sequence[Mapping[str, Any]]) -> list[Any]:

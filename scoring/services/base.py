@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError
+from django.db.models import Subquery
 from django.utils.translation import gettext as _
 
 from ginclub import ledger
@@ -20,7 +21,7 @@ from ginclub.permissions import Actor
 from scoring import hooks
 from scoring.models import Entry, Game, Hand, Match
 from scoring.serializers import HandActionOutputSerializer
-from scoring.services.recompute import games_with_hands
+from scoring.services.recompute import games_and
 
 
 @dataclass
@@ -40,14 +41,17 @@ def chain_of(match: Match) -> str:
 
 def log(match: Match, action: str, actor: Actor, **change: Any) -> None:
     """One row on the match's ledger chain, inside the caller's transaction; `change`
-    is the rest of ledger.append's keywords (hand, entry, reason, before, after)."""
-    ledger.append(**_ledger_row(match, action, actor, change))
+    is the rest of ledger.append's keywords (hand, entry, reason, before, after). The
+    chain's head is the one `under_lock` read, when it did (`match.ledger_head`)."""
+    ledger.append(**_ledger_row(match, action, actor, change), head=ledger.head_of(match))
 
 
 def log_each(matches: list[Match], action: str, actor: Actor, changes: list[dict]) -> None:
     """log() for many matches at once (ledger.append_each): `changes[i]` is match i's."""
     rows = [_ledger_row(m, action, actor, c) for m, c in zip(matches, changes, strict=True)]
-    ledger.append_each(rows)
+    for match, row in zip(matches, ledger.append_each(rows), strict=True):
+        if (head := ledger.head_of(match)) is not None:
+            head.position, head.hash = row.position, row.hash
 
 
 def _ledger_row(match: Match, action: str, actor: Actor, change: dict[str, Any]) -> dict:
@@ -99,19 +103,39 @@ def lock_match(match_id: int) -> Match:
         raise ServiceError("not_found", _("No such match."), status=404) from None
 
 
-def lock_hand(hand_id: int) -> tuple[Hand, Match, list[Game]]:
-    """The hand's match, locked (found through the hand in the same query), then every
-    game of the match with its hands as they stand under the lock (games_with_hands, one
-    query), the hand among them: the recompute that follows a change to the hand works
-    from the same objects, so the hand is read once. Returns (hand, match, games)."""
+def lock_hand(hand_id: int) -> Match:
+    """The hand's match, locked (found through the hand in the same query)."""
     match = _locked_matches().filter(games__hands__pk=hand_id).first()
     if match is None:
         raise ServiceError("not_found", _("No such hand."), status=404)
-    games = games_with_hands(match)
+    return match
+
+
+def hand_in(games: list[Game], hand_id: int) -> Hand:
+    """The hand among the games `under_lock` read: the recompute that follows a change
+    to it works from the same objects, so the hand is read once."""
     hand = next((h for game in games for h in game.hands.all() if h.pk == hand_id), None)
     if hand is None:  # hands are never deleted: cannot happen, but say so rather than fail
         raise ServiceError("not_found", _("No such hand."), status=404)
-    return hand, match, games
+    return hand
+
+
+def under_lock(match: Match, key: str) -> tuple[list[Game], int | None]:
+    """What a hand action reads once it holds the match's lock, in one query: every game
+    with its hands (recompute.games_and), the id of the entry already made with the
+    idempotency key `key` (None for a new key), and the head of the match's ledger
+    chain, kept on the match for `log` (`match.ledger_head`). Sent after the locking
+    statement, never folded into it: on PostgreSQL that statement, after waiting for the
+    lock, would still see the entries and ledger rows as they were before it waited.
+    Refuses a missing or overlong key first."""
+    check_key(key)
+    games, read = games_and(
+        match,
+        keyed=Subquery(Entry.objects.filter(match=match, idempotency_key=key).values("pk")[:1]),
+        **ledger.head_reads(chain_of(match)),
+    )
+    match.ledger_head = ledger.Head.read(read)
+    return games, read["keyed"]
 
 
 def require_open(match: Match) -> None:
@@ -136,21 +160,26 @@ def request_hash(kind: str, payload: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def replayed_outcome(match: Match, actor: Actor, key: str, key_hash: str) -> Outcome | None:
-    """The stored answer to a retry of this very request, or None for a new key. Call it
-    after the permission check: a replay goes only to the actor who made the entry.
-
-    Raises ServiceError (`invalid`: no key), Conflict (`idempotency_key_in_use`: another
-    actor's key; `idempotency_conflict`: the same key for a different request)."""
+def check_key(key: str) -> None:
+    """Raises ServiceError (`invalid`) for a missing or overlong idempotency key."""
     if not key or len(key) > 80:
         raise ServiceError(
             "invalid",
             _("Every submission needs an idempotency key of 1 to 80 characters."),
             fields={"idempotency_key": _("required")},
         )
-    entry = Entry.objects.filter(match=match, idempotency_key=key).first()
-    if entry is None:
+
+
+def replayed_outcome(actor: Actor, key_hash: str, keyed: int | None) -> Outcome | None:
+    """The stored answer to a retry of this very request, or None for a new key (`keyed`:
+    the id of the entry made with its key, as `under_lock` read it). Call it after the
+    permission check: a replay goes only to the actor who made the entry.
+
+    Raises Conflict (`idempotency_key_in_use`: another actor's key;
+    `idempotency_conflict`: the same key for a different request)."""
+    if keyed is None:
         return None
+    entry = Entry.objects.select_related("hand").get(pk=keyed)
     if not made_by(entry, actor):
         # Said without naming whose it is: the key may have been overheard or guessed.
         raise Conflict(

@@ -31,6 +31,7 @@ from scoring.services.base import (
     answer,
     done,
     finish,
+    hand_in,
     lock_hand,
     lock_match,
     log,
@@ -40,8 +41,9 @@ from scoring.services.base import (
     require_open,
     require_version,
     snapshot,
+    under_lock,
 )
-from scoring.services.recompute import add_hand, games_with_hands
+from scoring.services.recompute import add_hand
 from scoring.services.results import ResultReport, recompute
 
 
@@ -61,13 +63,13 @@ def submit_hand(*, match_id: int, actor: Actor, hand: HandInput, idempotency_key
         match = lock_match(match_id)
         seat = permissions.require_seat_or_organiser(actor, match)
         key_hash = request_hash("submit", hand.as_payload())
-        if (replay := replayed_outcome(match, actor, idempotency_key, key_hash)) is not None:
-            return replay
-        require_open(match)
         # Every game with every hand, voided ones included (an organiser's void keeps its
         # number; a withdrawal frees it), read once: the next number, the dealer, whether
         # the game is decided, and an organiser's hand's recompute need them.
-        games = games_with_hands(match)
+        games, keyed = under_lock(match, idempotency_key)
+        if (replay := replayed_outcome(actor, key_hash, keyed)) is not None:
+            return replay
+        require_open(match)
         game = _current_game(match, hand.game, games)
         profile = RuleProfile.from_dict(match.rules)
         values = hand_values(hand, evaluate(hand, profile))
@@ -512,15 +514,16 @@ def _begin(
         match_id = Hand.objects.filter(pk=hand_id).values_list("game__match_id", flat=True)
         if match_id:
             hooks.lock_for_result_change(match_id[0])
-    hand, match, games = lock_hand(hand_id)
+    match = lock_hand(hand_id)
     if organiser:
         permissions.require_manage_match(actor, match)
         seat = ""
     else:
         seat = permissions.require_seat_or_organiser(actor, match)
     key_hash = request_hash(kind, payload)
-    replay = replayed_outcome(match, actor, idempotency_key, key_hash)
-    return hand, match, games, seat, key_hash, replay
+    games, keyed = under_lock(match, idempotency_key)
+    replay = replayed_outcome(actor, key_hash, keyed)
+    return hand_in(games, hand_id), match, games, seat, key_hash, replay
 
 
 def _finished(entry: Entry, hand: Hand, before: dict, report: ResultReport) -> Outcome:

@@ -17,7 +17,9 @@ hand and who deals it are read in scoring.match_rules.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
+from django.db.models import Expression
 from django.utils.translation import gettext as _
 
 from ginclub import ledger
@@ -52,24 +54,35 @@ def games_with_hands(match: Match) -> list[Game]:
     `recompute_match` works from. Each hand comes with the entry it stands on, its id and
     seat (who entered it: a confirmation asks; its other fields load when read). Read
     under the match's lock."""
+    return games_and(match)[0]
+
+
+def games_and(match: Match, **also: Expression) -> tuple[list[Game], dict[str, Any]]:
+    """`games_with_hands`, and in the same query the values of `also` (scalar subqueries
+    that do not depend on the game, such as the match's ledger head: each row carries
+    them), returned by name. A match without games, which the services never leave, reads
+    them in a query of their own."""
     db = match._state.db or "default"
     game_names = [f.attname for f in Game._meta.concrete_fields]
     hand_names = [f.attname for f in Hand._meta.concrete_fields]
     rows = (
         Game.objects.using(db)
         .filter(match=match)
-        .annotate(lost_by=game_loss_seat())
+        .annotate(lost_by=game_loss_seat(), **also)
         .order_by("number", "hands__number", "hands__pk")
         .values_list(
             *game_names,
             "lost_by",
             *(f"hands__{name}" for name in hand_names),
             "hands__accepted_entry__seat",
+            *also,
         )
     )
     games: dict[int, Game] = {}
     hands: dict[int, list[Hand]] = {}
     width = len(game_names)
+    seat_at = width + 1 + len(hand_names)  # the accepted entry's seat
+    row = None
     for row in rows:
         game = games.get(row[0])
         if game is None:
@@ -77,16 +90,22 @@ def games_with_hands(match: Match) -> list[Game]:
             game.lost_by = row[width] or None
             hands[game.pk] = []
         if row[width + 1] is not None:  # a game without hands joins none
-            hand = Hand.from_db(db, hand_names, row[width + 1 : -1])
+            hand = Hand.from_db(db, hand_names, row[width + 1 : seat_at])
             hand.game = game
             if hand.accepted_entry_id is not None:
                 hand.accepted_entry = Entry.from_db(
-                    db, ["id", "seat"], [hand.accepted_entry_id, row[-1]]
+                    db, ["id", "seat"], [hand.accepted_entry_id, row[seat_at]]
                 )
             hands[game.pk].append(hand)
     for game in games.values():
         _cache_hands(game, hands[game.pk])
-    return list(games.values())
+    if row is not None:
+        read = dict(zip(also, row[seat_at + 1 :], strict=True))
+    elif also:
+        read = Match.objects.using(db).filter(pk=match.pk).values(**also).first() or {}
+    else:
+        read = {}
+    return list(games.values()), read
 
 
 def _cache_hands(game: Game, hands: list[Hand]) -> None:
@@ -188,6 +207,7 @@ def _moot_games_after(match: Match, game: Game, later: list[Game], actor) -> lis
             reason=f"Game {game.number} no longer ends, so game {moot.number} "
             "(no hands yet) is removed.",
             before={"game": moot.number, "first_dealer": moot.first_dealer},
+            head=ledger.head_of(match),
         )
         moot.delete()
     return stay

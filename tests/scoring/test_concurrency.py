@@ -6,13 +6,16 @@ Each thread has its own connection; a barrier lines them up so they really colli
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 import pytest
+from django.db import connection, transaction
 
+from ginclub import ledger
 from ginclub.errors import Conflict
 from scoring import services
-from scoring.models import Entry, Game, Hand, Match
+from scoring.models import Entry, Game, Hand, LedgerRow, Match
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.scoring.helpers import as_player, quick
 from tests.threads import run_together
@@ -130,6 +133,7 @@ def test_twenty_simultaneous_organiser_entries_lose_nothing(table):
     assert numbers == list(range(1, 21))
     game = match.games.get()
     assert game.hand_points_a == 20 * 15
+    assert not ledger.verify(chain=f"match:{match.pk}", checkpoint=False)
 
 
 @pytest.mark.parametrize("first", ["confirm", "dispute"])
@@ -163,3 +167,61 @@ def test_confirm_and_dispute_of_one_hand_at_once_leave_exactly_one_standing(tabl
     assert hand.state == expected
     kinds = set(Entry.objects.filter(hand=hand).values_list("kind", flat=True))
     assert kinds == {"submit", first}
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="SQLite's IMMEDIATE transaction takes the lock before any read: nothing to see",
+)
+def test_a_hand_that_waited_for_the_lock_chains_after_the_row_written_meanwhile(table):
+    """The ledger head and the idempotency key's entry are read with the games after the
+    match's lock is taken (services.base.under_lock). Folded into the locking statement,
+    on PostgreSQL they would be the rows as they were before it waited: Alice's hand would
+    take the position of the organiser's row, written while she waited, and be refused."""
+    club, organiser, alice, bob = table
+    match = new_match(table)
+    holding, release = threading.Event(), threading.Event()
+
+    def organiser_acts():
+        with transaction.atomic():
+            locked = services.base.lock_match(match.pk)
+            services.base.log(locked, "note", services.Actor(user=organiser), reason="meanwhile")
+            holding.set()
+            assert release.wait(timeout=60)
+        return "committed"
+
+    def alice_enters():
+        assert holding.wait(timeout=60)
+        return services.submit_hand(
+            match_id=match.pk, actor=as_player(alice), hand=quick(), idempotency_key="waits"
+        )
+
+    def waiting_for_the_lock() -> bool:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND datname = current_database()"
+            )
+            return cursor.fetchone()[0] > 0
+
+    def releaser(index: int):
+        if index == 0:
+            return organiser_acts()
+        if index == 1:
+            return alice_enters()
+        assert holding.wait(timeout=60)
+        while not waiting_for_the_lock():  # Alice's submit is queued behind the lock
+            time.sleep(0.01)
+        release.set()
+        return "released"
+
+    results = run_together(3, releaser)
+    assert results[0] == "committed" and results[2] == "released", results
+    assert isinstance(results[1], services.Outcome), results
+    actions = list(
+        LedgerRow.objects.filter(chain=f"match:{match.pk}")
+        .order_by("position")
+        .values_list("action", flat=True)
+    )
+    assert actions[-2:] == ["note", "hand_entered"]
+    assert not ledger.verify(chain=f"match:{match.pk}", checkpoint=False)
