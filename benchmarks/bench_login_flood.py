@@ -3,6 +3,12 @@ gunicorn (3 sync workers, debug off, production PBKDF2), one table whose phone p
 its scoreboard, then ATTEMPTS logins with made-up names, PARALLEL at once, from one
 address or spread over several (X-Forwarded-For behind one trusted proxy).
 
+With --front, the project's front proxy (deploy/nginx.conf, benchmarks/front.py) stands
+before gunicorn, as in a deployment that follows docs/operations.md: the polls and the
+flood go through it, and the flood's addresses are real ones (sockets bound to
+127.0.0.2 and up: every 127.x address is this machine's), since nginx sets
+X-Forwarded-For itself. The flood is then sent over raw sockets.
+
 The waves alternate with QUIET seconds without one, so the polls between the waves and
 those during them meet the same load from anything else the machine runs. Prints the
 poll's median, p95 and max between and during the waves (the phone polls from a process
@@ -11,7 +17,7 @@ login_throttled, 503 login_busy).
 
     python benchmarks/bench_login_flood.py [--attempts 100] [--parallel 100]
         [--addresses 12] [--waves 10] [--quiet 3] [--flood-nice 0] [--workers 3]
-        [--worker-class sync] [--threads 1] [--port 0] [--raw-flood]
+        [--worker-class sync] [--threads 1] [--port 0] [--raw-flood] [--front]
 
 The worker class and threads default to gunicorn.conf.py's (the server reads it); pass
 them to compare.
@@ -21,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import json
 import multiprocessing
 import os
@@ -40,6 +47,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_hall import ROOT, build_hall, free_port, wait_up  # noqa: E402
+from front import running  # noqa: E402
 
 
 def request(url: str, cookies: dict, data: dict | None = None, headers=None):
@@ -79,10 +87,13 @@ def poll(host: str, table: dict, stop, path: str) -> None:
     Path(path).write_text(json.dumps(out))
 
 
-def raw_request(host: str, cookies: dict, data: dict, headers: dict) -> int:
+def raw_request(
+    host: str, cookies: dict, data: dict, headers: dict, source: str | None = None
+) -> int:
     """The same login as `request` sends, as bytes over a socket: a tenth of urllib's
     CPU, so a load generator sharing the server's cores takes less of them (an
-    attacker's CPU is elsewhere). Returns the status."""
+    attacker's CPU is elsewhere). `source`: the address to send from. Returns the
+    status."""
     address = urllib.parse.urlsplit(host)
     body = urllib.parse.urlencode(data).encode()
     head = {
@@ -94,7 +105,10 @@ def raw_request(host: str, cookies: dict, data: dict, headers: dict) -> int:
         **headers,
     }
     lines = "".join(f"{k}: {v}\r\n" for k, v in head.items())
-    with socket.create_connection((address.hostname, address.port), timeout=120) as sock:
+    origin = (source, 0) if source else None
+    with socket.create_connection(
+        (address.hostname, address.port), timeout=120, source_address=origin
+    ) as sock:
         sock.sendall(f"POST /accounts/login/ HTTP/1.1\r\n{lines}\r\n".encode() + body)
         answer = b""
         while chunk := sock.recv(65536):
@@ -103,13 +117,15 @@ def raw_request(host: str, cookies: dict, data: dict, headers: dict) -> int:
 
 
 def flood(
-    host: str, attempts: int, parallel: int, addresses: int, raw: bool = False
+    host: str, attempts: int, parallel: int, addresses: int, raw: bool = False, front=False
 ) -> collections.Counter:
     _s, page, cookies = request(host + "/accounts/login/", {})
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
 
     def attempt(n: int) -> int:
         data = {"csrfmiddlewaretoken": token, "username": f"made-up-{n}", "password": "x"}
+        if front:  # nginx writes X-Forwarded-For: the addresses are the sockets' own
+            return raw_request(host, cookies, data, {}, source=f"127.0.0.{n % addresses + 2}")
         forwarded = {"X-Forwarded-For": f"198.51.100.{n % addresses + 1}"}
         if raw:
             return raw_request(host, cookies, data, forwarded)
@@ -151,6 +167,12 @@ def main() -> int:
         "shared cores for the load generator)",
     )
     parser.add_argument(
+        "--front",
+        action="store_true",
+        help="put the project's nginx front (deploy/nginx.conf) before gunicorn; the "
+        "flood then goes over raw sockets from 127.0.0.2 and up",
+    )
+    parser.add_argument(
         "--flood-nice",
         type=int,
         default=0,
@@ -178,6 +200,10 @@ def main() -> int:
     table = json.loads((work / "plan.json").read_text())["tables"][0]
     port = args.port or free_port()
     host = f"http://127.0.0.1:{port}"
+    front = contextlib.nullcontext(host)
+    if args.front:
+        front = running(f"127.0.0.1:{port}", free_port(), work / "front")
+    stack = contextlib.ExitStack()
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "ginclub.wsgi", "--bind", f"127.0.0.1:{port}",
          "--workers", str(args.workers), "--log-level", "warning",
@@ -187,6 +213,7 @@ def main() -> int:
     )  # fmt: skip
     try:
         wait_up(host + "/", 180)  # a loaded machine starts workers slowly
+        host = stack.enter_context(front)
         stop = multiprocessing.get_context("fork").Event()
         poller = multiprocessing.get_context("fork").Process(
             target=poll, args=(host, table, stop, str(work / "polls.json"))
@@ -197,12 +224,15 @@ def main() -> int:
         for _wave in range(args.waves):  # quiet and flood in turns, so both meet the same
             time.sleep(args.quiet)  # load from whatever else runs on the machine
             started = time.monotonic()
-            answers += flood(host, args.attempts, args.parallel, args.addresses, args.raw_flood)
+            answers += flood(
+                host, args.attempts, args.parallel, args.addresses, args.raw_flood, args.front
+            )
             waves.append((started, time.monotonic()))
         time.sleep(args.quiet)
         stop.set()
         poller.join(timeout=120)
     finally:
+        stack.close()
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
 
@@ -213,7 +243,8 @@ def main() -> int:
     print(
         f"{args.waves} x {args.attempts} wrong logins, {args.parallel} at once, from "
         f"{args.addresses} address(es), flood at nice {args.flood_nice}"
-        f"{' over raw sockets' if args.raw_flood else ''}; gunicorn "
+        f"{' over raw sockets' if args.raw_flood or args.front else ''}"
+        f"{', through the nginx front' if args.front else ''}; gunicorn "
         f"{args.workers} workers ({args.worker_class or 'conf'} class, "
         f"{args.threads or 'conf'} threads), PBKDF2; load average "
         f"{' '.join(f'{n:.1f}' for n in os.getloadavg())} at the end"
