@@ -12,11 +12,15 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(PY)
+# The compiled rules engine (setup.py) is built from these sources: a change to them
+# installs again, or the extension built from the old ones would still be imported.
+COMPILED_SOURCES := setup.py scoring/rules/cards.py scoring/rules/deadwood.py
+
+$(VENV)/.installed: pyproject.toml $(COMPILED_SOURCES) | $(PY)
 	$(PY) -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(PY)
+$(VENV)/.installed-test: pyproject.toml $(COMPILED_SOURCES) | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(VENV)/.installed $@
 
@@ -67,4 +71,4 @@ bench-hall: $(VENV)/.installed
 	$(PY) benchmarks/bench_hall.py --tables $${HALL_TABLES:-32} --seconds $${HALL_SECONDS:-90}
 
 clean:
-	rm -rf $(VENV) .test-db*.sqlite3* staticfiles
+	rm -rf $(VENV) .test-db*.sqlite3* staticfiles build scoring/rules/*.so

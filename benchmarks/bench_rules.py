@@ -26,7 +26,8 @@ leaves the least deadwood, and the first whose 10 cards are down to 10 or less k
 a deal that reaches the last 2 stock cards is a dead hand and is skipped. Both hands are
 therefore meld-rich, as at a real table. The deals are made before any timing starts,
 and every call is timed on its own with perf_counter_ns (the ~0.1 µs timer cost included).
-Everything runs in one process; pass --cpu N to pin it to one core.
+Everything runs in one process; pass --cpu N to pin it to one core. The header says
+whether the engine's deadwood search runs compiled by mypyc (setup.py) or as pure Python.
 
 Every figure is printed per round (--rounds, 3 by default): on a machine shared with other
 work the rounds show how much the load moves them. The load average is printed too.
@@ -61,6 +62,7 @@ from scoring.rules import (  # noqa: E402
     parse_cards,
     score_cards,
 )
+from scoring.rules import deadwood as engine_search  # noqa: E402
 
 
 def best_throw(eleven: list) -> tuple[int, int]:
@@ -165,6 +167,13 @@ def rlcard_deadwood():
     return deadwood, lambda cards: [theirs[card] for card in cards]
 
 
+def engine_build() -> str:
+    """Whether the deadwood search (and the cards) run compiled by mypyc (setup.py)."""
+    if engine_search.__file__.endswith(".py"):
+        return "engine pure Python (not compiled)"
+    return f"engine compiled by mypyc ({Path(engine_search.__file__).name})"
+
+
 def median_us(samples: list[int]) -> float:
     return sorted(samples)[len(samples) // 2] / 1000
 
@@ -221,7 +230,7 @@ def main() -> None:
     print(
         f"ginclub rules engine benchmark: Python {platform.python_version()}, "
         f"{platform.machine()}, {os.cpu_count()} cores, one process, seed {args.seed}, "
-        f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+        f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}, {engine_build()}"
     )
     if rl is None:
         print("(r) rlcard is not installed: pip install -e '.[bench]' to time it beside (a)")

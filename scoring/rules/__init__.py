@@ -1,4 +1,6 @@
 """The gin rummy rules engine: pure Python, standard library only (docs/rules.md §1–10).
+Its cards and deadwood search (cards, deadwood) are compiled by mypyc at install when they
+can be (setup.py), with the same answers; they run as they are when not.
 
 Cards and melds (cards, melds), the spread and lay-offs (spread), hand scoring (hands),
 games, matches and dealing (games), rule profiles (profiles), and the one error a user

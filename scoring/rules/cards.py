@@ -7,8 +7,7 @@ Ace is low and worth 1; two to nine their pips; ten and the faces 10.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from functools import total_ordering
+from collections.abc import Callable, Iterable, Sequence
 
 from scoring.rules.errors import RulesError, gettext_noop
 
@@ -17,10 +16,9 @@ SUITS = "CDHS"
 SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 
 
-@total_ordering
 class Card:
-    """One of the 52 cards; there is exactly one object per card (see `DECK`), so cards
-    compare and hash by identity, which keeps the engine's inner loops fast.
+    """One of the 52 cards; there is exactly one object per card (see `DECK`), so a card
+    equals only itself and hashes by its index, which keeps the engine's inner loops fast.
 
     Ordered by suit, then rank; `index` = suit * 13 + rank - 1; `bit` = 1 << (rank - 1)
     (its rank in a 13-bit suit mask); `mask` = 1 << index (the card in a 52-bit hand mask).
@@ -37,10 +35,25 @@ class Card:
         self.mask = 1 << self.index
         self.value = min(rank, 10)
 
+    # Written out rather than by functools.total_ordering, which mypyc cannot compile;
+    # and a class that defines comparisons gets no inherited hash when compiled. Equality
+    # stays identity; the hash is the index, unique per card.
+    def __hash__(self) -> int:
+        return self.index
+
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
 
-    def __reduce__(self):
+    def __le__(self, other: Card) -> bool:
+        return self.index <= other.index
+
+    def __gt__(self, other: Card) -> bool:
+        return self.index > other.index
+
+    def __ge__(self, other: Card) -> bool:
+        return self.index >= other.index
+
+    def __reduce__(self) -> tuple[Callable[[int, int], Card], tuple[int, int]]:
         return card_at, (self.suit_index, self.rank)
 
     @property
@@ -62,7 +75,8 @@ def card_at(suit_index: int, rank: int) -> Card:
     return DECK[suit_index * 13 + rank - 1]
 
 
-def parse_card(text: str) -> Card:
+def parse_card(text: object) -> Card:
+    """The card `text` names; any other value (an int, None: parsed JSON) is refused."""
     if not isinstance(text, str):
         raise RulesError(
             "bad_card",
@@ -87,8 +101,9 @@ def parse_card(text: str) -> Card:
     return card
 
 
-def parse_cards(texts: Iterable[str], *, what: str = "") -> tuple[Card, ...]:
-    """Parse tokens and refuse a card given twice ("7H appears twice")."""
+def parse_cards(texts: Iterable[object], *, what: str = "") -> tuple[Card, ...]:
+    """Parse tokens and refuse a card given twice ("7H appears twice"). Any token that
+    is no string (parsed JSON) is refused by `parse_card` ("is not a card")."""
     if isinstance(texts, str):
         texts = texts.replace(",", " ").split()
     cards = tuple(parse_card(text) for text in texts)
