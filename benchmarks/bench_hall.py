@@ -31,7 +31,6 @@ import importlib.util
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -39,15 +38,12 @@ import time
 import urllib.request
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from front import free_port  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 PIN = "2468"
 GOALS = {"poll": 150, "submit": 250}  # p95, milliseconds
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def fresh_postgres(url: str) -> None:

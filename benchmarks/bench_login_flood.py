@@ -46,8 +46,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_hall import ROOT, build_hall, free_port, wait_up  # noqa: E402
-from front import running  # noqa: E402
+from bench_hall import ROOT, build_hall, wait_up  # noqa: E402
+from front import free_port, running  # noqa: E402
 
 
 def request(url: str, cookies: dict, data: dict | None = None, headers=None):

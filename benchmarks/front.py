@@ -17,6 +17,13 @@ ROOT = Path(__file__).resolve().parents[1]
 CONF = ROOT / "deploy" / "nginx.conf"
 
 
+def free_port() -> int:
+    """A port nothing listens on now (the benchmarks' and tests' servers take one)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def nginx() -> str | None:
     """The nginx binary, or None where it is not installed."""
     return shutil.which("nginx") or next(

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -33,6 +32,7 @@ from django.conf import settings
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
+from benchmarks.front import free_port
 from ginclub import ledger
 from scoring import services
 from scoring.models import Entry, Hand
@@ -40,12 +40,6 @@ from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def server_env(**extra: str) -> dict[str, str]:
