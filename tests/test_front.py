@@ -1,0 +1,139 @@
+"""The front proxy the project ships (deploy/nginx.conf), run as written before the app
+(benchmarks/front.py moves only its files and ports): login forms beyond its limits are
+answered by nginx, in the app's own words, while the form's page and everything else
+pass through (issue 24: a flood of logins must not queue ahead of the phones).
+
+A login form is held open by sending its head with `Expect: 100-continue` and no body:
+nginx answers "100 Continue" only once it has counted the request against its limits and
+is reading the body for the app, so the test knows it is counted without waiting on a
+clock. Every address is a loopback one (127.0.0.2 and up are this machine's too).
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+import urllib.request
+
+import pytest
+from django.utils import translation
+
+from benchmarks.front import free_port, nginx, running
+from ginclub import login_limits
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(nginx() is None, reason="nginx is not installed (.ci/run installs it)"),
+]
+
+
+@pytest.fixture
+def front(live_server, tmp_path):
+    upstream = live_server.url.removeprefix("http://")
+    with running(upstream, free_port(), tmp_path / "front") as url:
+        yield int(url.rsplit(":", 1)[1])
+
+
+def send(port: int, head: str, source: str, body: bytes = b"") -> socket.socket:
+    connection = socket.create_connection(("127.0.0.1", port), 30, source_address=(source, 0))
+    connection.sendall(head.encode() + b"\r\n" + body)
+    return connection
+
+
+def login_head(length: int, *extra: str) -> str:
+    lines = [
+        "POST /accounts/login/ HTTP/1.1",
+        "Host: 127.0.0.1",
+        "Content-Type: application/x-www-form-urlencoded",
+        f"Content-Length: {length}",
+        *extra,
+    ]
+    return "".join(line + "\r\n" for line in lines)
+
+
+def held_login(port: int, source: str) -> socket.socket:
+    """A login form nginx has counted and is waiting for the body of."""
+    connection = send(port, login_head(10, "Expect: 100-continue"), source)
+    assert connection.recv(100).startswith(b"HTTP/1.1 100 Continue"), "nginx did not count it"
+    return connection
+
+
+def answer(connection: socket.socket) -> tuple[int, dict[str, str], str]:
+    data = b""
+    while chunk := connection.recv(65536):
+        data += chunk
+    connection.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    status_line, *header_lines = head.decode().split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (h.partition(":") for h in header_lines)}
+    return int(status_line.split()[1]), headers, body.decode()
+
+
+def login(port: int, source: str, *extra: str) -> tuple[int, dict[str, str], str]:
+    """A whole login form (no CSRF token: the app refuses it 403, nginx's refusal is 503)."""
+    body = b"username=x&password=y"
+    return answer(send(port, login_head(len(body), "Connection: close", *extra), source, body))
+
+
+def the_apps_words(language: str) -> tuple[str, str]:
+    with translation.override(language):
+        return translation.gettext("Back in a moment"), login_limits._busy().message
+
+
+def test_everything_but_a_login_form_passes_through(front):
+    with urllib.request.urlopen(f"http://127.0.0.1:{front}/healthz", timeout=30) as response:
+        assert response.status == 200
+    held = [held_login(front, "127.0.0.2"), held_login(front, "127.0.0.2")]
+    page = answer(send(front, "GET /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                       "Connection: close\r\n", "127.0.0.2"))  # fmt: skip
+    assert page[0] == 200 and 'name="password"' in page[2]
+    for connection in held:
+        connection.close()
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_third_login_form_from_one_address_is_refused_in_the_apps_words(front, language):
+    held = [held_login(front, "127.0.0.2"), held_login(front, "127.0.0.2")]
+
+    status, headers, body = login(front, "127.0.0.2", f"Accept-Language: {language}")
+
+    assert status == 503 and headers["retry-after"] == "2", (status, headers)
+    assert headers["content-type"] == "text/html; charset=utf-8"
+    title, message = the_apps_words(language)
+    assert f'lang="{language}"' in body and 'data-code="login_busy"' in body
+    assert title in body and message in body
+    assert login(front, "127.0.0.3")[0] == 403  # another address: the app's own answer
+    for connection in held:
+        connection.close()
+
+
+def test_the_language_cookie_chooses_before_the_browser(front):
+    held = [held_login(front, "127.0.0.2"), held_login(front, "127.0.0.2")]
+    status, _headers, body = login(
+        front, "127.0.0.2", "Accept-Language: en", "Cookie: django_language=it"
+    )
+    assert status == 503 and the_apps_words("it")[1] in body
+    for connection in held:
+        connection.close()
+
+
+def test_a_browser_that_logged_in_before_is_not_held_by_its_address(front):
+    held = [held_login(front, "127.0.0.2"), held_login(front, "127.0.0.2")]
+    # The app judges the cookie (and would refuse a forged one); nginx only lets it by.
+    assert login(front, "127.0.0.2", "Cookie: ginclub_device=signed-by-the-app")[0] == 403
+    for connection in held:
+        connection.close()
+
+
+def test_at_most_four_login_forms_reach_the_app_at_once(front):
+    held = [held_login(front, source) for source in ("127.0.0.2", "127.0.0.3") * 2]
+
+    assert login(front, "127.0.0.4")[0] == 503  # a fifth, from an address of its own
+
+    held.pop().close()
+    deadline = time.monotonic() + 60  # nginx frees the slot once it sees the close
+    while (status := login(front, "127.0.0.4")[0]) == 503 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert status == 403
+    for connection in held:
+        connection.close()
