@@ -11,6 +11,7 @@ clock. Every address is a loopback one (127.0.0.2 and up are this machine's too)
 
 from __future__ import annotations
 
+import re
 import socket
 import time
 import urllib.request
@@ -102,6 +103,9 @@ def test_a_third_login_form_from_one_address_is_refused_in_the_apps_words(front,
     title, message = the_apps_words(language)
     assert f'lang="{language}"' in body and 'data-code="login_busy"' in body
     assert title in body and message in body
+    stylesheet = re.search(r'<link rel="stylesheet" href="([^"]+)">', body).group(1)
+    with urllib.request.urlopen(f"http://127.0.0.1:{front}{stylesheet}", timeout=30) as css:
+        assert css.status == 200 and css.headers["Content-Type"].startswith("text/css")
     assert login(front, "127.0.0.3")[0] == 403  # another address: the app's own answer
     for connection in held:
         connection.close()
