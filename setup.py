@@ -46,11 +46,10 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as error:  # the compiler missing, or failing: go on without
-            for ext in self.extensions:
+            for ext in self.extensions:  # where this build put them
                 Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
-            self.inplace = True
-            for ext in self.extensions:
-                Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
+            for path in compiled_files():  # and beside the sources (an in-place build)
+                path.unlink()
             reason = str(error)[:200]
             warn(f"compiling the rules engine failed ({reason}); it runs as pure Python.")
 

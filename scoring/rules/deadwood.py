@@ -116,6 +116,16 @@ def _with_sets(a: int, b: int, c: int, d: int, sets: int) -> int:
     return _try_sets(a, b, c, d, sets)
 
 
+def suits_holding(bit: int, a: int, b: int, c: int, d: int) -> int:
+    """Which of the four suit masks hold the rank `bit`, as 4 bits (suit 0 lowest)."""
+    return (
+        (1 if a & bit else 0)
+        | (2 if b & bit else 0)
+        | (4 if c & bit else 0)
+        | (8 if d & bit else 0)
+    )
+
+
 def _try_sets(a: int, b: int, c: int, d: int, sets: int) -> int:
     """Every choice of sets for the ranks in `sets` (none, the 4-set, each 3-card set),
     the rest of each suit looked up in the run table."""
@@ -125,12 +135,7 @@ def _try_sets(a: int, b: int, c: int, d: int, sets: int) -> int:
         best = _try_sets(a, b, c, d, sets)
     else:
         best = RUN_BEST[a] + RUN_BEST[b] + RUN_BEST[c] + RUN_BEST[d]
-    present = (
-        (1 if a & bit else 0)
-        | (2 if b & bit else 0)
-        | (4 if c & bit else 0)
-        | (8 if d & bit else 0)
-    )
+    present = suits_holding(bit, a, b, c, d)
     for x, y, z, w in _REMOVALS[present]:
         a2, b2, c2, d2 = a ^ bit * x, b ^ bit * y, c ^ bit * z, d ^ bit * w
         if sets:
@@ -175,12 +180,7 @@ def _try_sets_choice(a: int, b: int, c: int, d: int, sets: int) -> tuple[int, tu
     bit = sets & -sets
     sets ^= bit
     best, taken = _try_sets_choice(a, b, c, d, sets)
-    present = (
-        (1 if a & bit else 0)
-        | (2 if b & bit else 0)
-        | (4 if c & bit else 0)
-        | (8 if d & bit else 0)
-    )
+    present = suits_holding(bit, a, b, c, d)
     for x, y, z, w in _REMOVALS[present]:
         value, more = _try_sets_choice(a ^ bit * x, b ^ bit * y, c ^ bit * z, d ^ bit * w, sets)
         if value < best:

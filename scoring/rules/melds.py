@@ -38,6 +38,7 @@ from scoring.rules.deadwood import (  # noqa: F401
     deadwood_of_masks,
     hand_mask,
     suit_masks,
+    suits_holding,
 )
 from scoring.rules.errors import RulesError, gettext_noop
 
@@ -130,12 +131,7 @@ def arrangement_within(cards: Sequence[Card], a: int, b: int, c: int, d: int) ->
         while rank_bits:
             bit = rank_bits & -rank_bits
             rank_bits ^= bit
-            present = (
-                (1 if w & bit else 0)
-                | (2 if x & bit else 0)
-                | (4 if y & bit else 0)
-                | (8 if z & bit else 0)
-            )
+            present = suits_holding(bit, w, x, y, z)
             melds.append(_SET_MELDS[bit, present])
         a, b, c, d = a ^ w, b ^ x, c ^ y, d ^ z
     else:

@@ -40,6 +40,7 @@ from scoring.rules.melds import (
     best_arrangement,
     deadwood_of_masks,
     suit_masks,
+    suits_holding,
 )
 
 EMPTY: tuple[Card, ...] = ()
@@ -281,12 +282,7 @@ class MeldTable:
         while sets:
             bit = sets & -sets
             sets ^= bit
-            present = (
-                (1 if a & bit else 0)
-                | (2 if b & bit else 0)
-                | (4 if c & bit else 0)
-                | (8 if d & bit else 0)
-            )
+            present = suits_holding(bit, a, b, c, d)
             rows += _SET_ROWS[bit, present]
         for s in range(4):
             if RUN_STRETCHES[masks[s]]:

@@ -49,9 +49,7 @@ def log(match: Match, action: str, actor: Actor, **change: Any) -> None:
 def log_each(matches: list[Match], action: str, actor: Actor, changes: list[dict]) -> None:
     """log() for many matches at once (ledger.append_each): `changes[i]` is match i's."""
     rows = [_ledger_row(m, action, actor, c) for m, c in zip(matches, changes, strict=True)]
-    for match, row in zip(matches, ledger.append_each(rows), strict=True):
-        if (head := ledger.head_of(match)) is not None:
-            head.position, head.hash = row.position, row.hash
+    ledger.append_each(rows)
 
 
 def _ledger_row(match: Match, action: str, actor: Actor, change: dict[str, Any]) -> dict:

@@ -102,7 +102,7 @@ def games_and(match: Match, **also: Expression) -> tuple[list[Game], dict[str, A
     if row is not None:
         read = dict(zip(also, row[seat_at + 1 :], strict=True))
     elif also:
-        read = Match.objects.using(db).filter(pk=match.pk).values(**also).first() or {}
+        read = Match.objects.using(db).filter(pk=match.pk).values(**also).get()
     else:
         read = {}
     return list(games.values()), read
