@@ -13,11 +13,19 @@ The waves alternate with QUIET seconds without one, so the polls between the wav
 those during them meet the same load from anything else the machine runs. Prints the
 poll's median, p95 and max between and during the waves (the phone polls from a process
 of its own), and what the logins were answered (200 a password checked and refused, 429
-login_throttled, 503 login_busy).
+login_throttled, 503 login_busy). With --front it prints the same polls as nginx timed
+them too (its access log's request_time), which leaves the phone's own process out.
+
+One machine plays the server, the attacker and the phone here, where a venue has three:
+--flood-nice 19 and --phone-nice -10 give the server's processes the CPU before the
+flood's threads and the phone's before both when they want it at the same moment, the
+nearest one box comes to the attacker's and the phone's CPUs being their own;
+--flood-cpus pins the flood to CPUs of its own instead (the server then has the rest).
 
     python benchmarks/bench_login_flood.py [--attempts 100] [--parallel 100]
-        [--addresses 12] [--waves 10] [--quiet 3] [--flood-nice 0] [--workers 3]
-        [--worker-class sync] [--threads 1] [--port 0] [--raw-flood] [--front]
+        [--addresses 12] [--waves 10] [--quiet 3] [--workers 3] [--worker-class sync]
+        [--threads 1] [--port 0] [--raw-flood] [--front] [--flood-nice 0]
+        [--phone-nice 0] [--flood-cpus 1]
 
 The worker class and threads default to gunicorn.conf.py's (the server reads it); pass
 them to compare.
@@ -71,10 +79,13 @@ def request(url: str, cookies: dict, data: dict | None = None, headers=None):
     return answer.status, answer.read().decode(errors="replace"), set_cookies
 
 
-def poll(host: str, table: dict, stop, path: str) -> None:
+def poll(host: str, table: dict, stop, path: str, niceness: int = 0) -> None:
     """The table's phone, in a process of its own: in the flood's process its thread
     would wait for the GIL behind a hundred others, and that wait would be measured too.
-    Writes [start (monotonic, shared by every process), milliseconds] to `path`."""
+    Writes [start (monotonic, shared by every process), milliseconds] to `path`.
+    `niceness`: the phone's, from the server's (below 0: before the server and the flood
+    when they want the CPU at the same moment, as a phone's own CPU is)."""
+    os.nice(niceness)
     cookies: dict = {}
     _s, _b, got = request(host + table["link"], cookies)
     cookies.update(got)
@@ -135,6 +146,30 @@ def flood(
         return collections.Counter(pool.map(attempt, range(attempts)))
 
 
+def by_waves(timed: list, waves: list) -> tuple[list[float], list[float]]:
+    """The milliseconds of `timed` ([monotonic start, milliseconds] each) that overlap
+    none of `waves` ((start, end) each), and those that overlap one."""
+    hits = [any(a < at + ms / 1000 and at < b for a, b in waves) for at, ms in timed]
+    return (
+        [ms for (_at, ms), hit in zip(timed, hits, strict=True) if not hit],
+        [ms for (_at, ms), hit in zip(timed, hits, strict=True) if hit],
+    )
+
+
+def front_timed(log: Path) -> list[tuple[float, float]]:
+    """The scoreboard polls in the front's access log (deploy/nginx.conf's `timed`
+    format) as [monotonic start, milliseconds], as `poll` writes them: nginx writes when
+    each ended, in Unix seconds."""
+    offset = time.time() - time.monotonic()
+    timed = []
+    for line in log.read_text().splitlines():
+        found = re.search(r'"GET \S*/scoreboard/ .* request_time=([\d.]+) .* ended=([\d.]+)', line)
+        if found:
+            took, ended = float(found[1]), float(found[2])
+            timed.append((ended - took - offset, took * 1000))
+    return timed
+
+
 def figures(latencies: list[float]) -> str:
     if len(latencies) < 2:
         return "too few polls"
@@ -179,7 +214,27 @@ def main() -> int:
         help="run the flood's threads at this niceness: an attacker's CPU is not the "
         "server's, but on one machine the load generator takes it from the server",
     )
+    parser.add_argument(
+        "--phone-nice",
+        type=int,
+        default=0,
+        help="run the phone's process at this niceness (below 0 needs root): a phone's CPU "
+        "is its own, but on one machine the flood and the server take it from the phone",
+    )
+    parser.add_argument(
+        "--flood-cpus",
+        default="",
+        help="CPUs for the flood alone, e.g. 1: the server, its front and the phone keep "
+        "the others (an attacker's CPU is elsewhere; this is as near to another machine "
+        "as one box comes)",
+    )
     args = parser.parse_args()
+    flood_cpus = {int(cpu) for cpu in args.flood_cpus.split(",") if cpu}
+    server_cpus = os.sched_getaffinity(0) - flood_cpus
+    if flood_cpus and not server_cpus:
+        parser.error("--flood-cpus leaves no CPU to the server")
+    if flood_cpus:  # everything started from here on (server, front, phone) inherits it
+        os.sched_setaffinity(0, server_cpus)
     # Stopped from outside (a timeout's SIGTERM): still stop the server (finally, below).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
 
@@ -216,10 +271,12 @@ def main() -> int:
         host = stack.enter_context(front)
         stop = multiprocessing.get_context("fork").Event()
         poller = multiprocessing.get_context("fork").Process(
-            target=poll, args=(host, table, stop, str(work / "polls.json"))
+            target=poll, args=(host, table, stop, str(work / "polls.json"), args.phone_nice)
         )
         poller.start()
         os.nice(args.flood_nice)  # this process only: the server and the phone keep theirs
+        if flood_cpus:  # and the flood's threads, started from this one, inherit this
+            os.sched_setaffinity(0, flood_cpus)
         waves, answers = [], collections.Counter()
         for _wave in range(args.waves):  # quiet and flood in turns, so both meet the same
             time.sleep(args.quiet)  # load from whatever else runs on the machine
@@ -236,21 +293,26 @@ def main() -> int:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
 
-    polls = json.loads((work / "polls.json").read_text())
-    flooded = [any(a < at + ms / 1000 and at < b for a, b in waves) for at, ms in polls]
-    quiet = [ms for (_at, ms), hit in zip(polls, flooded, strict=True) if not hit]
-    during = [ms for (_at, ms), hit in zip(polls, flooded, strict=True) if hit]
+    quiet, during = by_waves(json.loads((work / "polls.json").read_text()), waves)
     print(
         f"{args.waves} x {args.attempts} wrong logins, {args.parallel} at once, from "
-        f"{args.addresses} address(es), flood at nice {args.flood_nice}"
+        f"{args.addresses} address(es), flood at nice {args.flood_nice}, phone at nice "
+        f"{args.phone_nice}"
         f"{' over raw sockets' if args.raw_flood or args.front else ''}"
-        f"{', through the nginx front' if args.front else ''}; gunicorn "
+        f"{', through the nginx front' if args.front else ''}"
+        f"{f', on CPU {args.flood_cpus} (the rest on {sorted(server_cpus)})' if flood_cpus else ''}"
+        f"; gunicorn "
         f"{args.workers} workers ({args.worker_class or 'conf'} class, "
         f"{args.threads or 'conf'} threads), PBKDF2; load average "
         f"{' '.join(f'{n:.1f}' for n in os.getloadavg())} at the end"
     )
     print(f"scoreboard poll between the waves: {figures(quiet)}")
     print(f"scoreboard poll during the waves:  {figures(during)}")
+    if args.front:
+        quiet, during = by_waves(front_timed(work / "front" / "access.log"), waves)
+        print("the same polls as the front timed them (nginx's request_time: from its first")
+        print(f"  byte read to its answer sent): between {figures(quiet)}")
+        print(f"  during {figures(during)}")
     flood_time = sum(b - a for a, b in waves)
     print(f"the waves lasted {flood_time:.1f} s in all; logins answered: {dict(answers)}")
     return 0
