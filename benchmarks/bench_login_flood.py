@@ -25,7 +25,7 @@ nearest one box comes to the attacker's and the phone's CPUs being their own;
     python benchmarks/bench_login_flood.py [--attempts 100] [--parallel 100]
         [--addresses 12] [--waves 10] [--quiet 3] [--workers 3] [--worker-class sync]
         [--threads 1] [--port 0] [--raw-flood] [--front] [--flood-nice 0]
-        [--phone-nice 0] [--flood-cpus 1]
+        [--login-server 2] [--phone-nice 0] [--flood-cpus 1]
 
 The worker class and threads default to gunicorn.conf.py's (the server reads it); pass
 them to compare.
@@ -146,6 +146,20 @@ def flood(
         return collections.Counter(pool.map(attempt, range(attempts)))
 
 
+def gunicorn(
+    port: int, workers: int, env: dict, worker_class="", threads=0, niceness=0
+) -> subprocess.Popen:
+    """gunicorn serving ginclub on 127.0.0.1:`port` (debug off: `env`), its processes at
+    `niceness`."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "ginclub.wsgi", "--bind", f"127.0.0.1:{port}",
+         "--workers", str(workers), "--log-level", "warning",
+         *(["--worker-class", worker_class] if worker_class else []),
+         *(["--threads", str(threads)] if threads else [])],
+        cwd=ROOT, env=env, start_new_session=True, preexec_fn=lambda: os.nice(niceness),
+    )  # fmt: skip
+
+
 def by_waves(timed: list, waves: list) -> tuple[list[float], list[float]]:
     """The milliseconds of `timed` ([monotonic start, milliseconds] each) that overlap
     none of `waves` ((start, end) each), and those that overlap one."""
@@ -215,6 +229,14 @@ def main() -> int:
         "server's, but on one machine the load generator takes it from the server",
     )
     parser.add_argument(
+        "--login-server",
+        type=int,
+        default=0,
+        metavar="WORKERS",
+        help="with --front: a gunicorn of this many workers at nice 10 for the login forms "
+        "alone, as docs/operations.md describes",
+    )
+    parser.add_argument(
         "--phone-nice",
         type=int,
         default=0,
@@ -229,6 +251,8 @@ def main() -> int:
         "as one box comes)",
     )
     args = parser.parse_args()
+    if args.login_server and not args.front:
+        parser.error("--login-server needs --front (nginx sends it the login forms)")
     flood_cpus = {int(cpu) for cpu in args.flood_cpus.split(",") if cpu}
     server_cpus = os.sched_getaffinity(0) - flood_cpus
     if flood_cpus and not server_cpus:
@@ -256,18 +280,18 @@ def main() -> int:
     port = args.port or free_port()
     host = f"http://127.0.0.1:{port}"
     front = contextlib.nullcontext(host)
+    servers = [gunicorn(port, args.workers, env, args.worker_class, args.threads)]
+    if args.login_server:  # docs/operations.md, "The login server"
+        login_port = free_port()
+        servers.append(gunicorn(login_port, args.login_server, env, niceness=10))
     if args.front:
-        front = running(f"127.0.0.1:{port}", free_port(), work / "front")
+        logins = f"127.0.0.1:{login_port}" if args.login_server else None
+        front = running(f"127.0.0.1:{port}", free_port(), work / "front", logins)
     stack = contextlib.ExitStack()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "ginclub.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(args.workers), "--log-level", "warning",
-         *(["--worker-class", args.worker_class] if args.worker_class else []),
-         *(["--threads", str(args.threads)] if args.threads else [])],
-        cwd=ROOT, env=env, start_new_session=True,
-    )  # fmt: skip
     try:
         wait_up(host + "/", 180)  # a loaded machine starts workers slowly
+        if args.login_server:
+            wait_up(f"http://127.0.0.1:{login_port}/", 180)
         host = stack.enter_context(front)
         stop = multiprocessing.get_context("fork").Event()
         poller = multiprocessing.get_context("fork").Process(
@@ -290,8 +314,9 @@ def main() -> int:
         poller.join(timeout=120)
     finally:
         stack.close()
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
+        for server in servers:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
 
     quiet, during = by_waves(json.loads((work / "polls.json").read_text()), waves)
     print(
@@ -300,6 +325,7 @@ def main() -> int:
         f"{args.phone_nice}"
         f"{' over raw sockets' if args.raw_flood or args.front else ''}"
         f"{', through the nginx front' if args.front else ''}"
+        f"{f' and a login server of {args.login_server} at nice 10' if args.login_server else ''}"
         f"{f', on CPU {args.flood_cpus} (the rest on {sorted(server_cpus)})' if flood_cpus else ''}"
         f"; gunicorn "
         f"{args.workers} workers ({args.worker_class or 'conf'} class, "

@@ -1,6 +1,6 @@
 """The front proxy the project ships (deploy/nginx.conf), run on this machine for a
 benchmark (bench_login_flood.py --front) or a test (tests/test_front.py): the very
-file, its paths moved into a directory of its own and its two marked addresses set.
+file, its paths moved into a directory of its own and its marked addresses set.
 Needs Debian's nginx (`apt-get install -y nginx-light`; .ci/run installs it)."""
 
 from __future__ import annotations
@@ -30,9 +30,10 @@ def nginx() -> str | None:
     return shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin")
 
 
-def render(upstream: str, port: int, directory: Path) -> Path:
+def render(upstream: str, port: int, directory: Path, logins: str | None = None) -> Path:
     """deploy/nginx.conf with its files in `directory`, the app servers at `upstream`
-    (host:port) and nginx listening on 127.0.0.1:`port`. Raises ValueError if a line
+    (host:port), the login server at `logins` (None: none, the login forms go to
+    `upstream`) and nginx listening on 127.0.0.1:`port`. Raises ValueError if a line
     it rewrites is no longer in the file (the file changed shape: fix this too)."""
     text = CONF.read_text()
     replacements = {
@@ -40,6 +41,8 @@ def render(upstream: str, port: int, directory: Path) -> Path:
         "/var/log/nginx/": f"{directory}/",
         "/var/lib/nginx/": f"{directory}/temp-",
         "server 127.0.0.1:8000;": f"server {upstream};",
+        "server 127.0.0.1:8001;": f"server {logins or upstream};",
+        "server 127.0.0.1:8000 backup;": f"server {upstream} backup;" if logins else "",
         "listen 80;": f"listen 127.0.0.1:{port};",
     }
     for old, new in replacements.items():
@@ -55,13 +58,14 @@ def render(upstream: str, port: int, directory: Path) -> Path:
 
 
 @contextmanager
-def running(upstream: str, port: int, directory: Path) -> Iterator[str]:
-    """nginx in front of `upstream`, on 127.0.0.1:`port`, until the block ends; yields
-    its base URL. Raises RuntimeError if it does not start (its error log says why)."""
+def running(upstream: str, port: int, directory: Path, logins: str | None = None) -> Iterator[str]:
+    """nginx in front of `upstream` (and of the login server at `logins`: `render`), on
+    127.0.0.1:`port`, until the block ends; yields its base URL. Raises RuntimeError if
+    it does not start (its error log says why)."""
     binary = nginx()
     if binary is None:
         raise RuntimeError("nginx is not installed: apt-get install -y nginx-light")
-    conf = render(upstream, port, directory)
+    conf = render(upstream, port, directory, logins)
     log = open(directory / "stderr.log", "w")  # noqa: SIM115 (closed below)
     process = subprocess.Popen(
         [binary, "-p", str(directory), "-c", str(conf), "-g", "daemon off;"],

@@ -11,8 +11,10 @@ clock. Every address is a loopback one (127.0.0.2 and up are this machine's too)
 
 from __future__ import annotations
 
+import http.server
 import re
 import socket
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -159,3 +161,45 @@ def test_at_most_so_many_login_forms_reach_the_app_at_once(front):
     assert status == 403
     for connection in held:
         connection.close()
+
+
+class _LoginServer(http.server.BaseHTTPRequestHandler):
+    """Stands for the login server: answers every request 418, so the test knows who did."""
+
+    def do_POST(self):  # noqa: N802 (http.server's name)
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.send_response(418)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def login_server():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _LoginServer)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_login_forms_go_to_the_login_server_and_nothing_else_does(
+    live_server, login_server, tmp_path
+):
+    upstream = live_server.url.removeprefix("http://")
+    with running(upstream, free_port(), tmp_path / "front", logins=login_server) as url:
+        port = int(url.rsplit(":", 1)[1])
+        assert login(port, "127.0.0.2")[0] == 418
+        with urllib.request.urlopen(f"{url}/healthz", timeout=30) as response:
+            assert response.status == 200
+
+
+def test_without_a_login_server_the_app_servers_take_the_login_forms(live_server, tmp_path):
+    upstream = live_server.url.removeprefix("http://")
+    nobody = f"127.0.0.1:{free_port()}"  # the login server not running
+    with running(upstream, free_port(), tmp_path / "front", logins=nobody) as url:
+        port = int(url.rsplit(":", 1)[1])
+        assert login(port, "127.0.0.2")[0] == 403  # the app's answer (no CSRF token)
