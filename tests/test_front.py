@@ -17,7 +17,6 @@ import socket
 import threading
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 from django.utils import translation
@@ -31,9 +30,9 @@ pytestmark = [
 ]
 
 
-def limit(zone: str, conf: Path = CONF) -> int:
-    """The number of login forms the file lets through at once under `zone`."""
-    return int(re.search(rf"^\s*limit_conn {zone} (\d+);", conf.read_text(), re.M).group(1))
+def limit(zone: str) -> int:
+    """The number of login forms deploy/nginx.conf lets through at once under `zone`."""
+    return int(re.search(rf"^\s*limit_conn {zone} (\d+);", CONF.read_text(), re.M).group(1))
 
 
 PER_ADDRESS, IN_ALL = limit("login_address"), limit("logins")
@@ -146,7 +145,7 @@ def test_a_browser_that_logged_in_before_is_not_held_by_its_address(front):
         connection.close()
 
 
-def test_at_most_so_many_login_forms_reach_the_app_at_once(front):
+def test_no_more_login_forms_than_the_limit_reach_the_app_at_once(front):
     # fewer than the 3 workers docs/operations.md starts gunicorn with: a poll finds one
     assert PER_ADDRESS < IN_ALL < 3
     held = held_logins(front, IN_ALL)
