@@ -100,7 +100,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "ginclub.sessions.AuthenticationMiddleware",  # Django's, the user read with the session
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -291,15 +291,18 @@ CACHES = {
     ),
 }
 
-# Sessions on SQLite: Django's cached_db, the database behind a cache of files on this
-# machine (SHARED_CACHE_DIR/sessions), so a request reads its session from a file instead
-# of asking the database (issue 26). Sound because SQLite means one machine: every worker
+# Sessions: Django's database sessions on a table whose rows carry their user, so a
+# request reads its session and its user in one statement (ginclub.sessions). On SQLite,
+# Django's cached_db in front of that table, a cache of files on this machine
+# (SHARED_CACHE_DIR/sessions), so a request reads its session from a file instead of
+# asking the database (issue 26). Sound because SQLite means one machine: every worker
 # shares those files, and a logout or a flush deletes the session's file as it deletes
 # its row. On PostgreSQL sessions stay in the database alone: its app servers may be
 # several, a file cache is one machine's, and Redis answers a failure as a miss
 # (ginclub.redis_cache), so a logout during a blip would leave the session alive there.
+SESSION_ENGINE = "ginclub.sessions"
 if not os.environ.get("DATABASE_URL"):
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_ENGINE = "ginclub.sessions.cached"
     SESSION_CACHE_ALIAS = "sessions"
     CACHES["sessions"] = {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
@@ -328,7 +331,7 @@ PASSWORD_HASHERS = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "ginclub.sessions.ModelBackend",  # Django's, the user read with the session
 ]
 
 # English by default; Italian for the clubs whose tradition the tournament format comes

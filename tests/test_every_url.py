@@ -404,7 +404,7 @@ def world():
 def client_for(visitor: str, users: dict, seats: dict) -> Client:
     client = Client(HTTP_USER_AGENT="url-walk")
     if visitor in users:
-        client.force_login(users[visitor], backend="django.contrib.auth.backends.ModelBackend")
+        client.force_login(users[visitor], backend="ginclub.sessions.ModelBackend")
     elif visitor in seats:
         match = seats[visitor]
         session = client.session

@@ -207,7 +207,7 @@ def test_the_club_page_shows_a_network_limit_and_its_button_lifts_it(
     monkeypatch.setattr("scoring.services.players.NETWORK_FAILURE_LIMIT", 2)
     fail(match, alice, 2, device="a", ip="203.0.113.7")
     client = Client()
-    client.force_login(organiser, backend="django.contrib.auth.backends.ModelBackend")
+    client.force_login(organiser, backend="ginclub.sessions.ModelBackend")
     page = client.get(f"/clubs/{match.club.slug}/").content.decode()
     assert "203.0.113.7" in page and "Lift the network limit" in page
     answer = client.post(
@@ -278,7 +278,7 @@ def test_organiser_sees_and_lifts_a_lock_with_a_ledger_row(match, alice, organis
 def test_lock_shows_on_the_match_and_club_pages_and_the_button_lifts_it(match, alice, organiser):
     fail(match, alice, services.PIN_FAILURE_LIMIT)
     client = Client()
-    client.force_login(organiser, backend="django.contrib.auth.backends.ModelBackend")
+    client.force_login(organiser, backend="ginclub.sessions.ModelBackend")
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert "PIN locks" in page and "locked on 1 phone" in page
     assert "locked on 1 phone" in client.get(f"/clubs/{match.club.slug}/").content.decode()

@@ -79,7 +79,7 @@ def test_revoking_withdraws_old_links_old_grants_and_seats(match, alice, organis
     seat(phone, match, alice)
 
     org = Client()
-    org.force_login(organiser, backend="django.contrib.auth.backends.ModelBackend")
+    org.force_login(organiser, backend="ginclub.sessions.ModelBackend")
     page = org.get(f"/matches/{match.pk}/").content.decode()
     assert "Revoke table links" in page
     assert org.post(f"/matches/{match.pk}/revoke-links/").status_code == 302
@@ -100,7 +100,7 @@ def test_revoking_withdraws_old_links_old_grants_and_seats(match, alice, organis
 
 def test_only_organisers_revoke(match, alice):
     player = Client()
-    player.force_login(alice.user, backend="django.contrib.auth.backends.ModelBackend")
+    player.force_login(alice.user, backend="ginclub.sessions.ModelBackend")
     assert player.post(f"/matches/{match.pk}/revoke-links/").status_code == 403
     match.refresh_from_db()
     assert match.link_generation == 0

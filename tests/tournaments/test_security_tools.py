@@ -23,7 +23,7 @@ def running():
     tournament = new_event(club, organiser, players=4)
     rnd = play_round(tournament, organiser, play=False, close=False)
     client = Client()
-    client.force_login(organiser, backend="django.contrib.auth.backends.ModelBackend")
+    client.force_login(organiser, backend="ginclub.sessions.ModelBackend")
     return tournament, rnd, client
 
 
