@@ -20,12 +20,15 @@ One machine plays the server, the attacker and the phone here, where a venue has
 --flood-nice 19 and --phone-nice -10 give the server's processes the CPU before the
 flood's threads and the phone's before both when they want it at the same moment, the
 nearest one box comes to the attacker's and the phone's CPUs being their own;
---flood-cpus pins the flood to CPUs of its own instead (the server then has the rest).
+--flood-cpus pins the flood to CPUs of its own instead (the server then has the rest);
+--flood-loop sends each wave from one thread's event loop, as load tools do, instead of a
+hundred threads whose scheduling takes the server's cores too, and --flood-spread opens its
+connections over a moment, as a hundred threads starting do, instead of all at once.
 
     python benchmarks/bench_login_flood.py [--attempts 100] [--parallel 100]
         [--addresses 12] [--waves 10] [--quiet 3] [--workers 3] [--worker-class sync]
-        [--threads 1] [--port 0] [--raw-flood] [--front] [--flood-nice 0]
-        [--login-server 2] [--phone-nice 0] [--flood-cpus 1]
+        [--threads 1] [--port 0] [--raw-flood] [--flood-loop] [--flood-spread 0]
+        [--front] [--flood-nice 0] [--login-server 2] [--phone-nice 0] [--flood-cpus 1]
 
 The worker class and threads default to gunicorn.conf.py's (the server reads it); pass
 them to compare.
@@ -34,12 +37,14 @@ them to compare.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import collections
 import contextlib
 import json
 import multiprocessing
 import os
 import re
+import resource
 import signal
 import socket
 import statistics
@@ -98,13 +103,8 @@ def poll(host: str, table: dict, stop, path: str, niceness: int = 0) -> None:
     Path(path).write_text(json.dumps(out))
 
 
-def raw_request(
-    host: str, cookies: dict, data: dict, headers: dict, source: str | None = None
-) -> int:
-    """The same login as `request` sends, as bytes over a socket: a tenth of urllib's
-    CPU, so a load generator sharing the server's cores takes less of them (an
-    attacker's CPU is elsewhere). `source`: the address to send from. Returns the
-    status."""
+def login_bytes(host: str, cookies: dict, data: dict, headers: dict) -> bytes:
+    """The login form `request` would send, as the bytes of one HTTP/1.1 request."""
     address = urllib.parse.urlsplit(host)
     body = urllib.parse.urlencode(data).encode()
     head = {
@@ -116,31 +116,84 @@ def raw_request(
         **headers,
     }
     lines = "".join(f"{k}: {v}\r\n" for k, v in head.items())
+    return f"POST /accounts/login/ HTTP/1.1\r\n{lines}\r\n".encode() + body
+
+
+def raw_request(
+    host: str, cookies: dict, data: dict, headers: dict, source: str | None = None
+) -> int:
+    """The same login as `request` sends, as bytes over a socket: a tenth of urllib's
+    CPU, so a load generator sharing the server's cores takes less of them (an
+    attacker's CPU is elsewhere). `source`: the address to send from. Returns the
+    status."""
+    address = urllib.parse.urlsplit(host)
     origin = (source, 0) if source else None
     with socket.create_connection(
         (address.hostname, address.port), timeout=120, source_address=origin
     ) as sock:
-        sock.sendall(f"POST /accounts/login/ HTTP/1.1\r\n{lines}\r\n".encode() + body)
+        sock.sendall(login_bytes(host, cookies, data, headers))
         answer = b""
         while chunk := sock.recv(65536):
             answer += chunk
     return int(answer.split(b" ", 2)[1])
 
 
+async def looped_request(
+    host: str, cookies: dict, data: dict, headers: dict, source: str | None = None
+) -> int:
+    """`raw_request` on an event loop: one thread keeps a whole wave's connections open
+    at once, as load tools (wrk, h2load) do, instead of a thread each."""
+    address = urllib.parse.urlsplit(host)
+    reader, writer = await asyncio.open_connection(
+        address.hostname, address.port, local_addr=(source, 0) if source else None
+    )
+    try:
+        writer.write(login_bytes(host, cookies, data, headers))
+        answer = await asyncio.wait_for(reader.read(), timeout=120)  # to the end
+    finally:
+        writer.close()
+    return int(answer.split(b" ", 2)[1])
+
+
 def flood(
-    host: str, attempts: int, parallel: int, addresses: int, raw: bool = False, front=False
+    host: str,
+    attempts: int,
+    parallel: int,
+    addresses: int,
+    raw: bool = False,
+    front=False,
+    loop=False,
+    spread=0.0,
 ) -> collections.Counter:
     _s, page, cookies = request(host + "/accounts/login/", {})
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
 
-    def attempt(n: int) -> int:
+    def login(n: int) -> tuple[dict, dict, str | None]:
+        """The n-th attempt's form, headers and source address."""
         data = {"csrfmiddlewaretoken": token, "username": f"made-up-{n}", "password": "x"}
         if front:  # nginx writes X-Forwarded-For: the addresses are the sockets' own
-            return raw_request(host, cookies, data, {}, source=f"127.0.0.{n % addresses + 2}")
-        forwarded = {"X-Forwarded-For": f"198.51.100.{n % addresses + 1}"}
-        if raw:
-            return raw_request(host, cookies, data, forwarded)
-        return request(host + "/accounts/login/", cookies, data, forwarded)[0]
+            return data, {}, f"127.0.0.{n % addresses + 2}"
+        return data, {"X-Forwarded-For": f"198.51.100.{n % addresses + 1}"}, None
+
+    if loop:
+
+        async def wave() -> list[int]:
+            at_once = asyncio.Semaphore(parallel)
+
+            async def attempt(n: int) -> int:
+                await asyncio.sleep(spread * n / attempts)
+                async with at_once:
+                    return await looped_request(host, cookies, *login(n))
+
+            return await asyncio.gather(*(attempt(n) for n in range(attempts)))
+
+        return collections.Counter(asyncio.run(wave()))
+
+    def attempt(n: int) -> int:
+        data, headers, source = login(n)
+        if raw or front:
+            return raw_request(host, cookies, data, headers, source)
+        return request(host + "/accounts/login/", cookies, data, headers)[0]
 
     with ThreadPoolExecutor(parallel) as pool:
         return collections.Counter(pool.map(attempt, range(attempts)))
@@ -158,6 +211,12 @@ def gunicorn(
          *(["--threads", str(threads)] if threads else [])],
         cwd=ROOT, env=env, start_new_session=True, preexec_fn=lambda: os.nice(niceness),
     )  # fmt: skip
+
+
+def process_cpu() -> float:
+    """This process's CPU seconds so far, user and system, all its threads."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def by_waves(timed: list, waves: list) -> tuple[list[float], list[float]]:
@@ -216,6 +275,20 @@ def main() -> int:
         "shared cores for the load generator)",
     )
     parser.add_argument(
+        "--flood-loop",
+        action="store_true",
+        help="send each wave from one thread's event loop, every connection open at once, "
+        "as load tools do, instead of a thread per connection (over raw sockets)",
+    )
+    parser.add_argument(
+        "--flood-spread",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="with --flood-loop: open a wave's connections one after another over this "
+        "long instead of all at once (a hundred threads starting take about as long)",
+    )
+    parser.add_argument(
         "--front",
         action="store_true",
         help="put the project's nginx front (deploy/nginx.conf) before gunicorn; the "
@@ -253,6 +326,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.login_server and not args.front:
         parser.error("--login-server needs --front (nginx sends it the login forms)")
+    if args.flood_spread and not args.flood_loop:
+        parser.error("--flood-spread needs --flood-loop")
     flood_cpus = {int(cpu) for cpu in args.flood_cpus.split(",") if cpu}
     server_cpus = os.sched_getaffinity(0) - flood_cpus
     if flood_cpus and not server_cpus:
@@ -302,13 +377,22 @@ def main() -> int:
         if flood_cpus:  # and the flood's threads, started from this one, inherit this
             os.sched_setaffinity(0, flood_cpus)
         waves, answers = [], collections.Counter()
+        flood_cpu = 0.0  # the load generator's own CPU seconds in the waves
         for _wave in range(args.waves):  # quiet and flood in turns, so both meet the same
             time.sleep(args.quiet)  # load from whatever else runs on the machine
-            started = time.monotonic()
+            started, cpu = time.monotonic(), process_cpu()
             answers += flood(
-                host, args.attempts, args.parallel, args.addresses, args.raw_flood, args.front
+                host,
+                args.attempts,
+                args.parallel,
+                args.addresses,
+                args.raw_flood,
+                args.front,
+                args.flood_loop,
+                args.flood_spread,
             )
             waves.append((started, time.monotonic()))
+            flood_cpu += process_cpu() - cpu
         time.sleep(args.quiet)
         stop.set()
         poller.join(timeout=120)
@@ -323,7 +407,9 @@ def main() -> int:
         f"{args.waves} x {args.attempts} wrong logins, {args.parallel} at once, from "
         f"{args.addresses} address(es), flood at nice {args.flood_nice}, phone at nice "
         f"{args.phone_nice}"
-        f"{' over raw sockets' if args.raw_flood or args.front else ''}"
+        f"{' over raw sockets' if args.raw_flood or args.front or args.flood_loop else ''}"
+        f"{' from one event loop' if args.flood_loop else ''}"
+        f"{f' spread over {args.flood_spread} s a wave' if args.flood_spread else ''}"
         f"{', through the nginx front' if args.front else ''}"
         f"{f' and a login server of {args.login_server} at nice 10' if args.login_server else ''}"
         f"{f', on CPU {args.flood_cpus} (the rest on {sorted(server_cpus)})' if flood_cpus else ''}"
@@ -341,6 +427,10 @@ def main() -> int:
         print(f"  during {figures(during)}")
     flood_time = sum(b - a for a, b in waves)
     print(f"the waves lasted {flood_time:.1f} s in all; logins answered: {dict(answers)}")
+    print(
+        f"the load generator's own CPU in the waves (user + system, every thread): "
+        f"{flood_cpu:.2f} s, {flood_cpu / args.waves * 1000:.0f} ms a wave"
+    )
     return 0
 
 
