@@ -9,16 +9,17 @@ in as in a column of its own, so the session's read brings the user's row with i
                         django.contrib.auth keeps there); loading one keeps the user
                         that came with it as `loaded_user`.
     ModelBackend        Django's, but a user it is asked for is that `loaded_user` when
-                        the request's session brought it: same row, same checks (the
-                        user still active, the session's hash still the password's,
-                        both done by Django's own get_user as before).
+                        the request's session brought it: the same row, and the same
+                        checks (the user still active, checked here as Django's backend
+                        does; the session made under the user's current password,
+                        checked by Django's own get_user, which calls this).
     AuthenticationMiddleware
                         Django's, telling the backend which session is asking.
 
-Nothing else changes: the session's data stays the one source of who is logged in (the
-column is written from it on every save and read only beside it), a session whose user
-is not loaded with it (from the sessions cache on SQLite, ginclub.sessions.cached) reads
-the user as Django does, and deleting a user deletes their sessions.
+The session's data stays the one source of who is logged in: the column is written from
+it on every save and read only beside it. A session whose user is not loaded with it
+(from the sessions cache on SQLite, ginclub.sessions.cached) reads the user as Django
+does. What does change: deleting a user deletes their sessions.
 """
 
 from __future__ import annotations

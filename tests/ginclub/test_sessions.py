@@ -36,7 +36,15 @@ def copied(client: Client) -> Client:
     return other
 
 
-def test_a_logout_ends_the_session_for_every_copy_of_its_cookie(user):
+@pytest.fixture(params=["configured", "database"])
+def engine(request, settings):
+    """The sessions as settings configure them (on SQLite behind their cache), and read
+    from the database on every request, the user with them, as on PostgreSQL."""
+    if request.param == "database":
+        settings.SESSION_ENGINE = "ginclub.sessions"
+
+
+def test_a_logout_ends_the_session_for_every_copy_of_its_cookie(user, engine):
     client = Client()
     client.force_login(user)
     other = copied(client)
@@ -47,7 +55,7 @@ def test_a_logout_ends_the_session_for_every_copy_of_its_cookie(user):
     assert other.get("/api/clubs/").status_code in (401, 403)
 
 
-def test_a_password_changed_elsewhere_ends_the_other_sessions(user):
+def test_a_password_changed_elsewhere_ends_the_other_sessions(user, engine):
     client = Client()
     client.force_login(user)
     assert client.get("/api/clubs/").status_code == 200
