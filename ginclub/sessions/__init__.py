@@ -83,13 +83,13 @@ class ModelBackend(backends.ModelBackend):
 
 
 def _user(request):
-    if not hasattr(request, "_cached_user"):
-        asking = _asking.set(request.session)
-        try:
-            request._cached_user = auth.get_user(request)
-        finally:
-            _asking.reset(asking)
-    return request._cached_user
+    """Django's lookup of the request's user (kept for the request as Django keeps it),
+    with the backend told which session is asking."""
+    asking = _asking.set(request.session)
+    try:
+        return auth_middleware.get_user(request)
+    finally:
+        _asking.reset(asking)
 
 
 class AuthenticationMiddleware(auth_middleware.AuthenticationMiddleware):

@@ -36,12 +36,18 @@ def copied(client: Client) -> Client:
     return other
 
 
+@pytest.fixture
+def database_sessions(settings):
+    """Sessions read from the database on every request, as on PostgreSQL."""
+    settings.SESSION_ENGINE = "ginclub.sessions"
+
+
 @pytest.fixture(params=["configured", "database"])
-def engine(request, settings):
+def engine(request):
     """The sessions as settings configure them (on SQLite behind their cache), and read
-    from the database on every request, the user with them, as on PostgreSQL."""
+    from the database on every request, the user with them."""
     if request.param == "database":
-        settings.SESSION_ENGINE = "ginclub.sessions"
+        request.getfixturevalue("database_sessions")
 
 
 def test_a_logout_ends_the_session_for_every_copy_of_its_cookie(user, engine):
@@ -64,12 +70,6 @@ def test_a_password_changed_elsewhere_ends_the_other_sessions(user, engine):
     user.save()
 
     assert client.get("/api/clubs/").status_code in (401, 403)
-
-
-@pytest.fixture
-def database_sessions(settings):
-    """Sessions read from the database on every request, as on PostgreSQL."""
-    settings.SESSION_ENGINE = "ginclub.sessions"
 
 
 def test_a_session_read_from_the_database_brings_its_user_in_the_same_statement(
