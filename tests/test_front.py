@@ -35,7 +35,16 @@ def limit(zone: str) -> int:
     return int(re.search(rf"^\s*limit_conn {zone} (\d+);", CONF.read_text(), re.M).group(1))
 
 
+def rate() -> tuple[int, int]:
+    """The login forms a second deploy/nginx.conf lets through in all, and its burst."""
+    text = CONF.read_text()
+    per_second = re.search(r"zone=login_rate:\S+ rate=(\d+)r/s;", text).group(1)
+    burst = re.search(r"^\s*limit_req zone=login_rate burst=(\d+) nodelay;", text, re.M)
+    return int(per_second), int(burst.group(1))
+
+
 PER_ADDRESS, IN_ALL = limit("login_address"), limit("logins")
+PER_SECOND, BURST = rate()
 ADDRESSES = [f"127.0.0.{n}" for n in range(2, 30)]
 
 
@@ -160,6 +169,24 @@ def test_no_more_login_forms_than_the_limit_reach_the_app_at_once(front):
     assert status == 403
     for connection in held:
         connection.close()
+
+
+def test_login_forms_one_after_another_pass_at_the_rate_and_no_faster(front):
+    # Each form waits for the one before (the counts at once never hold one back), from
+    # a new address each time: only the rate in all can refuse them. However long they
+    # take on this machine, no more pass than the burst and the rate over that time.
+    sent = 3 * (BURST + 1)
+    started = time.monotonic()
+    answers = [login(front, ADDRESSES[n % len(ADDRESSES)]) for n in range(sent)]
+    elapsed = time.monotonic() - started
+
+    passed = [status for status, _headers, _body in answers if status == 403]
+    refused = [(status, body) for status, _headers, body in answers if status != 403]
+    assert len(passed) <= BURST + 2 + PER_SECOND * elapsed, (len(passed), elapsed)
+    assert all(s == 503 and 'data-code="login_busy"' in body for s, body in refused)
+    assert passed, "the first forms pass"
+    # A browser that logged in before is not counted: it reaches the app at once.
+    assert login(front, "127.0.0.2", "Cookie: ginclub_device=signed-by-the-app")[0] == 403
 
 
 class _LoginServer(http.server.BaseHTTPRequestHandler):
