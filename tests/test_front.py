@@ -171,6 +171,23 @@ def test_no_more_login_forms_than_the_limit_reach_the_app_at_once(front):
         connection.close()
 
 
+def test_a_form_sent_through_a_front_on_another_port_passes_the_apps_origin_check(front):
+    # The browser's Host names the front's port, and so does its Origin: the app compares
+    # the two, so the front must pass the Host on as it came, port included.
+    host = f"127.0.0.1:{front}"
+    page = answer(send(front, f"GET /accounts/login/ HTTP/1.1\r\nHost: {host}\r\n"
+                       "Connection: close\r\n", "127.0.0.2"))  # fmt: skip
+    cookie = re.search(r"csrftoken=([^;]+)", page[1]["set-cookie"]).group(1)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page[2]).group(1)
+    body = f"csrfmiddlewaretoken={token}&username=nobody&password=wrong".encode()
+    head = login_head(len(body), f"Origin: http://{host}", f"Cookie: csrftoken={cookie}")
+    head = head.replace("Host: 127.0.0.1\r\n", f"Host: {host}\r\n") + "Connection: close\r\n"
+
+    status, _headers, text = answer(send(front, head, "127.0.0.2", body))
+
+    assert status == 200 and 'name="password"' in text, status  # refused by the app, not 403
+
+
 def test_login_forms_one_after_another_pass_at_the_rate_and_no_faster(front):
     # Each form waits for the one before (the counts at once never hold one back), from
     # a new address each time: only the rate in all can refuse them. However long they
