@@ -24,11 +24,15 @@ nearest one box comes to the attacker's and the phone's CPUs being their own;
 --flood-loop sends each wave from one thread's event loop, as load tools do, instead of a
 hundred threads whose scheduling takes the server's cores too, and --flood-spread opens its
 connections over a moment, as a hundred threads starting do, instead of all at once.
+--flood-oversized is a control: the same waves, each form's head saying it is larger than
+the front takes, so nginx answers 413 before its limits and the app sees none; what slows
+the polls then is the generator and the connections alone.
 
     python benchmarks/bench_login_flood.py [--attempts 100] [--parallel 100]
         [--addresses 12] [--waves 10] [--quiet 3] [--workers 3] [--worker-class sync]
         [--threads 1] [--port 0] [--raw-flood] [--flood-loop] [--flood-spread 0]
         [--front] [--flood-nice 0] [--login-server 2] [--phone-nice 0] [--flood-cpus 1]
+        [--flood-oversized]
 
 The worker class and threads default to gunicorn.conf.py's (the server reads it); pass
 them to compare.
@@ -132,9 +136,14 @@ def raw_request(
         (address.hostname, address.port), timeout=120, source_address=origin
     ) as sock:
         sock.sendall(login_bytes(host, cookies, data, headers))
+        # An oversized form's answer is read to its head: nginx would hold the connection
+        # open for the body it refused (its lingering close, 5 s) before ending it.
+        oversized = int(headers.get("Content-Length", 0)) == OVERSIZED
         answer = b""
         while chunk := sock.recv(65536):
             answer += chunk
+            if oversized and b"\r\n\r\n" in answer:
+                break
     return int(answer.split(b" ", 2)[1])
 
 
@@ -149,7 +158,10 @@ async def looped_request(
     )
     try:
         writer.write(login_bytes(host, cookies, data, headers))
-        answer = await asyncio.wait_for(reader.read(), timeout=120)  # to the end
+        if int(headers.get("Content-Length", 0)) == OVERSIZED:  # to its head (raw_request)
+            answer = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=120)
+        else:
+            answer = await asyncio.wait_for(reader.read(), timeout=120)  # to the end
     finally:
         writer.close()
     return int(answer.split(b" ", 2)[1])
@@ -164,6 +176,7 @@ def flood(
     front=False,
     loop=False,
     spread=0.0,
+    oversized=False,
 ) -> collections.Counter:
     _s, page, cookies = request(host + "/accounts/login/", {})
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
@@ -172,7 +185,9 @@ def flood(
         """The n-th attempt's form, headers and source address."""
         data = {"csrfmiddlewaretoken": token, "username": f"made-up-{n}", "password": "x"}
         if front:  # nginx writes X-Forwarded-For: the addresses are the sockets' own
-            return data, {}, f"127.0.0.{n % addresses + 2}"
+            # oversized: a head that says more than the front takes (its client_max_body_size)
+            headers = {"Content-Length": str(OVERSIZED)} if oversized else {}
+            return data, headers, f"127.0.0.{n % addresses + 2}"
         return data, {"X-Forwarded-For": f"198.51.100.{n % addresses + 1}"}, None
 
     if loop:
@@ -197,6 +212,9 @@ def flood(
 
     with ThreadPoolExecutor(parallel) as pool:
         return collections.Counter(pool.map(attempt, range(attempts)))
+
+
+OVERSIZED = 30 * 1024 * 1024  # above deploy/nginx.conf's client_max_body_size (25m)
 
 
 def gunicorn(
@@ -323,7 +341,16 @@ def main() -> int:
         "the others (an attacker's CPU is elsewhere; this is as near to another machine "
         "as one box comes)",
     )
+    parser.add_argument(
+        "--flood-oversized",
+        action="store_true",
+        help="with --front, a control: the same waves, each form's head saying it is "
+        "larger than the front takes, so nginx answers 413 before its limits and the app "
+        "sees none of them; what slows the polls then is the generator and the connections",
+    )
     args = parser.parse_args()
+    if args.flood_oversized and not args.front:
+        parser.error("--flood-oversized needs --front (nginx refuses the oversized forms)")
     if args.login_server and not args.front:
         parser.error("--login-server needs --front (nginx sends it the login forms)")
     if args.flood_spread and not args.flood_loop:
@@ -390,6 +417,7 @@ def main() -> int:
                 args.front,
                 args.flood_loop,
                 args.flood_spread,
+                args.flood_oversized,
             )
             waves.append((started, time.monotonic()))
             flood_cpu += process_cpu() - cpu
@@ -410,6 +438,7 @@ def main() -> int:
         f"{' over raw sockets' if args.raw_flood or args.front or args.flood_loop else ''}"
         f"{' from one event loop' if args.flood_loop else ''}"
         f"{f' spread over {args.flood_spread} s a wave' if args.flood_spread else ''}"
+        f"{', each too large for the front (413)' if args.flood_oversized else ''}"
         f"{', through the nginx front' if args.front else ''}"
         f"{f' and a login server of {args.login_server} at nice 10' if args.login_server else ''}"
         f"{f', on CPU {args.flood_cpus} (the rest on {sorted(server_cpus)})' if flood_cpus else ''}"
