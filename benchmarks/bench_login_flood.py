@@ -123,6 +123,16 @@ def login_bytes(host: str, cookies: dict, data: dict, headers: dict) -> bytes:
     return f"POST /accounts/login/ HTTP/1.1\r\n{lines}\r\n".encode() + body
 
 
+OVERSIZED = 30 * 1024 * 1024  # above deploy/nginx.conf's client_max_body_size (25m)
+
+
+def says_oversized(headers: dict) -> bool:
+    """Whether a form's head says it is larger than the front takes (--flood-oversized):
+    its answer is then read to the end of its head only, since nginx holds the connection
+    open for the body it refused (its lingering close, 5 s) before ending it."""
+    return int(headers.get("Content-Length", 0)) == OVERSIZED
+
+
 def raw_request(
     host: str, cookies: dict, data: dict, headers: dict, source: str | None = None
 ) -> int:
@@ -136,13 +146,11 @@ def raw_request(
         (address.hostname, address.port), timeout=120, source_address=origin
     ) as sock:
         sock.sendall(login_bytes(host, cookies, data, headers))
-        # An oversized form's answer is read to its head: nginx would hold the connection
-        # open for the body it refused (its lingering close, 5 s) before ending it.
-        oversized = int(headers.get("Content-Length", 0)) == OVERSIZED
+        head_only = says_oversized(headers)
         answer = b""
         while chunk := sock.recv(65536):
             answer += chunk
-            if oversized and b"\r\n\r\n" in answer:
+            if head_only and b"\r\n\r\n" in answer:
                 break
     return int(answer.split(b" ", 2)[1])
 
@@ -158,7 +166,7 @@ async def looped_request(
     )
     try:
         writer.write(login_bytes(host, cookies, data, headers))
-        if int(headers.get("Content-Length", 0)) == OVERSIZED:  # to its head (raw_request)
+        if says_oversized(headers):
             answer = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=120)
         else:
             answer = await asyncio.wait_for(reader.read(), timeout=120)  # to the end
@@ -212,9 +220,6 @@ def flood(
 
     with ThreadPoolExecutor(parallel) as pool:
         return collections.Counter(pool.map(attempt, range(attempts)))
-
-
-OVERSIZED = 30 * 1024 * 1024  # above deploy/nginx.conf's client_max_body_size (25m)
 
 
 def gunicorn(

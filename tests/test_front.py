@@ -61,10 +61,10 @@ def send(port: int, head: str, source: str, body: bytes = b"") -> socket.socket:
     return connection
 
 
-def login_head(length: int, *extra: str) -> str:
+def login_head(length: int, *extra: str, host: str = "127.0.0.1") -> str:
     lines = [
         "POST /accounts/login/ HTTP/1.1",
-        "Host: 127.0.0.1",
+        f"Host: {host}",
         "Content-Type: application/x-www-form-urlencoded",
         f"Content-Length: {length}",
         *extra,
@@ -180,8 +180,10 @@ def test_a_form_sent_through_a_front_on_another_port_passes_the_apps_origin_chec
     cookie = re.search(r"csrftoken=([^;]+)", page[1]["set-cookie"]).group(1)
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page[2]).group(1)
     body = f"csrfmiddlewaretoken={token}&username=nobody&password=wrong".encode()
-    head = login_head(len(body), f"Origin: http://{host}", f"Cookie: csrftoken={cookie}")
-    head = head.replace("Host: 127.0.0.1\r\n", f"Host: {host}\r\n") + "Connection: close\r\n"
+    head = login_head(
+        len(body), f"Origin: http://{host}", f"Cookie: csrftoken={cookie}", "Connection: close",
+        host=host,
+    )  # fmt: skip
 
     status, _headers, text = answer(send(front, head, "127.0.0.2", body))
 
