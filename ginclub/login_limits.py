@@ -13,7 +13,8 @@ Terms:
                     address and username limits (which a stranger can trip), and has a
                     small limit of its own.
     check slot      one of LOGIN_CHECK_SLOTS password checks allowed to run at once on
-                    this app server.
+                    this app server; a trusted device's check has one slot apart (the
+                    flood's forms never hold it), one trusted check at a time.
 
 Rules, each counted over the last LOGIN_WINDOW (a minute):
     the address     ADDRESS_LIMIT (30) attempts from one address that did not succeed,
@@ -68,6 +69,7 @@ from django.core import signing
 from django.core.handlers.wsgi import WSGIRequest
 from django.db import connection, transaction
 from django.db.models import F
+from django.http import parse_cookie
 from django.template import loader
 from django.templatetags.static import static
 from django.urls import reverse
@@ -239,8 +241,13 @@ def _busy() -> ServiceError:
     )
 
 
-def _slot_files() -> list:
+def _slot_files(trusted: bool = False) -> list:
+    """The check slots' lock files: LOGIN_CHECK_SLOTS for any login, or the one kept apart
+    for a trusted device's (`trusted`), so that a flood holding every other slot cannot
+    keep out a browser that logged in before."""
     directory = _directory()
+    if trusted:
+        return [open(directory / "login-slot-trusted.lock", "a")]  # noqa: SIM115
     return [
         open(directory / f"login-slot-{n}.lock", "a") for n in range(settings.LOGIN_CHECK_SLOTS)
     ]  # noqa: SIM115
@@ -254,10 +261,10 @@ def _take(handle) -> bool:
     return True
 
 
-def slot_free() -> bool:
-    """Whether a check slot is free now: a glance, which may be out of date by the time
-    `check_slot` asks for one."""
-    handles = _slot_files()
+def slot_free(trusted: bool = False) -> bool:
+    """Whether a check slot is free now (`trusted`: the trusted devices' slot): a glance,
+    which may be out of date by the time `check_slot` asks for one."""
+    handles = _slot_files(trusted)
     try:
         for handle in handles:
             if _take(handle):
@@ -269,12 +276,12 @@ def slot_free() -> bool:
             handle.close()
 
 
-def require_free_slot() -> None:
+def require_free_slot(trusted: bool = False) -> None:
     """Refuse at once (ServiceError `login_busy`, 503), before anything is counted or
     written, when every slot is taken and no login may wait for one: under a flood most
     logins end here, and an answer that writes nothing keeps the workers free for the
-    polls."""
-    if not settings.LOGIN_SLOT_WAIT and not slot_free():
+    polls. `trusted`: a trusted device's login, which asks for its own slot."""
+    if not settings.LOGIN_SLOT_WAIT and not slot_free(trusted):
         raise _busy()
 
 
@@ -282,8 +289,11 @@ class BusyGate:
     """WSGI middleware (ginclub.wsgi): a login form sent while every check slot is taken
     and no login may wait is answered 503 `login_busy` with Retry-After before Django
     handles it at all (no session, no database, no site layout: about a millisecond),
-    so a flood's hundred requests queued ahead of a phone's poll pass quickly. The
-    login view makes the same glance for what this does not see (the test client)."""
+    so a flood's hundred requests queued ahead of a phone's poll pass quickly. A form
+    carrying a trust cookie the app signed goes on to the view, which asks for the
+    trusted devices' slot if the cookie is for the name sent (the gate reads no body);
+    a forged cookie is refused here like no cookie. The login view makes the same glance
+    for what this does not see (the test client)."""
 
     def __init__(self, app) -> None:
         self.app = app
@@ -294,6 +304,7 @@ class BusyGate:
             and environ.get("PATH_INFO") == _login_path()
             and not settings.LOGIN_SLOT_WAIT
             and not slot_free()
+            and not _trust_of(parse_cookie(environ.get("HTTP_COOKIE", "")).get(TRUST_COOKIE))
         ):
             body = _busy_page(environ)
             start_response(
@@ -335,11 +346,12 @@ def _busy_page_in(language: str) -> bytes:
 
 
 @contextmanager
-def check_slot() -> Iterator[None]:
-    """Hold one of LOGIN_CHECK_SLOTS while a password is checked. Raises ServiceError
-    (`login_busy`, 503) if none frees within LOGIN_SLOT_WAIT seconds."""
+def check_slot(trusted: bool = False) -> Iterator[None]:
+    """Hold one of LOGIN_CHECK_SLOTS (`trusted`: the trusted devices' slot) while a
+    password is checked. Raises ServiceError (`login_busy`, 503) if none frees within
+    LOGIN_SLOT_WAIT seconds."""
     deadline = time.monotonic() + settings.LOGIN_SLOT_WAIT
-    handles = _slot_files()
+    handles = _slot_files(trusted)
     try:
         while True:
             for handle in handles:
@@ -367,15 +379,20 @@ def trust_token(user) -> str:
 def trusted_device(request, username: str) -> str:
     """This browser's device key if it carries a valid trust cookie for `username`, else ""."""
     value = request.COOKIES.get(TRUST_COOKIE, "")
-    if not value or not username:
-        return ""
-    try:
-        data = signing.loads(value, salt=_TRUST_SALT, max_age=TRUST_MAX_AGE)
-    except signing.BadSignature:
-        return ""
-    if data.get("n") != username.strip().lower():
+    data = _trust_of(value)
+    if data is None or not username or data.get("n") != username.strip().lower():
         return ""
     return hashlib.sha256(value.encode()).hexdigest()[:32]
+
+
+def _trust_of(value: str | None) -> dict | None:
+    """What a trust cookie the app signed says (whose it is), else None."""
+    if not value:
+        return None
+    try:
+        return signing.loads(value, salt=_TRUST_SALT, max_age=TRUST_MAX_AGE)
+    except signing.BadSignature:
+        return None
 
 
 def axes_whitelist(request, credentials=None) -> bool:

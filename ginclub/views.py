@@ -38,12 +38,12 @@ class LoginView(auth_views.LoginView):
     in before keeps logging in while its venue's address is limited."""
 
     def post(self, request, *args, **kwargs):
-        login_limits.require_free_slot()
         username = request.POST.get("username", "")
         device = login_limits.trusted_device(request, username)
+        login_limits.require_free_slot(trusted=bool(device))
         attempt = login_limits.admit(username=username, ip=client_ip(request), device=device)
         try:
-            with login_limits.check_slot():
+            with login_limits.check_slot(trusted=bool(device)):
                 response = super().post(request, *args, **kwargs)
         except ServiceError:
             login_limits.forgive(attempt)  # no password was checked

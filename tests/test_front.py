@@ -154,6 +154,15 @@ def test_a_browser_that_logged_in_before_is_not_held_by_its_address(front):
         connection.close()
 
 
+def test_a_browser_that_logged_in_before_is_not_held_by_the_forms_in_flight(front):
+    held = held_logins(front, IN_ALL)
+    other = ADDRESSES[IN_ALL]  # an address that sent none
+    assert login(front, other)[0] == 503
+    assert login(front, other, "Cookie: ginclub_device=signed-by-the-app")[0] == 403
+    for connection in held:
+        connection.close()
+
+
 def test_no_more_login_forms_than_the_limit_reach_the_app_at_once(front):
     # fewer than the 3 workers docs/operations.md starts gunicorn with: a poll finds one
     assert PER_ADDRESS < IN_ALL < 3

@@ -392,3 +392,53 @@ def test_the_app_servers_answer_through_the_busy_gate():
     from ginclub import wsgi
 
     assert isinstance(wsgi.application, login_limits.BusyGate)
+
+
+def trust_cookie(username="organiser") -> str:
+    """The trust cookie a good login as `username` leaves (made here: while every slot is
+    taken, logging in for it would be refused)."""
+    return login_limits.trust_token(UserFactory.build(username=username))
+
+
+@pytest.mark.django_db
+def test_a_trusted_device_logs_in_while_a_flood_holds_every_check_slot(
+    every_slot_taken, organiser, hashes
+):
+    phone = Client()
+    phone.cookies[login_limits.TRUST_COOKIE] = trust_cookie()
+    stranger = login(Client(), "organiser", "a-guess")
+    assert refused_code(stranger) == (503, b"login_busy")
+    response = login(phone, "organiser")
+    assert response.status_code == 302 and "_auth_user_id" in phone.session
+    assert "a-guess" not in hashes and GOOD in hashes
+
+
+@pytest.mark.django_db
+def test_a_trust_cookie_for_another_name_asks_for_the_floods_slots(every_slot_taken, organiser):
+    phone = Client()
+    phone.cookies[login_limits.TRUST_COOKIE] = trust_cookie("someone-else")
+    assert refused_code(login(phone, "organiser")) == (503, b"login_busy")
+
+
+@pytest.mark.django_db
+def test_trusted_devices_check_one_password_at_a_time_on_their_own_slot(organiser, hashes):
+    held = login_limits._slot_files(trusted=True)
+    assert login_limits._take(held[0])
+    try:
+        phone = Client()
+        phone.cookies[login_limits.TRUST_COOKIE] = trust_cookie()
+        assert refused_code(login(phone, "organiser")) == (503, b"login_busy")
+        assert login(Client(), "organiser").status_code == 302  # the other slots are free
+    finally:
+        held[0].close()
+
+
+@pytest.mark.django_db
+def test_the_busy_gate_lets_a_signed_trust_cookie_through_and_refuses_a_forged_one(
+    every_slot_taken,
+):
+    gate = login_limits.BusyGate(django_app)
+    signed = f"{login_limits.TRUST_COOKIE}={trust_cookie()}"
+    assert wsgi_call(gate, HTTP_COOKIE=f"csrftoken=x; {signed}")[2] == b"django"
+    forged = f"{login_limits.TRUST_COOKIE}=signed-by-nobody"
+    assert wsgi_call(gate, HTTP_COOKIE=forged)[0].startswith("503")
