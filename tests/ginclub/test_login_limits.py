@@ -385,6 +385,7 @@ def test_a_busy_login_is_refused_without_counting_or_writing(every_slot_taken, h
     busy = login(Client(), "organiser")
     assert refused_code(busy) == (503, b"login_busy")
     assert busy["Retry-After"] == str(login_limits.BUSY_RETRY_AFTER)  # as the gate says
+    assert b"<h1>Back in a moment</h1>" in busy.content  # and under the gate's heading
     assert counts.objects.count() == 0 and hashes == []
 
 
