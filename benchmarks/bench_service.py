@@ -3,7 +3,8 @@
 1. Submitting a card-entry hand through the API (validation, engine, write, ledger row):
    server time per request over 1,000 hands on SQLite (a file, WAL, as in production),
    beside a bare one-row DRF create (a club: session, user, unique check, insert) timed
-   the same way in the same run, the floor any write request pays here.
+   the same way in the same run, in turns with the submits, the floor any write
+   request pays here.
 2. The match page's total transferred weight (HTML + CSS + JS, gzip) and any
    third-party request it would make.
 
@@ -39,9 +40,13 @@ def random_hands(count: int, seed: int = 7):
     return hands
 
 
-def bench_submit(count: int) -> list[float]:
+def bench_submit_and_bare(count: int) -> tuple[list[float], list[float]]:
+    """The submit's timings and the bare create's, taken in turns (one submit, one
+    create) through the same test client's middleware, so that a machine slowing down
+    or speeding up during the run (seen here: one box's two runs differed by half)
+    weighs on both alike."""
     from django.contrib.auth import get_user_model
-    from django.test import Client
+    from django.test import Client, override_settings
 
     from scoring import services
     from scoring.models import Club, Player
@@ -55,48 +60,54 @@ def bench_submit(count: int) -> list[float]:
         player.save()
     client = Client()
     client.force_login(user)
-    timings = []
+    bare_client = Client()
+    bare_client.force_login(get_user_model().objects.create_user("bare", password="x"))
+    submits, bares = [], []
     hands = random_hands(count)
     match = None
     number = 0
-    for index, (knocker, defender) in enumerate(hands):
-        if match is None or number >= 25:  # a long real game; pending hands pile up per game
-            match = services.start_match(
-                club=club,
-                player_a=a,
-                player_b=b,
-                actor=services.Actor(user=user),
-                overrides={"game_target": 10**6},
-            )
-            number = 0
-        number += 1
-        body = {
-            "game": 1,
-            "number": number,
-            "outcome": "knock",
-            "knocker": "A",
-            "knocker_cards": knocker,
-            "defender_cards": defender,
-            "idempotency_key": f"bench-{index}",
-        }
-        started = time.perf_counter()
-        response = client.post(
-            f"/api/matches/{match.pk}/hands/", body, content_type="application/json"
-        )
-        timings.append((time.perf_counter() - started) * 1000)
-        assert response.status_code == 201, response.content
-    return timings
+    with override_settings(ROOT_URLCONF=_urls_with_bare_create()):
+        for index, (knocker, defender) in enumerate(hands):
+            if match is None or number >= 25:  # a long real game; hands pile up per game
+                match = services.start_match(
+                    club=club,
+                    player_a=a,
+                    player_b=b,
+                    actor=services.Actor(user=user),
+                    overrides={"game_target": 10**6},
+                )
+                number = 0
+            number += 1
+            body = {
+                "game": 1,
+                "number": number,
+                "outcome": "knock",
+                "knocker": "A",
+                "knocker_cards": knocker,
+                "defender_cards": defender,
+                "idempotency_key": f"bench-{index}",
+            }
+            submits.append(_timed(client, f"/api/matches/{match.pk}/hands/", body, expect=201))
+            body = {"name": f"Club {index}", "slug": f"bare-{index}"}
+            bares.append(_timed(bare_client, "/bench/clubs/", body, expect=201))
+    return submits, bares
 
 
-def bench_bare_create(count: int) -> list[float]:
-    """A bare one-row DRF create through the same middleware, session and test client:
-    a ModelSerializer of a club (its slug's unique check) saved by an @api_view."""
+def _timed(client, url: str, body: dict, *, expect: int) -> float:
+    started = time.perf_counter()
+    response = client.post(url, body, content_type="application/json")
+    elapsed = (time.perf_counter() - started) * 1000
+    assert response.status_code == expect, response.content
+    return elapsed
+
+
+def _urls_with_bare_create():
+    """The site's URLs and, beside them, a bare one-row DRF create: a ModelSerializer of
+    a club (its slug's unique check) saved by an @api_view."""
     import types
 
     from django.conf import settings
-    from django.contrib.auth import get_user_model
-    from django.test import Client, override_settings
-    from django.urls import path
+    from django.urls import include, path
     from rest_framework import serializers, status
     from rest_framework.decorators import api_view
     from rest_framework.response import Response
@@ -116,19 +127,8 @@ def bench_bare_create(count: int) -> list[float]:
         return Response(serializer.data, status=status.HTTP_201_CREATED)
 
     urls = types.ModuleType("bench_urls")
-    urls.urlpatterns = [path("bench/clubs/", create)]
-    user = get_user_model().objects.create_user("bare", password="x")
-    client = Client()
-    client.force_login(user)
-    timings = []
-    with override_settings(ROOT_URLCONF=urls, MIDDLEWARE=settings.MIDDLEWARE):
-        for index in range(count):
-            body = {"name": f"Club {index}", "slug": f"bare-{index}"}
-            started = time.perf_counter()
-            response = client.post("/bench/clubs/", body, content_type="application/json")
-            timings.append((time.perf_counter() - started) * 1000)
-            assert response.status_code == 201, response.content
-    return timings
+    urls.urlpatterns = [path("bench/clubs/", create), path("", include(settings.ROOT_URLCONF))]
+    return urls
 
 
 def page_weight() -> tuple[int, list[str]]:
@@ -156,8 +156,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         setup_django(Path(tmp) / "bench.sqlite3")
-        bare = bench_bare_create(args.hands)
-        timings = bench_submit(args.hands)
+        timings, bare = bench_submit_and_bare(args.hands)
         print(f"API card-entry submit, {len(timings)} hands, SQLite file:")
         print(f"  {_figures(timings)}  (goal: median <= 15 ms)")
         print(f"Bare one-row DRF create, {len(bare)} rows, same run:")
