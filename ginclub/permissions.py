@@ -341,12 +341,24 @@ def with_organiser_answer(rows: QuerySet, actor: Actor, club_path: str) -> Query
     """`rows` (matches, hands) each read with whether `actor` organises the club at
     `club_path` (the club's id field, "club_id" or "game__match__club_id"), so that
     `remember_organiser_answer` spares `organises` its query: one query where two were."""
-    if not actor.is_authenticated or actor.is_admin():
+    if not asks_organiser_answer(actor):
         return rows
+    return rows.annotate(actor_organises=organiser_answer(actor.user.pk, club_path))
+
+
+def asks_organiser_answer(actor: Actor) -> bool:
+    """Whether `with_organiser_answer` reads anything for `actor` (an admin organises
+    every club; an anonymous visitor none)."""
+    return actor.is_authenticated and not actor.is_admin()
+
+
+def organiser_answer(user_id: int, club_path: str) -> Exists:
+    """Whether the user `user_id` organises the club at `club_path`, for a query's rows:
+    `with_organiser_answer`'s annotation (`actor_organises`)."""
     organisers = _objects("scoring.Club_organisers").filter(
-        club_id=OuterRef(club_path), user_id=actor.user.pk
+        club_id=OuterRef(club_path), user_id=user_id
     )
-    return rows.annotate(actor_organises=Exists(organisers))
+    return Exists(organisers)
 
 
 def remember_organiser_answer(actor: Actor, row, club) -> None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Prefetch, QuerySet, Subquery
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from ginclub import ledger, permissions
+from ginclub.prepared import Prepared
 from scoring import hooks, words
 from scoring.hand_input import describe_differences, outcome_text
 from scoring.match_rules import (
@@ -239,20 +241,52 @@ def visible_match(actor: permissions.Actor, match_id: int, *, polled: bool = Fal
     position and its round clock (`match_version`, hooks.match_clock), so a poll that
     answers 304 makes one query after its session's, not three: on PostgreSQL, with the
     hall's two cores busy, each round trip was a wait for another process."""
-    matches = Match.objects.select_related("club", "player_a", "player_b")
+    answered = permissions.asks_organiser_answer(actor)
+    values = {"match_id": int(match_id)}
+    if answered:
+        values["user_id"] = actor.user.pk
     if polled:
-        matches = matches.select_related(*hooks.match_clock_related()).annotate(
-            ledger_last=Subquery(
-                LedgerRow.objects.filter(chain=f"match:{match_id}")
-                .order_by("-position")
-                .values("position")[:1]
-            )
-        )
-    matches = permissions.with_organiser_answer(matches, actor, "club_id")
-    match = get_object_or_404(matches, pk=match_id)
+        values["chain"] = f"match:{match_id}"
+    found = _visible_matches[polled, answered](**values)
+    if not found:
+        raise Http404
+    match = found[0]
     permissions.remember_organiser_answer(actor, match, match.club)
     permissions.require_view_match(actor, match)
     return match
+
+
+def _visible_matches_query(polled: bool, answered: bool) -> Prepared:
+    """`visible_match`'s read, prepared (ginclub.prepared): every request about a match
+    starts with it, and building and compiling its joins took Django longer than the
+    database took to answer. One for each shape: polled or not, with or without the
+    actor's organiser answer (permissions.with_organiser_answer)."""
+
+    def build(match_id: int, user_id: int = 0, chain: str = "") -> QuerySet:
+        matches = Match.objects.select_related("club", "player_a", "player_b").filter(pk=match_id)
+        if polled:
+            matches = matches.select_related(*hooks.match_clock_related()).annotate(
+                ledger_last=Subquery(
+                    LedgerRow.objects.filter(chain=chain)
+                    .order_by("-position")
+                    .values("position")[:1]
+                )
+            )
+        if answered:
+            matches = matches.annotate(
+                actor_organises=permissions.organiser_answer(user_id, "club_id")
+            )
+        return matches
+
+    kinds = {"match_id": int, **({"user_id": int} if answered else {})}
+    return Prepared(build, {**kinds, **({"chain": str} if polled else {})})
+
+
+_visible_matches = {
+    (polled, answered): _visible_matches_query(polled, answered)
+    for polled in (False, True)
+    for answered in (False, True)
+}
 
 
 def visible_hand(actor: permissions.Actor, hand_id: int) -> Hand:

@@ -18,10 +18,11 @@ from django.utils.translation import gettext as _
 from ginclub import ledger
 from ginclub.errors import Conflict, ServiceError
 from ginclub.permissions import Actor
+from ginclub.prepared import Prepared
 from scoring import hooks
 from scoring.models import Entry, Game, Hand, Match
 from scoring.serializers import HandActionOutputSerializer
-from scoring.services.recompute import games_and
+from scoring.services.recompute import GamesRead, games_and
 
 
 @dataclass
@@ -94,19 +95,27 @@ def _locked_matches():
     ).select_related("club", "player_a", "player_b", *hooks.match_clock_related())
 
 
+# Every hand action starts with one of these two: prepared (ginclub.prepared), since
+# building and compiling the joins took Django longer than the database took to answer.
+_locked_match = Prepared(lambda match_id: _locked_matches().filter(pk=match_id), {"match_id": int})
+_locked_match_of_hand = Prepared(
+    lambda hand_id: _locked_matches().filter(games__hands__pk=hand_id), {"hand_id": int}
+)
+
+
 def lock_match(match_id: int) -> Match:
-    try:
-        return _locked_matches().get(pk=match_id)
-    except Match.DoesNotExist:
-        raise ServiceError("not_found", _("No such match."), status=404) from None
+    found = _locked_match(match_id=int(match_id))
+    if not found:
+        raise ServiceError("not_found", _("No such match."), status=404)
+    return found[0]
 
 
 def lock_hand(hand_id: int) -> Match:
     """The hand's match, locked (found through the hand in the same query)."""
-    match = _locked_matches().filter(games__hands__pk=hand_id).first()
-    if match is None:
+    found = _locked_match_of_hand(hand_id=int(hand_id))
+    if not found:
         raise ServiceError("not_found", _("No such hand."), status=404)
-    return match
+    return found[0]
 
 
 def hand_in(games: list[Game], hand_id: int) -> Hand:
@@ -127,13 +136,17 @@ def under_lock(match: Match, key: str) -> tuple[list[Game], int | None]:
     lock, would still see the entries and ledger rows as they were before it waited.
     Refuses a missing or overlong key first."""
     check_key(key)
-    games, read = games_and(
-        match,
-        keyed=Subquery(Entry.objects.filter(match=match, idempotency_key=key).values("pk")[:1]),
-        **ledger.head_reads(chain_of(match)),
-    )
+    games, read = games_and(match, _KEYED_AND_HEAD, key=key, chain=chain_of(match))
     match.ledger_head = ledger.Head.read(read)
     return games, read["keyed"]
+
+
+def _keyed_and_head(match_id: int, key: str, chain: str) -> dict[str, Subquery]:
+    keyed = Entry.objects.filter(match_id=match_id, idempotency_key=key).values("pk")[:1]
+    return {"keyed": Subquery(keyed), **ledger.head_reads(chain)}
+
+
+_KEYED_AND_HEAD = GamesRead(_keyed_and_head, key=str, chain=str)
 
 
 def require_open(match: Match) -> None:

@@ -16,14 +16,17 @@ hand and who deals it are read in scoring.match_rules.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from functools import cached_property
 from typing import Any
 
-from django.db.models import Expression
+from django.db.models import Expression, QuerySet
 from django.utils.translation import gettext as _
 
 from ginclub import ledger
 from ginclub.errors import Conflict
+from ginclub.prepared import Prepared
 from scoring.match_rules import (
     game_loss_seat,
     game_result,
@@ -47,6 +50,45 @@ def start_games(matches: list[Match]) -> list[Game]:
     )
 
 
+class GamesRead:
+    """The read `games_and` makes: every game of a match with its hands, and in the same
+    query the values of `also(match_id=..., **values)`, scalar subqueries that do not
+    depend on the game (each row carries them), such as the match's ledger head.
+    Prepared (ginclub.prepared): built and compiled once per connection, since building
+    and compiling it took Django several times longer than the database took to answer.
+    `kinds`: the type of each of `also`'s values beside the match's id."""
+
+    def __init__(self, also: Callable[..., dict[str, Expression]] | None = None, **kinds: type):
+        self.also = also or (lambda **values: {})
+        self.rows = Prepared(self._query, {"match_id": int, **kinds})
+
+    @cached_property
+    def names(self) -> tuple[str, ...]:
+        """The names of `also`'s values, in the order each row carries them."""
+        stand_ins = {name: kind() for name, kind in self.rows.kinds.items()}
+        return tuple(self.also(**stand_ins))
+
+    def _query(self, match_id: int, **values: Any) -> QuerySet:
+        also = self.also(match_id=match_id, **values)
+        return (
+            Game.objects.filter(match_id=match_id)
+            .annotate(lost_by=game_loss_seat(), **also)
+            .order_by("number", "hands__number", "hands__pk")
+            .values_list(
+                *_GAME_FIELDS,
+                "lost_by",
+                *(f"hands__{name}" for name in _HAND_FIELDS),
+                "hands__accepted_entry__seat",
+                *also,
+            )
+        )
+
+
+_GAME_FIELDS = [f.attname for f in Game._meta.concrete_fields]
+_HAND_FIELDS = [f.attname for f in Hand._meta.concrete_fields]
+GAMES = GamesRead()
+
+
 def games_with_hands(match: Match) -> list[Game]:
     """Every game of `match` in order, each with its hands (prefetched: `game.hands.all()`
     asks nothing) and `lost_by`, the seat a standing game loss penalty ended it against
@@ -57,40 +99,26 @@ def games_with_hands(match: Match) -> list[Game]:
     return games_and(match)[0]
 
 
-def games_and(match: Match, **also: Expression) -> tuple[list[Game], dict[str, Any]]:
-    """`games_with_hands`, and in the same query the values of `also` (scalar subqueries
-    that do not depend on the game, such as the match's ledger head: each row carries
-    them), returned by name. A match without games, which the services never leave, reads
-    them in a query of their own."""
+def games_and(
+    match: Match, read: GamesRead = GAMES, **values: Any
+) -> tuple[list[Game], dict[str, Any]]:
+    """`games_with_hands`, and by name the values `read` reads with them (`values`: what
+    its subqueries need beside the match's id). A match without games, which the services
+    never leave, reads them in a query of their own."""
     db = match._state.db or "default"
-    game_names = [f.attname for f in Game._meta.concrete_fields]
-    hand_names = [f.attname for f in Hand._meta.concrete_fields]
-    rows = (
-        Game.objects.using(db)
-        .filter(match=match)
-        .annotate(lost_by=game_loss_seat(), **also)
-        .order_by("number", "hands__number", "hands__pk")
-        .values_list(
-            *game_names,
-            "lost_by",
-            *(f"hands__{name}" for name in hand_names),
-            "hands__accepted_entry__seat",
-            *also,
-        )
-    )
     games: dict[int, Game] = {}
     hands: dict[int, list[Hand]] = {}
-    width = len(game_names)
-    seat_at = width + 1 + len(hand_names)  # the accepted entry's seat
+    width = len(_GAME_FIELDS)
+    seat_at = width + 1 + len(_HAND_FIELDS)  # the accepted entry's seat
     row = None
-    for row in rows:
+    for row in read.rows(using=db, match_id=match.pk, **values):
         game = games.get(row[0])
         if game is None:
-            game = games[row[0]] = Game.from_db(db, game_names, row[:width])
+            game = games[row[0]] = Game.from_db(db, _GAME_FIELDS, row[:width])
             game.lost_by = row[width] or None
             hands[game.pk] = []
         if row[width + 1] is not None:  # a game without hands joins none
-            hand = Hand.from_db(db, hand_names, row[width + 1 : seat_at])
+            hand = Hand.from_db(db, _HAND_FIELDS, row[width + 1 : seat_at])
             hand.game = game
             if hand.accepted_entry_id is not None:
                 hand.accepted_entry = Entry.from_db(
@@ -100,12 +128,13 @@ def games_and(match: Match, **also: Expression) -> tuple[list[Game], dict[str, A
     for game in games.values():
         _cache_hands(game, hands[game.pk])
     if row is not None:
-        read = dict(zip(also, row[seat_at + 1 :], strict=True))
-    elif also:
-        read = Match.objects.using(db).filter(pk=match.pk).values(**also).get()
+        read_values = dict(zip(read.names, row[seat_at + 1 :], strict=True))
+    elif read.names:
+        also = read.also(match_id=match.pk, **values)
+        read_values = Match.objects.using(db).filter(pk=match.pk).values(**also).get()
     else:
-        read = {}
-    return list(games.values()), read
+        read_values = {}
+    return list(games.values()), read_values
 
 
 def _cache_hands(game: Game, hands: list[Hand]) -> None:
