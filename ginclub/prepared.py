@@ -55,7 +55,7 @@ class Prepared:
         compiled = _kept_on(connection).get(self)
         if compiled is None:
             compiled = self._compile(connection, using)
-        queryset, compiler, sql, params, slots = compiled
+        queryset, compiler, sql, params, slots, converters = compiled
         if (
             queryset.query.select_for_update
             and connection.features.has_select_for_update
@@ -71,6 +71,7 @@ class Prepared:
         runner = compiler.__class__.__new__(compiler.__class__)
         runner.__dict__.update(compiler.__dict__)
         runner.as_sql = lambda *args, **kwargs: (sql, tuple(params))
+        runner.get_converters = lambda expressions: converters
         run = queryset._chain()
         # Not `run.query = ...`: that setter would also change a values() queryset's
         # iterable to dicts.
@@ -95,7 +96,12 @@ class Prepared:
                 f"{self.__name__}: the compiled query does not take {sorted(missing)} as "
                 "parameters (used to shape the query, inlined, or transformed)"
             )
-        compiled = (queryset, compiler, sql, tuple(params), tuple(slots))
+        # What the compiler works out again for every run: how each column's value
+        # is converted (a function of the selected expressions and the connection).
+        converters = compiler.get_converters(
+            [column[0] for column in compiler.select[0 : compiler.col_count]]
+        )
+        compiled = (queryset, compiler, sql, tuple(params), tuple(slots), converters)
         _kept_on(connection)[self] = compiled
         return compiled
 

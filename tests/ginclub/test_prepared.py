@@ -5,6 +5,7 @@ a build whose values do not reach the SQL as parameters is refused, not run wron
 from __future__ import annotations
 
 import threading
+from datetime import datetime
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
@@ -36,20 +37,24 @@ def players_named(club_id: int, prefix: str):
     )
 
 
+COLUMNS = ("name", "club__name", "created_at", "club__player_pages_public")
+
+
 def test_every_run_gives_what_the_queryset_gives_and_builds_it_once(clubs):
     north, south = clubs
     built = []
 
     def build(club_id: int, name: str):
         built.append((club_id, name))
-        return Player.objects.filter(club_id=club_id, name=name).values_list("name", "club__name")
+        return Player.objects.filter(club_id=club_id, name=name).values_list(*COLUMNS)
 
     query = Prepared(build, {"club_id": int, "name": str})
     for club, name in [(north, "Bob"), (north, "Cyd"), (south, "Dee"), (south, "Bob")]:
-        expected = list(
-            Player.objects.filter(club=club, name=name).values_list("name", "club__name")
-        )
-        assert query(club_id=club.pk, name=name) == expected
+        expected = list(Player.objects.filter(club=club, name=name).values_list(*COLUMNS))
+        got = query(club_id=club.pk, name=name)
+        assert got == expected
+        # converted as the queryset converts them (SQLite sends text and 0 or 1)
+        assert all(isinstance(row[2], datetime) and type(row[3]) is bool for row in got)
     assert len(built) == 1  # the stand-ins, once
     assert built[0][0] not in (north.pk, south.pk)
 
