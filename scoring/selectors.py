@@ -278,8 +278,12 @@ def _visible_matches_query(polled: bool, answered: bool) -> Prepared:
             )
         return matches
 
-    kinds = {"match_id": int, **({"user_id": int} if answered else {})}
-    return Prepared(build, {**kinds, **({"chain": str} if polled else {})})
+    kinds = {"match_id": int}
+    if answered:
+        kinds["user_id"] = int
+    if polled:
+        kinds["chain"] = str
+    return Prepared(build, kinds)
 
 
 _visible_matches = {
