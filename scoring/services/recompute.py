@@ -35,7 +35,7 @@ from scoring.match_rules import (
     profile_of,
 )
 from scoring.models import Entry, Game, Hand, Match
-from scoring.rules import RuleProfile, score_hollywood, score_match
+from scoring.rules import RuleProfile, RulesError, score_hollywood, score_match
 from scoring.rules.games import HOLLYWOOD_GAMES, hollywood_match
 from scoring.services.summaries import write_match_summaries
 
@@ -193,8 +193,7 @@ def _recompute_game(match: Match, game: Game, profile: RuleProfile, lost_by: str
     whatever its hands say; the penalty refuses a game with unsettled hands)."""
     hands = [h for h in game.hands.all() if h.state != Hand.State.VOIDED]
     confirmed = [h for h in hands if h.state == Hand.State.CONFIRMED]
-    _refuse_hands_after_the_end(match, game, confirmed, profile)
-    result = game_result(match, confirmed, profile, lost_by)
+    result = _result_or_refuse(match, game, confirmed, profile, lost_by)
     unsettled = len(confirmed) != len(hands)
     finished = result.finished and (not unsettled or bool(lost_by))
     _store_game(game, result, finished)
@@ -253,17 +252,22 @@ def _numbers(numbers: list[int]) -> dict[str, object]:
     }
 
 
-def _refuse_hands_after_the_end(match, game, confirmed, profile) -> None:
-    for cut in range(1, len(confirmed)):
-        if game_result(match, confirmed[:cut], profile).finished:
-            raise Conflict(
-                "hands_after_game_end",
-                _(
-                    "This change would end game %(game)s at hand %(hand)s, but later hands "
-                    "follow it; void them first."
-                )
-                % {"game": game.number, "hand": confirmed[cut - 1].number},
+def _result_or_refuse(match, game, confirmed, profile, lost_by):
+    """The game's result, or a refusal when confirmed hands follow its end: the engine
+    adds the hands up once and says which hand ended the game (`game_over`)."""
+    try:
+        return game_result(match, confirmed, profile, lost_by)
+    except RulesError as error:
+        if error.code != "game_over":
+            raise
+        raise Conflict(
+            "hands_after_game_end",
+            _(
+                "This change would end game %(game)s at hand %(hand)s, but later hands "
+                "follow it; void them first."
             )
+            % {"game": game.number, "hand": confirmed[error.params["end"] - 1].number},
+        ) from None
 
 
 def _store_game(game: Game, result, finished: bool) -> None:

@@ -275,7 +275,26 @@ def test_correction_that_would_end_a_game_before_later_hands_is_refused(
             idempotency_key=key(),
         )
     assert caught.value.code == "hands_after_game_end"
+    assert "end game 1 at hand 1," in caught.value.message
     assert db_state() == before
+
+
+def test_the_refusal_names_the_hand_that_would_end_the_game(match, alice, bob, organiser):
+    play_hand(match, alice, bob, quick(number=1, kd=5, dd=20))
+    second = play_hand(match, alice, bob, quick(number=2, kd=5, dd=20))
+    play_hand(match, alice, bob, quick(number=3, kd=5, dd=20))
+    play_hand(match, alice, bob, quick(number=4, kd=5, dd=20))
+    with pytest.raises(Conflict) as caught:
+        services.correct_hand(
+            hand_id=second.pk,
+            actor=services.Actor(user=organiser),
+            hand_input=quick(number=2, outcome="gin", kd=0, dd=98),
+            version=second.version,
+            reason="was gin",
+            idempotency_key=key(),
+        )
+    assert caught.value.code == "hands_after_game_end"
+    assert "end game 1 at hand 2," in caught.value.message
 
 
 def test_closed_match_refuses_entries_until_reopened_with_a_reason(club, alice, bob, organiser):
