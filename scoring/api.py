@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from ginclub import permissions
 from ginclub.api_errors import ERRORS, valid
 from ginclub.errors import Forbidden, ServiceError
+from ginclub.shapes import represent
 from scoring import replay, selectors, services, stats
 from scoring import serializers as s
 from scoring.hand_input import hand_input_from
@@ -57,7 +58,7 @@ def _club(request: Request, slug: str) -> Club:
 
 
 def _match_out(match_id: int) -> dict:
-    return s.MatchOutputSerializer(selectors.match_view(match_id)).data
+    return represent(s.MatchOutputSerializer, selectors.match_view(match_id))
 
 
 def _actor(request: Request, match: Match, data: dict) -> permissions.Actor:
@@ -76,7 +77,7 @@ def _actor(request: Request, match: Match, data: dict) -> permissions.Actor:
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
 def clubs(request: Request) -> Response:
-    return Response(s.ClubSerializer(selectors.clubs_for(request.user), many=True).data)
+    return Response(represent(s.ClubSerializer, selectors.clubs_for(request.user), many=True))
 
 
 @extend_schema(methods=["GET"], responses={200: s.PlayerSerializer(many=True), **ERRORS})
@@ -88,10 +89,10 @@ def clubs(request: Request) -> Response:
 def club_players(request: Request, slug: str) -> Response:
     club = _club(request, slug)
     if request.method == "GET":
-        return Response(s.PlayerSerializer(selectors.players_of(club), many=True).data)
+        return Response(represent(s.PlayerSerializer, selectors.players_of(club), many=True))
     data = valid(s.AddPlayerSerializer, request)
     player = services.add_player(club=club, actor=permissions.actor_of(request), **data)
-    return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+    return Response(represent(s.PlayerSerializer, player), status=status.HTTP_201_CREATED)
 
 
 @extend_schema(methods=["GET"], responses={200: s.AuditorOutputSerializer(many=True), **ERRORS})
@@ -109,10 +110,10 @@ def club_auditors(request: Request, slug: str) -> Response:
     actor = permissions.actor_of(request)
     if request.method == "GET":
         permissions.require_read_club(actor, club)
-        return Response(s.AuditorOutputSerializer(services.auditors_of(club), many=True).data)
+        return Response(represent(s.AuditorOutputSerializer, services.auditors_of(club), many=True))
     data = valid(s.GrantAuditorSerializer, request)
     user = services.grant_auditor(club=club, username=data["username"], actor=actor)
-    return Response(s.AuditorOutputSerializer(user).data, status=status.HTTP_201_CREATED)
+    return Response(represent(s.AuditorOutputSerializer, user), status=status.HTTP_201_CREATED)
 
 
 @extend_schema(request=None, responses={204: None, **ERRORS})
@@ -141,11 +142,11 @@ def club_scorekeepers(request: Request, slug: str) -> Response:
     if request.method == "GET":
         permissions.require_read_club(actor, club)
         return Response(
-            s.ScorekeeperOutputSerializer(services.scorekeepers_of(club), many=True).data
+            represent(s.ScorekeeperOutputSerializer, services.scorekeepers_of(club), many=True)
         )
     data = valid(s.GrantScorekeeperSerializer, request)
     user = services.grant_scorekeeper(club=club, username=data["username"], actor=actor)
-    return Response(s.ScorekeeperOutputSerializer(user).data, status=status.HTTP_201_CREATED)
+    return Response(represent(s.ScorekeeperOutputSerializer, user), status=status.HTTP_201_CREATED)
 
 
 @extend_schema(request=None, responses={204: None, **ERRORS})
@@ -170,7 +171,7 @@ def lift_network_limit(request: Request, slug: str) -> Response:
     ip = valid(s.NetworkLimitSerializer, request)["ip"]
     actor = permissions.actor_at_club(request, club)
     cleared = services.lift_network_limit(club=club, ip=ip, actor=actor)
-    return Response(s.NetworkLimitLiftedSerializer({"ip": ip, "cleared": cleared}).data)
+    return Response(represent(s.NetworkLimitLiftedSerializer, {"ip": ip, "cleared": cleared}))
 
 
 # --------------------------------------------------------------------------- matches
@@ -192,7 +193,7 @@ def lift_network_limit(request: Request, slug: str) -> Response:
 def matches(request: Request) -> Response:
     if request.method == "GET":
         rows = selectors.matches_for(request.user)[:200]
-        return Response(s.MatchListItemOutputSerializer(rows, many=True).data)
+        return Response(represent(s.MatchListItemOutputSerializer, rows, many=True))
     data = valid(s.StartMatchSerializer, request)
     club = get_object_or_404(Club, slug=data["club"])
     players = {p.pk: p for p in Player.objects.filter(pk__in=[data["player_a"], data["player_b"]])}
@@ -233,7 +234,7 @@ def preview(request: Request, match_id: int) -> Response:
     match = _visible_match(request, match_id)
     hand = hand_input_from(valid(s.PreviewHandSerializer, request), names_of(match))
     result = services.preview_hand(match=match, hand=hand)
-    return Response(s.PreviewOutputSerializer(result.as_dict()).data)
+    return Response(represent(s.PreviewOutputSerializer, result.as_dict()))
 
 
 @extend_schema(
@@ -326,7 +327,7 @@ def correct_preview(request: Request, hand_id: int) -> Response:
         version=version,
         reason=reason,
     )
-    return Response(s.CorrectionPreviewOutputSerializer(preview).data)
+    return Response(represent(s.CorrectionPreviewOutputSerializer, preview))
 
 
 @extend_schema(
@@ -341,7 +342,7 @@ def void_preview(request: Request, hand_id: int) -> Response:
     hand = _organised_hand(request, hand_id)
     data = valid(s.VoidPreviewSerializer, request)
     preview = services.preview_void(hand_id=hand.pk, actor=permissions.actor_of(request), **data)
-    return Response(s.CorrectionPreviewOutputSerializer(preview).data)
+    return Response(represent(s.CorrectionPreviewOutputSerializer, preview))
 
 
 @extend_schema(request=s.ReasonSerializer, responses={200: s.MatchOutputSerializer, **ERRORS})
@@ -407,13 +408,15 @@ def match_penalties(request: Request, match_id: int) -> Response:
     records one (staff: docs/rules.md §18; a game or match loss changes the result)."""
     match = _visible_match(request, match_id)
     if request.method == "GET":
-        return Response(s.PenaltyOutputSerializer(selectors.penalties_of(match), many=True).data)
+        return Response(
+            represent(s.PenaltyOutputSerializer, selectors.penalties_of(match), many=True)
+        )
     permissions.require_penalise(permissions.actor_of(request, match), match)
     data = valid(s.PenaltyInputSerializer, request)
     penalty = services.record_penalty(
         match_id=match.pk, actor=permissions.actor_of(request, match), **data
     )
-    return Response(s.PenaltyOutputSerializer(penalty).data, status=status.HTTP_201_CREATED)
+    return Response(represent(s.PenaltyOutputSerializer, penalty), status=status.HTTP_201_CREATED)
 
 
 @extend_schema(
@@ -431,7 +434,7 @@ def penalty_preview(request: Request, match_id: int) -> Response:
     preview = services.preview_penalty(
         match_id=match.pk, actor=permissions.actor_of(request, match), **data
     )
-    return Response(s.PenaltyPreviewOutputSerializer(preview).data)
+    return Response(represent(s.PenaltyPreviewOutputSerializer, preview))
 
 
 @extend_schema(
@@ -450,7 +453,7 @@ def reverse_penalty(request: Request, penalty_id: int) -> Response:
         actor=permissions.actor_of(request, match),
         reason=data.get("reason", ""),
     )
-    return Response(s.PenaltyOutputSerializer(penalty).data)
+    return Response(represent(s.PenaltyOutputSerializer, penalty))
 
 
 # ---------------------------------------------------------------------------- ledger
@@ -463,7 +466,7 @@ def match_ledger(request: Request, match_id: int) -> Response:
     match = _visible_match(request, match_id)
     permissions.require_audit_match(permissions.actor_of(request), match)
     rows = selectors.ledger_of(match)
-    return Response(s.LedgerRowSerializer(rows, many=True).data)
+    return Response(represent(s.LedgerRowSerializer, rows, many=True))
 
 
 @extend_schema(responses={200: s.LedgerVerifyOutputSerializer, **ERRORS})
@@ -474,7 +477,7 @@ def verify_ledger(request: Request) -> Response:
         raise Forbidden(
             "not_allowed", _("Only admins and site-wide auditors verify the whole ledger.")
         )
-    return Response(s.LedgerVerifyOutputSerializer(replay.verify()).data)
+    return Response(represent(s.LedgerVerifyOutputSerializer, replay.verify()))
 
 
 # ------------------------------------------------------------------ a player's record
@@ -489,7 +492,7 @@ def player_record(request: Request, player_id: int) -> Response:
     actor = permissions.actor_of(request)
     player = stats.visible_player(actor, player_id)
     record = stats.player_record(player, actor)
-    return Response(s.PlayerRecordOutputSerializer(record).data)
+    return Response(represent(s.PlayerRecordOutputSerializer, record))
 
 
 @extend_schema(responses={200: s.RatedPlayerOutputSerializer(many=True), **ERRORS})
@@ -498,7 +501,7 @@ def player_record(request: Request, player_id: int) -> Response:
 def club_ratings(request: Request, slug: str) -> Response:
     """The club's rated list, best first: for those who may read its player pages."""
     club = stats.visible_club(permissions.actor_of(request), slug)
-    return Response(s.RatedPlayerOutputSerializer(stats.club_ratings(club), many=True).data)
+    return Response(represent(s.RatedPlayerOutputSerializer, stats.club_ratings(club), many=True))
 
 
 # ------------------------------------------------------------- calls from the table
@@ -524,12 +527,12 @@ def match_calls(request: Request, match_id: int) -> Response:
     `pin`) or staff; a call already waiting is answered (200) instead of a second one."""
     match = _visible_match(request, match_id)
     if request.method == "GET":
-        return Response(s.CallOutputSerializer(selectors.calls_of(match), many=True).data)
+        return Response(represent(s.CallOutputSerializer, selectors.calls_of(match), many=True))
     data = valid(s.CallInputSerializer, request)
     actor = _actor(request, match, data)
     outcome = services.call_staff(match_id=match.pk, actor=actor, reason=data["reason"])
     code = status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK
-    return Response(s.CallOutputSerializer(outcome.call).data, status=code)
+    return Response(represent(s.CallOutputSerializer, outcome.call), status=code)
 
 
 @extend_schema(request=None, responses={200: s.CallOutputSerializer, **ERRORS})
@@ -538,7 +541,7 @@ def match_calls(request: Request, match_id: int) -> Response:
 def take_call(request: Request, call_id: int) -> Response:
     """Staff (the club's organisers and scorekeepers) are on their way to the table."""
     call = services.take_call(call_id=call_id, actor=permissions.actor_of(request))
-    return Response(s.CallOutputSerializer(_call(call.pk)).data)
+    return Response(represent(s.CallOutputSerializer, _call(call.pk)))
 
 
 @extend_schema(request=s.ResolveCallSerializer, responses={200: s.CallOutputSerializer, **ERRORS})
@@ -551,7 +554,7 @@ def resolve_call(request: Request, call_id: int) -> Response:
     call = services.resolve_call(
         call_id=call_id, actor=permissions.actor_of(request), note=data.get("note", "")
     )
-    return Response(s.CallOutputSerializer(_call(call.pk)).data)
+    return Response(represent(s.CallOutputSerializer, _call(call.pk)))
 
 
 def _call(call_id: int) -> TableCall:

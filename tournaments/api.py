@@ -33,6 +33,7 @@ from ginclub import inputs, permissions
 from ginclub.api_errors import ERRORS, valid
 from ginclub.errors import Forbidden, NotFound, ServiceError
 from ginclub.permissions import actor_of
+from ginclub.shapes import represent
 from scoring import services as scoring_services
 from scoring.models import Club
 from scoring.serializers import With
@@ -126,7 +127,7 @@ def _registration(request: Request, registration_id: int) -> Registration:
 
 
 def _round_out(rnd: Round) -> dict:
-    return s.RoundOutputSerializer(selectors.round_view(rnd)).data
+    return represent(s.RoundOutputSerializer, selectors.round_view(rnd))
 
 
 def _viewer_round_out(request: Request, rnd: Round, tournament: Tournament) -> dict:
@@ -136,7 +137,7 @@ def _viewer_round_out(request: Request, rnd: Round, tournament: Tournament) -> d
 
 
 def _detail(tournament: Tournament) -> dict:
-    return s.TournamentSerializer(tournament).data
+    return represent(s.TournamentSerializer, tournament)
 
 
 # ---------------------------------------------------------------------- tournaments
@@ -158,7 +159,7 @@ def _detail(tournament: Tournament) -> dict:
 def tournaments(request: Request) -> Response:
     if request.method == "GET":
         rows = selectors.tournaments_for(actor_of(request))[:200]
-        return Response(s.TournamentSerializer(rows, many=True).data)
+        return Response(represent(s.TournamentSerializer, rows, many=True))
     if not actor_of(request).is_authenticated:
         raise Forbidden("not_allowed", _("Log in as an organiser to create a tournament."))
     data = valid(s.CreateTournamentSerializer, request)
@@ -212,14 +213,14 @@ def registrations(request: Request, slug: str) -> Response:
     if request.method == "GET":
         _managed(request, found)
         rows = selectors.registrations_of(found)
-        return Response(s.RegistrationSerializer(rows, many=True).data)
+        return Response(represent(s.RegistrationSerializer, rows, many=True))
     _managed(request, found)
     data = valid(s.AddRegistrationSerializer, request)
     registration = services.add_registration(
         tournament_id=found.pk, actor=actor_of(request), **data
     )
     return Response(
-        s.RegistrationSerializer(registration).data,
+        represent(s.RegistrationSerializer, registration),
         status=status.HTTP_201_CREATED,
     )
 
@@ -251,7 +252,7 @@ def import_registrations(request: Request, slug: str) -> Response:
     report = services.import_registrations(
         tournament_id=found.pk, actor=actor_of(request), content=content
     )
-    return Response(s.ImportReportOutputSerializer(report).data)
+    return Response(represent(s.ImportReportOutputSerializer, report))
 
 
 def _registration_action(serializer_class, call, name: str):
@@ -269,7 +270,7 @@ def _registration_action(serializer_class, call, name: str):
         _managed(request, registration.tournament)
         data = valid(serializer_class, request)
         updated = call(registration_id=registration.pk, actor=actor_of(request), **data)
-        return Response(s.RegistrationSerializer(updated).data)
+        return Response(represent(s.RegistrationSerializer, updated))
 
     endpoint.__name__ = name
     return endpoint
@@ -297,7 +298,7 @@ def seed_by_rating(request: Request, slug: str) -> Response:
     found = _tournament(request, slug)
     seeded = services.seed_by_rating(tournament_id=found.pk, actor=actor_of(request))
     rows = [With(registration, rating=rating) for registration, rating in seeded]
-    return Response(s.SeededRegistrationOutputSerializer(rows, many=True).data)
+    return Response(represent(s.SeededRegistrationOutputSerializer, rows, many=True))
 
 
 @extend_schema(request=None, responses={204: None, **ERRORS})
@@ -324,7 +325,7 @@ def rules_preview(request: Request, slug: str) -> Response:
     _managed(request, found)
     data = valid(s.RulesChangeSerializer, request)
     change = services.preview_rules_change(tournament_id=found.pk, actor=actor_of(request), **data)
-    return Response(s.RulesChangeOutputSerializer(change).data)
+    return Response(represent(s.RulesChangeOutputSerializer, change))
 
 
 @extend_schema(request=s.ApplyRulesSerializer, responses={202: s.JobOutputSerializer, **ERRORS})
@@ -368,7 +369,7 @@ def rounds(request: Request, slug: str) -> Response:
     listed = selectors.rounds_of(found)
     if not _manages(request, found):
         listed = listed.exclude(state=Round.State.DRAFT)
-    return Response(s.RoundSummaryOutputSerializer(listed, many=True).data)
+    return Response(represent(s.RoundSummaryOutputSerializer, listed, many=True))
 
 
 @extend_schema(
@@ -405,7 +406,7 @@ def _round_action(
         data = valid(serializer_class, request) if serializer_class else {}
         outcome = call(round_id=rnd.pk, actor=actor_of(request), **data)
         if result is not None:
-            return Response(result(outcome).data)
+            return Response(represent(result, outcome))
         rnd.refresh_from_db()
         return Response(_round_out(rnd))
 
@@ -438,7 +439,7 @@ def dashboard(request: Request, round_id: int) -> Response:
     """Every table of the round with its state; cheap to poll."""
     rnd = _round(request, round_id)
     _run(request, rnd.tournament)
-    return Response(s.DashboardOutputSerializer(selectors.dashboard(rnd)).data)
+    return Response(represent(s.DashboardOutputSerializer, selectors.dashboard(rnd)))
 
 
 @extend_schema(responses={200: s.TableLinkOutputSerializer(many=True), **ERRORS})
@@ -533,7 +534,9 @@ def calls(request: Request, slug: str) -> Response:
     first, with their table and how long each has waited: what the dashboard shows."""
     found = _tournament(request, slug)
     _run(request, found)
-    return Response(s.WaitingCallOutputSerializer(selectors.waiting_calls(found), many=True).data)
+    return Response(
+        represent(s.WaitingCallOutputSerializer, selectors.waiting_calls(found), many=True)
+    )
 
 
 # --------------------------------------------------------------- standings, pairings
@@ -568,7 +571,7 @@ def _standings(request: Request, found: Tournament):
 def standings(request: Request, slug: str) -> Response:
     """The standings with every tie-break value; the public sees what hiding allows."""
     view = _standings(request, _tournament(request, slug))
-    return Response(s.StandingsOutputSerializer(view).data)
+    return Response(represent(s.StandingsOutputSerializer, view))
 
 
 @extend_schema(parameters=[ROUND_PARAM], responses={200: s.ViewerRoundOutputSerializer, **ERRORS})
@@ -642,7 +645,7 @@ def _audit(request: Request, slug: str) -> selectors.Audit:
 def audit(request: Request, slug: str) -> Response:
     """Every result not made by the two players agreeing (who, device, when, why,
     before and after), and every chain of the event verified."""
-    return Response(s.AuditOutputSerializer(_audit(request, slug)).data)
+    return Response(represent(s.AuditOutputSerializer, _audit(request, slug)))
 
 
 @extend_schema(parameters=AUDIT_PARAMS, responses=CSV, operation_id="audit_csv")
@@ -742,7 +745,7 @@ def _season(request: Request, slug: str, season: str) -> Season:
 
 
 def _season_detail(season: Season) -> dict:
-    return s.SeasonOutputSerializer(season).data
+    return represent(s.SeasonOutputSerializer, season)
 
 
 @extend_schema(
@@ -808,7 +811,7 @@ def season_ladder(request: Request, slug: str, season: str) -> Response:
     found = _season(request, slug, season)
     exact = permissions.may_manage_season(actor_of(request), found)
     ladder = season_ladders.ladder_of(found, exact=exact)
-    return Response(s.LadderOutputSerializer(ladder).data)
+    return Response(represent(s.LadderOutputSerializer, ladder))
 
 
 # ------------------------------------------------------------ sign-up by players
@@ -849,7 +852,7 @@ def signups(request: Request, slug: str) -> Response:
         )
     else:
         permissions.require_audit_tournament(actor, found)
-    return Response(s.SignupsOutputSerializer(selectors.signups_of(found)).data)
+    return Response(represent(s.SignupsOutputSerializer, selectors.signups_of(found)))
 
 
 def _by_code(code: str) -> Tournament:
@@ -865,7 +868,7 @@ def _by_code(code: str) -> Tournament:
 
 
 def _signup_out(signup: SignUp) -> dict:
-    return s.SignUpOutputSerializer(selectors.signup_view(signup)).data
+    return represent(s.SignUpOutputSerializer, selectors.signup_view(signup))
 
 
 @extend_schema(request=s.SignUpSerializer, responses={201: s.SignUpOutputSerializer, **ERRORS})
@@ -965,7 +968,7 @@ def _own_action(call, name: str, doc: str):
         data = valid(s.PinSerializer, request)
         actor = _acting(request, registration.tournament, registration.player, data["pin"])
         updated = call(registration_id=registration.pk, actor=actor)
-        return Response(s.RegistrationSerializer(updated).data)
+        return Response(represent(s.RegistrationSerializer, updated))
 
     endpoint.__name__ = name
     return endpoint

@@ -19,6 +19,7 @@ from ginclub import ledger
 from ginclub.errors import Conflict, ServiceError
 from ginclub.permissions import Actor
 from ginclub.prepared import Prepared
+from ginclub.shapes import represent
 from scoring import hooks
 from scoring.models import Entry, Game, Hand, Match
 from scoring.serializers import HandActionOutputSerializer
@@ -261,7 +262,7 @@ def link_entry(entry: Entry, hand: Hand) -> None:
 def answer(hand: Hand, **extra: Any) -> dict[str, Any]:
     """The API's answer to a hand action (HandActionOutputSerializer), kept with the
     entry: a replayed idempotency key answers it again."""
-    return dict(HandActionOutputSerializer({"hand": hand, **extra}).data)
+    return represent(HandActionOutputSerializer, {"hand": hand, **extra})
 
 
 def finish(entry: Entry, hand: Hand) -> Outcome:

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from ginclub.shapes import represent
 from tournaments import selectors
 from tournaments import serializers as s
 from tournaments.models import Tournament
@@ -61,6 +62,6 @@ def audit_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_GET
 @organiser_page
 def audit_json(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    data = s.AuditOutputSerializer(_audit(request, tournament)).data
+    data = represent(s.AuditOutputSerializer, _audit(request, tournament))
     body = json.dumps(data, cls=DjangoJSONEncoder, indent=1, ensure_ascii=False)
     return download(body, f"{tournament.slug}-audit.json", "application/json")
