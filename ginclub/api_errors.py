@@ -16,7 +16,6 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -64,13 +63,6 @@ ERRORS = {
         "the seconds in Retry-After.",
     }.items()
 }
-
-
-def valid(serializer_class, request: Request) -> dict:
-    """The request body checked by an input serializer (a 400 refusal otherwise)."""
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 _DRF_CODES = {

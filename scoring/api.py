@@ -18,9 +18,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from ginclub import permissions
-from ginclub.api_errors import ERRORS, valid
+from ginclub.api_errors import ERRORS
 from ginclub.errors import Forbidden, ServiceError
-from ginclub.shapes import represent
+from ginclub.shapes import represent, valid
 from scoring import replay, selectors, services, stats
 from scoring import serializers as s
 from scoring.hand_input import hand_input_from

@@ -30,10 +30,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from ginclub import inputs, permissions
-from ginclub.api_errors import ERRORS, valid
+from ginclub.api_errors import ERRORS
 from ginclub.errors import Forbidden, NotFound, ServiceError
 from ginclub.permissions import actor_of
-from ginclub.shapes import represent
+from ginclub.shapes import represent, valid
 from scoring import services as scoring_services
 from scoring.models import Club
 from scoring.serializers import With

@@ -1,14 +1,20 @@
-"""Output shapes written by one serializer instance per class (ginclub.shapes): the
-same as a serializer made for the object, object after object and thread beside
-thread, without the fields being made again."""
+"""API shapes with serializers made once (ginclub.shapes): an output written by one
+instance per class is what a serializer made for the object writes, object after object
+and thread beside thread, without the fields being made again; a body checked by a
+thread's own instance is checked as a fresh serializer checks it, keeping nothing of
+the body before."""
 
 from __future__ import annotations
 
 import threading
 
 import pytest
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.test import APIRequestFactory
 
-from ginclub.shapes import represent
+from ginclub.shapes import represent, valid
 from scoring import serializers as s
 from scoring.models import Game, Hand, Player
 from tests.factories import ClubFactory, PlayerFactory
@@ -105,3 +111,64 @@ def test_threads_writing_at_once_each_get_their_own_object():
     for thread in threads:
         thread.join()
     assert written == expected
+
+
+def a_request(body, *, form: bool = False) -> Request:
+    factory = APIRequestFactory()
+    if form:
+        made = factory.post("/", body)  # multipart: every value is text
+        return Request(made, parsers=[MultiPartParser(), FormParser()])
+    return Request(factory.post("/", body, format="json"), parsers=[JSONParser()])
+
+
+def submitted(**values):
+    return {"game": 1, "number": 2, "outcome": "knock", "idempotency_key": "k", **values}
+
+
+def refusal(body, *, form: bool = False) -> dict:
+    with pytest.raises(ValidationError) as caught:
+        valid(s.SubmitHandSerializer, a_request(body, form=form))
+    return caught.value.detail
+
+
+def test_bodies_checked_one_after_another_keep_nothing_of_each_other():
+    first = valid(s.SubmitHandSerializer, a_request(submitted(knocker="A", knocker_deadwood=4)))
+    assert first == submitted(knocker="A", knocker_deadwood=4)
+
+    assert set(refusal(submitted(number=0, colour="red"))) == {"number"}
+    assert set(refusal(submitted(colour="red"))) == {"colour"}  # unknown, after the rest
+
+    third = valid(s.SubmitHandSerializer, a_request(submitted(outcome="gin", number=3)))
+    assert third == submitted(outcome="gin", number=3)
+
+
+def test_a_form_body_and_a_json_body_are_each_read_as_what_they_are():
+    # In a form everything is text: "3" is a number there, not in JSON.
+    form = valid(s.SubmitHandSerializer, a_request(submitted(number="3"), form=True))
+    assert form["number"] == 3
+    assert set(refusal(submitted(number="3"))) == {"number"}
+    again = valid(s.SubmitHandSerializer, a_request(submitted(number="4"), form=True))
+    assert again["number"] == 4
+
+
+def test_threads_checking_at_once_each_get_their_own_body():
+    bodies = {n: submitted(number=n, knocker_deadwood=n % 11) for n in range(1, 41)}
+    checked, refused, start = {}, {}, threading.Barrier(8)
+
+    def check(numbers):
+        start.wait()
+        for _ in range(10):
+            for number in numbers:
+                body = bodies[number] if number % 5 else {**bodies[number], "colour": "red"}
+                try:
+                    checked[number] = valid(s.SubmitHandSerializer, a_request(body))
+                except ValidationError as error:
+                    refused[number] = set(error.detail)
+
+    threads = [threading.Thread(target=check, args=(range(i, 41, 8),)) for i in range(1, 9)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert checked == {n: body for n, body in bodies.items() if n % 5}
+    assert refused == {n: {"colour"} for n in bodies if not n % 5}
