@@ -4,7 +4,9 @@
    server time per request over 1,000 hands on SQLite (a file, WAL, as in production),
    beside a bare one-row DRF create (a club: session, user, unique check, insert) timed
    the same way in the same run, in turns with the submits, the floor any write
-   request pays here.
+   request pays here. The organiser's submit (confirmed at once, the match recomputed)
+   is the figure compared with the bare create; the same hands entered by a player and
+   confirmed by the opponent, as at a table, are timed in the same turns.
 2. The match page's total transferred weight (HTML + CSS + JS, gzip) and any
    third-party request it would make.
 
@@ -40,42 +42,59 @@ def random_hands(count: int, seed: int = 7):
     return hands
 
 
-def bench_submit_and_bare(count: int) -> tuple[list[float], list[float]]:
-    """The submit's timings and the bare create's, taken in turns (one submit, one
-    create) through the same test client's middleware, so that a machine slowing down
-    or speeding up during the run (seen here: one box's two runs differed by half)
-    weighs on both alike."""
+def bench_submit_and_bare(count: int) -> dict[str, list[float]]:
+    """Timings, taken in turns through the same test client's middleware so that a
+    machine slowing down or speeding up during the run (seen here: one box's two runs
+    differed by half) weighs on all alike, for each hand:
+    - `submit`: the hand entered by an organiser (confirmed at once: the match
+      recomputed, its seat summaries rewritten), the figure issue 26's goal compares;
+    - `bare`: the bare one-row DRF create;
+    - `player_submit` and `player_confirm`: the same hand entered by the knocker's
+      player, logged in, in another match, and confirmed by the opponent's player, as
+      hands are recorded at a table."""
     from django.contrib.auth import get_user_model
     from django.test import Client, override_settings
 
     from scoring import services
     from scoring.models import Club, Player
 
-    user = get_user_model().objects.create_user("bench", password="x")
+    users = get_user_model().objects
+    user = users.create_user("bench", password="x")
     club = Club.objects.create(name="Bench", slug="bench")
     club.organisers.add(user)
     a, b = Player(club=club, name="A"), Player(club=club, name="B")
     for player in (a, b):
         player.set_pin("1234")
+        player.user = users.create_user(f"player-{player.name}", password="x")
         player.save()
-    client = Client()
+    client, bare_client, a_client, b_client = Client(), Client(), Client(), Client()
     client.force_login(user)
-    bare_client = Client()
-    bare_client.force_login(get_user_model().objects.create_user("bare", password="x"))
-    submits, bares = [], []
+    bare_client.force_login(users.create_user("bare", password="x"))
+    a_client.force_login(a.user)
+    b_client.force_login(b.user)
+    timings: dict[str, list[float]] = {
+        "submit": [],
+        "bare": [],
+        "player_submit": [],
+        "player_confirm": [],
+    }
     hands = random_hands(count)
-    match = None
+    matches: dict[str, object] = {}
     number = 0
+
+    def new_match():
+        return services.start_match(
+            club=club,
+            player_a=a,
+            player_b=b,
+            actor=services.Actor(user=user),
+            overrides={"game_target": 10**6},
+        )
+
     with override_settings(ROOT_URLCONF=_urls_with_bare_create()):
         for index, (knocker, defender) in enumerate(hands):
-            if match is None or number >= 25:  # a long real game; hands pile up per game
-                match = services.start_match(
-                    club=club,
-                    player_a=a,
-                    player_b=b,
-                    actor=services.Actor(user=user),
-                    overrides={"game_target": 10**6},
-                )
+            if not matches or number >= 25:  # a long real game; hands pile up per game
+                matches = {"organiser": new_match(), "players": new_match()}
                 number = 0
             number += 1
             body = {
@@ -85,20 +104,29 @@ def bench_submit_and_bare(count: int) -> tuple[list[float], list[float]]:
                 "knocker": "A",
                 "knocker_cards": knocker,
                 "defender_cards": defender,
-                "idempotency_key": f"bench-{index}",
             }
-            submits.append(_timed(client, f"/api/matches/{match.pk}/hands/", body, expect=201))
-            body = {"name": f"Club {index}", "slug": f"bare-{index}"}
-            bares.append(_timed(bare_client, "/bench/clubs/", body, expect=201))
-    return submits, bares
+            url = f"/api/matches/{matches['organiser'].pk}/hands/"
+            keyed = {**body, "idempotency_key": f"bench-{index}"}
+            timings["submit"].append(_timed(client, url, keyed, expect=201)[0])
+            created = {"name": f"Club {index}", "slug": f"bare-{index}"}
+            timings["bare"].append(_timed(bare_client, "/bench/clubs/", created, expect=201)[0])
+            url = f"/api/matches/{matches['players'].pk}/hands/"
+            keyed = {**body, "idempotency_key": f"player-{index}"}
+            elapsed, answer = _timed(a_client, url, keyed, expect=201)
+            timings["player_submit"].append(elapsed)
+            hand = answer["hand"]
+            url = f"/api/hands/{hand['id']}/confirm/"
+            keyed = {"version": hand["version"], "idempotency_key": f"confirm-{index}"}
+            timings["player_confirm"].append(_timed(b_client, url, keyed, expect=200)[0])
+    return timings
 
 
-def _timed(client, url: str, body: dict, *, expect: int) -> float:
+def _timed(client, url: str, body: dict, *, expect: int) -> tuple[float, dict]:
     started = time.perf_counter()
     response = client.post(url, body, content_type="application/json")
     elapsed = (time.perf_counter() - started) * 1000
     assert response.status_code == expect, response.content
-    return elapsed
+    return elapsed, response.json()
 
 
 def _urls_with_bare_create():
@@ -156,13 +184,18 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         setup_django(Path(tmp) / "bench.sqlite3")
-        timings, bare = bench_submit_and_bare(args.hands)
-        print(f"API card-entry submit, {len(timings)} hands, SQLite file:")
-        print(f"  {_figures(timings)}  (goal: median <= 15 ms)")
+        timings = bench_submit_and_bare(args.hands)
+        submits, bare = timings["submit"], timings["bare"]
+        print(f"API card-entry submit by an organiser, {len(submits)} hands, SQLite file:")
+        print(f"  {_figures(submits)}  (goal: median <= 15 ms)")
         print(f"Bare one-row DRF create, {len(bare)} rows, same run:")
         print(f"  {_figures(bare)}")
-        ratio = statistics.median(timings) / statistics.median(bare)
+        ratio = statistics.median(submits) / statistics.median(bare)
         print(f"  submit median / bare create median: {ratio:.1f}x (goal: <= 2x)")
+        for name, said in [("player_submit", "submit"), ("player_confirm", "confirm")]:
+            print(f"The same hands at a table, the {said} by a logged-in player, same run:")
+            ratio = statistics.median(timings[name]) / statistics.median(bare)
+            print(f"  {_figures(timings[name])}  ({ratio:.1f}x the bare create)")
         weight, external = page_weight()
         print(
             f"Match page weight: {weight / 1024:.1f} KB gzip in total (goal <= 50 KB); "
