@@ -259,42 +259,28 @@ def test_stale_version_is_refused_with_conflict(match, alice, bob, organiser):
     assert caught.value.code == "stale_version" and caught.value.status == 409
 
 
+@pytest.mark.parametrize(("played", "corrected"), [(2, 1), (4, 2)])
 def test_correction_that_would_end_a_game_before_later_hands_is_refused(
-    match, alice, bob, organiser
+    match, alice, bob, organiser, played, corrected
 ):
-    first = play_hand(match, alice, bob, quick(number=1, kd=5, dd=20))
-    play_hand(match, alice, bob, quick(number=2, kd=5, dd=20))
+    hands = [
+        play_hand(match, alice, bob, quick(number=n, kd=5, dd=20)) for n in range(1, played + 1)
+    ]
+    hand = hands[corrected - 1]
     before = db_state()
     with pytest.raises(Conflict) as caught:
         services.correct_hand(
-            hand_id=first.pk,
+            hand_id=hand.pk,
             actor=services.Actor(user=organiser),
-            hand_input=quick(number=1, outcome="gin", kd=0, dd=98),
-            version=first.version,
+            hand_input=quick(number=corrected, outcome="gin", kd=0, dd=98),
+            version=hand.version,
             reason="was gin",
             idempotency_key=key(),
         )
     assert caught.value.code == "hands_after_game_end"
-    assert "end game 1 at hand 1," in caught.value.message
+    # the hand the correction would end the game at, not the last one or the first
+    assert f"end game 1 at hand {corrected}," in caught.value.message
     assert db_state() == before
-
-
-def test_the_refusal_names_the_hand_that_would_end_the_game(match, alice, bob, organiser):
-    play_hand(match, alice, bob, quick(number=1, kd=5, dd=20))
-    second = play_hand(match, alice, bob, quick(number=2, kd=5, dd=20))
-    play_hand(match, alice, bob, quick(number=3, kd=5, dd=20))
-    play_hand(match, alice, bob, quick(number=4, kd=5, dd=20))
-    with pytest.raises(Conflict) as caught:
-        services.correct_hand(
-            hand_id=second.pk,
-            actor=services.Actor(user=organiser),
-            hand_input=quick(number=2, outcome="gin", kd=0, dd=98),
-            version=second.version,
-            reason="was gin",
-            idempotency_key=key(),
-        )
-    assert caught.value.code == "hands_after_game_end"
-    assert "end game 1 at hand 2," in caught.value.message
 
 
 def test_closed_match_refuses_entries_until_reopened_with_a_reason(club, alice, bob, organiser):
