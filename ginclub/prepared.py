@@ -12,7 +12,8 @@ or values), exactly as the queryset would give them.
 What a build may do with its values: use them as values only (filters, subquery filters).
 A value that chooses the query's shape (`if key: ...`), that is inlined into the SQL, or
 that the ORM transforms (`__contains` wraps it in %) would not be found among the
-compiled parameters: the first run refuses it (ImproperlyConfigured) instead of sending
+compiled parameters, and a parameter made from a value (`f"match:{match_id}"`) would be
+sent unchanged: the first run refuses both (ImproperlyConfigured) instead of sending
 wrong SQL.
 """
 
@@ -87,9 +88,16 @@ class Prepared:
         sql, params = compiler.as_sql()
         slots = []
         for index, param in enumerate(params):
-            for name, stand_in in stand_ins.items():
-                if type(param) is type(stand_in) and param == stand_in:
-                    slots.append((index, name))
+            named = [n for n, s in stand_ins.items() if type(param) is type(s) and param == s]
+            if named:
+                slots.append((index, named[0]))
+            elif made_from := [n for n, s in stand_ins.items() if str(s) in str(param)]:
+                # Made from a value ("match:%s" % match_id, "%" + name + "%"): it would be
+                # sent as it was made from the stand-in, whatever the value.
+                raise ImproperlyConfigured(
+                    f"{self.__name__}: a parameter of the compiled query is made from "
+                    f"{made_from}; pass what it needs as a value of its own"
+                )
         missing = set(stand_ins) - {name for _, name in slots}
         if missing:
             raise ImproperlyConfigured(
@@ -119,11 +127,6 @@ def _kept_on(connection) -> dict:
     except AttributeError:
         connection.ginclub_prepared = {}
         return connection.ginclub_prepared
-
-
-def prepared(**kinds: type) -> Callable[[Callable[..., QuerySet]], Prepared]:
-    """Decorator: `@prepared(match_id=int)` over a function that builds the queryset."""
-    return lambda build: Prepared(build, kinds)
 
 
 class _CompiledQuery:

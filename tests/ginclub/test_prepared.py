@@ -13,7 +13,7 @@ from django.db import connection, connections, transaction
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
-from ginclub.prepared import Prepared, prepared
+from ginclub.prepared import Prepared
 from scoring.models import Club, Player
 from tests.factories import ClubFactory, PlayerFactory
 
@@ -61,10 +61,11 @@ def test_every_run_gives_what_the_queryset_gives_and_builds_it_once(clubs):
 
 def test_model_rows_come_with_their_select_related_objects_in_one_statement(clubs):
     north, _ = clubs
-    query = prepared(club_id=int)(
+    query = Prepared(
         lambda club_id: (
             Player.objects.filter(club_id=club_id).select_related("club").order_by("name")
-        )
+        ),
+        {"club_id": int},
     )
     query(club_id=north.pk)  # compiled here
     with CaptureQueriesContext(connection) as sent:
@@ -80,10 +81,13 @@ def test_model_rows_come_with_their_select_related_objects_in_one_statement(club
 
 def test_a_values_query_keeps_its_rows_shape(clubs):
     north, _ = clubs
-    as_tuples = prepared(club_id=int)(
-        lambda club_id: Club.objects.filter(pk=club_id).values_list("name", flat=True)
+    as_tuples = Prepared(
+        lambda club_id: Club.objects.filter(pk=club_id).values_list("name", flat=True),
+        {"club_id": int},
     )
-    as_dicts = prepared(club_id=int)(lambda club_id: Club.objects.filter(pk=club_id).values("name"))
+    as_dicts = Prepared(
+        lambda club_id: Club.objects.filter(pk=club_id).values("name"), {"club_id": int}
+    )
     assert as_tuples(club_id=north.pk) == ["North"]
     assert as_dicts(club_id=north.pk) == [{"name": "North"}]
 
@@ -95,8 +99,13 @@ def test_a_values_query_keeps_its_rows_shape(clubs):
         lambda club_id, name: Player.objects.filter(club_id=club_id, name__contains=name),
         # not a value of the query at all
         lambda club_id, name: Player.objects.filter(club_id=club_id),
+        # a parameter made from a value, the value being one too: it would go unchanged
+        lambda club_id, name: (
+            Player.objects.filter(club_id=club_id).exclude(name=f"{name}!").filter(name=name)
+        ),
+        lambda club_id, name: Player.objects.filter(club_id=club_id, name=f"{name} {club_id}"),
     ],
-    ids=["transformed", "unused"],
+    ids=["transformed", "unused", "made from it as well", "made from two"],
 )
 def test_a_value_that_is_not_a_parameter_of_the_sql_is_refused(clubs, build):
     query = Prepared(build, {"club_id": int, "name": str})
@@ -105,7 +114,7 @@ def test_a_value_that_is_not_a_parameter_of_the_sql_is_refused(clubs, build):
 
 
 def test_wrong_or_missing_values_are_refused_before_any_sql(clubs):
-    query = prepared(club_id=int, prefix=str)(players_named)
+    query = Prepared(players_named, {"club_id": int, "prefix": str})
     with CaptureQueriesContext(connection) as sent:
         with pytest.raises(TypeError, match="club_id must be int"):
             query(club_id=str(clubs[0].pk), prefix="B")
@@ -118,8 +127,8 @@ def test_wrong_or_missing_values_are_refused_before_any_sql(clubs):
 
 @pytest.mark.django_db(transaction=True)  # outside any transaction, as Django checks
 def test_a_locking_read_outside_a_transaction_is_refused_where_the_database_locks_rows(clubs):
-    query = prepared(club_id=int)(
-        lambda club_id: Club.objects.select_for_update().filter(pk=club_id)
+    query = Prepared(
+        lambda club_id: Club.objects.select_for_update().filter(pk=club_id), {"club_id": int}
     )
     with transaction.atomic():
         assert [c.name for c in query(club_id=clubs[0].pk)] == ["North"]
@@ -133,7 +142,7 @@ def test_a_locking_read_outside_a_transaction_is_refused_where_the_database_lock
 @pytest.mark.django_db(transaction=True)
 def test_each_thread_runs_it_on_its_own_connection(clubs):
     north, south = clubs
-    query = prepared(club_id=int, prefix=str)(players_named)
+    query = Prepared(players_named, {"club_id": int, "prefix": str})
     assert [p.name for p in query(club_id=north.pk, prefix="")] == ["Ann", "Bob", "Cyd"]
     answers = {}
 
