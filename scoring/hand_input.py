@@ -3,7 +3,9 @@
 A `HandInput` is the plain value that pages and the API both build: quick entry
 (outcome, knocker, both deadwoods) or card entry (both hands, optional declared melds
 and lay-offs). `evaluate` turns it into the engine's `HandResult` under a match's frozen
-rule profile; nothing here touches the database.
+rule profile; `score_entered` does so for a hand as someone enters it, holding the cards
+to what was said of them and naming the players in the engine's refusals. Nothing here
+touches the database.
 """
 
 from __future__ import annotations
@@ -15,8 +17,17 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
-from ginclub.errors import ServiceError
-from scoring.rules import HandResult, RuleProfile, parse_card, parse_cards, score_cards, score_quick
+from ginclub.errors import ServiceError, message_of
+from scoring.rules import (
+    HandResult,
+    RuleProfile,
+    RulesError,
+    best_deadwood,
+    parse_card,
+    parse_cards,
+    score_cards,
+    score_quick,
+)
 
 OUTCOMES = ("knock", "gin", "big_gin", "dead")
 SEATS = ("A", "B")
@@ -40,6 +51,8 @@ class HandInput:
     layoffs: tuple[str, ...] | None = None
     upcard: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # seat -> player's name, for the refusals (not part of what was entered)
+    names: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def by_cards(self) -> bool:
@@ -48,6 +61,7 @@ class HandInput:
     def as_payload(self) -> dict[str, Any]:
         payload = asdict(self)
         payload.pop("extra")
+        payload.pop("names")
         return payload
 
     def check_shape(self, names: Mapping[str, str] | None = None) -> None:
@@ -112,6 +126,7 @@ def hand_input_from(data: Mapping[str, Any], names: Mapping[str, str] | None = N
         knocker_melds=tuple(tuple(m) for m in melds) if melds else None,
         layoffs=tuple(layoffs) if layoffs is not None else None,
         upcard=str(data.get("upcard") or ""),
+        names=dict(names or {}),
     )
     hand.check_shape(names)
     return hand
@@ -145,6 +160,62 @@ def evaluate(hand: HandInput, profile: RuleProfile) -> HandResult:
         upcard=upcard,
         profile=profile,
     )
+
+
+GINS = ("gin", "big_gin")
+
+
+def score_entered(hand: HandInput, profile: RuleProfile) -> HandResult:
+    """`evaluate` for a hand as a player or an organiser enters it (its preview, submit or
+    correction). By cards, the cards decide the score; a gin or big gin said of cards
+    that do not make one is refused, not scored as the knock they make. With the
+    players' names (`hand.names`), a refusal about one player's hand names them.
+    Stored hands scored again (a rules change, an archive) go through `evaluate`: their
+    outcome is what the cards made."""
+    try:
+        result = evaluate(hand, profile)
+    except RulesError as error:
+        if hand.by_cards and hand.outcome in GINS and "deadwood" in error.params:
+            # the knock limit, or a big gin's deadwood: the cards leave deadwood
+            raise _not_what_was_said(hand) from None
+        if error.side and hand.names and hand.knocker in SEATS:
+            seat = hand.knocker if error.side == "knocker" else other(hand.knocker)
+            message = _("%(name)s: %(problem)s") % {
+                "name": hand.names[seat],
+                "problem": message_of(error),
+            }
+            raise ServiceError(
+                error.code, message, fields=dict.fromkeys(error.fields, message) or None
+            ) from None
+        raise
+    outcome = getattr(result.outcome, "value", result.outcome)
+    if hand.by_cards and hand.outcome in GINS and outcome != hand.outcome:
+        raise _not_what_was_said(hand)
+    return result
+
+
+def _not_what_was_said(hand: HandInput) -> ServiceError:
+    """A gin or big gin said of the knocker's cards that do not make one."""
+    cards = parse_cards(hand.knocker_cards)
+    values = {"name": (hand.names or {}).get(hand.knocker) or _("the knocker")}
+    if hand.outcome == "big_gin" and len(cards) != 11:
+        template = _("A big gin is all 11 cards melded: give %(name)s's 11 cards, or choose gin.")
+    elif hand.outcome == "gin" and len(cards) != 10:
+        template = _("A gin is 10 cards, after the discard: give %(name)s's 10, or choose big gin.")
+    else:
+        values["deadwood"] = best_deadwood(cards)
+        if hand.outcome == "big_gin":
+            template = _(
+                "A big gin needs all 11 cards melded: %(name)s's leave %(deadwood)s deadwood. "
+                "Check the cards."
+            )
+        else:
+            template = _(
+                "A gin needs 0 deadwood: %(name)s's cards leave %(deadwood)s. Choose knock, or "
+                "check the cards."
+            )
+    message = template % values
+    return ServiceError("illegal_knock", message, fields={"outcome": message})
 
 
 def _melds(melds: Sequence[Sequence[str]] | None):

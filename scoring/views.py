@@ -53,6 +53,7 @@ from scoring.hand_input import (
 )
 from scoring.models import Club, Hand, Match, Penalty, Player, TableCall
 from scoring.services.hand_entry import hand_values
+from scoring.words import names_of
 
 DEADWOOD_FIELDS = [
     ("knocker_deadwood", gettext_lazy("Knocker's deadwood")),
@@ -573,10 +574,6 @@ def leave_seat(request: HttpRequest, match_id: int) -> HttpResponse:
 # ---------------------------------------------------------------------------- hands
 
 
-def _seat_names(match: Match) -> dict[str, str]:
-    return {"A": match.player_a.name, "B": match.player_b.name}
-
-
 def _hand_of_form(request: HttpRequest, match: Match) -> tuple[HandForm, dict]:
     form = HandForm(request.POST, match=match)
     return form, _checked(form, _("Check the hand"))
@@ -596,7 +593,7 @@ def _shown_result(result) -> dict:
 def preview(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _visible_match(request, match_id)
     form, _data = _hand_of_form(request, match)
-    hand = hand_input_from(form.hand_data(), _seat_names(match))
+    hand = hand_input_from(form.hand_data(), names_of(match))
     result = services.preview_hand(match=match, hand=hand)
     # the preview says for whom, as the hand list does ("→ Alice +15")
     winner = winner_seat(result, hand.knocker) if hand.knocker else ""
@@ -615,7 +612,7 @@ def compare(request: HttpRequest, match_id: int) -> HttpResponse:
     phone's (which stays in its form), with the ways to settle it. Writes nothing."""
     match = _visible_match(request, match_id)
     form, data = _hand_of_form(request, match)
-    hand = hand_input_from(form.hand_data(), _seat_names(match))
+    hand = hand_input_from(form.hand_data(), names_of(match))
     mine = hand_values(hand, services.preview_hand(match=match, hand=hand))
     context = _match_context(request, match)
     saved = next(
@@ -705,7 +702,7 @@ def submit(request: HttpRequest, match_id: int) -> HttpResponse:
     services.submit_hand(
         match_id=match.pk,
         actor=permissions.actor_of(request, match),
-        hand=hand_input_from(form.hand_data(), _seat_names(match)),
+        hand=hand_input_from(form.hand_data(), names_of(match)),
         idempotency_key=data["idempotency_key"],
     )
     return _after_write(request, match)
@@ -785,7 +782,7 @@ def correct(request: HttpRequest, hand_id: int) -> HttpResponse:
     services.correct_hand(
         hand_id=hand.pk,
         actor=permissions.actor_of(request),
-        hand_input=hand_input_from(data),
+        hand_input=hand_input_from(data, names_of(match)),
         version=version,
         reason=reason,
         idempotency_key=key,
@@ -850,7 +847,7 @@ def correct_preview(request: HttpRequest, hand_id: int) -> HttpResponse:
     preview = services.preview_correction(
         hand_id=hand.pk,
         actor=permissions.actor_of(request),
-        hand_input=hand_input_from(dict(data)),
+        hand_input=hand_input_from(dict(data), names_of(match)),
         version=version,
         reason=reason,
     )

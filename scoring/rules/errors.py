@@ -30,7 +30,9 @@ def gettext_noop(text: str) -> str:
 class RulesError(ValueError):
     """`code`, `message`, `fields` and `status` are what the web layer reads (the same
     four attributes as the services' errors); `field` names the input concerned;
-    `template` and `params` are the message before it is filled in (module docstring)."""
+    `side` the hand it is about ("knocker" or "defender"), so that the layer that knows
+    who sat where can name the player; `template` and `params` are the message before it
+    is filled in (module docstring)."""
 
     status = 400
 
@@ -40,12 +42,14 @@ class RulesError(ValueError):
         template: str,
         params: Mapping[str, Any] | None = None,
         field: str | None = None,
+        side: str | None = None,
     ) -> None:
         self.code = code
         self.template = template
         self.params = dict(params or {})
         self.message = template % self.params if self.params else template
         self.field = field
+        self.side = side
         super().__init__(self.message)
 
     @property

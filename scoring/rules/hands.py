@@ -192,9 +192,9 @@ DEADWOOD_TEXTS = {
 def _deadwood(value, who: str) -> int:
     not_whole, outside = DEADWOOD_TEXTS[who]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError("bad_deadwood", not_whole, {"value": repr(value)})
+        raise RulesError("bad_deadwood", not_whole, {"value": repr(value)}, side=who)
     if not 0 <= value <= 98:
-        raise RulesError("bad_deadwood", outside, {"value": value})
+        raise RulesError("bad_deadwood", outside, {"value": value}, side=who)
     return value
 
 
@@ -225,7 +225,10 @@ def score_quick(
         return _big_gin(k, d, profile, limit)
     if outcome == "gin" and k != 0:
         raise RulesError(
-            "illegal_knock", gettext_noop("gin means 0 deadwood, not %(deadwood)s"), {"deadwood": k}
+            "illegal_knock",
+            gettext_noop("gin means 0 deadwood, not %(deadwood)s"),
+            {"deadwood": k},
+            side="knocker",
         )
     return _knock(k, d, d, profile, limit)
 
@@ -248,6 +251,7 @@ def _big_gin(k: int, d: int, profile: RuleProfile, limit: Limit) -> HandResult:
             "illegal_knock",
             gettext_noop("big gin means all 11 cards melded, not %(deadwood)s deadwood"),
             {"deadwood": k},
+            side="knocker",
         )
     points = profile.big_gin_bonus + d
     values = {"bonus": profile.big_gin_bonus, "deadwood": d, "points": points}
@@ -295,7 +299,7 @@ def _over_the_limit(k: int, limit: Limit) -> RulesError:
         )
     else:
         template = gettext_noop("deadwood %(deadwood)s is over the knock limit %(limit)s")
-    return RulesError("illegal_knock", template, values)
+    return RulesError("illegal_knock", template, values, side="knocker")
 
 
 def _multiplied(outcome, winner, points, k, d, key, values, limit: Limit, *cards) -> HandResult:
@@ -406,12 +410,14 @@ def _check_counts(knocker: Sequence[Card], defender: Sequence[Card]) -> None:
             "wrong_card_count",
             gettext_noop("the knocker's hand has %(count)s cards: it needs 10 (11 for big gin)"),
             {"count": len(knocker)},
+            side="knocker",
         )
     if len(defender) != 10:
         raise RulesError(
             "wrong_card_count",
             gettext_noop("the defender's hand has %(count)s cards: it needs 10"),
             {"count": len(defender)},
+            side="defender",
         )
 
 
@@ -427,6 +433,7 @@ def _declared_melds(knocker, melds) -> tuple[Meld, ...] | None:
                     "invalid_meld",
                     gettext_noop("%(card)s is in a declared meld but not in the knocker's hand"),
                     {"card": str(card)},
+                    side="knocker",
                 )
     check_unique([c for meld in declared for c in meld], "the knocker's melds")
     return declared
@@ -554,6 +561,7 @@ def _explain_illegal(knocker, limit: Limit, error: RulesError | None) -> RulesEr
             "illegal_knock",
             gettext_noop("deadwood %(deadwood)s is over the knock limit %(limit)s"),
             {"deadwood": k, "limit": limit.knock_limit},
+            side="knocker",
         )
     assert error is not None
     return error

@@ -17,7 +17,7 @@ from scoring.hand_input import (
     HandInput,
     describe_differences,
     differences,
-    evaluate,
+    score_entered,
     show_value,
     state_text,
     winner_seat,
@@ -49,7 +49,7 @@ from scoring.services.results import ResultReport, recompute
 
 def preview_hand(*, match: Match, hand: HandInput):
     """Score a hand without saving anything. Raises the engine's RulesError."""
-    return evaluate(hand, RuleProfile.from_dict(match.rules))
+    return score_entered(hand, RuleProfile.from_dict(match.rules))
 
 
 def submit_hand(*, match_id: int, actor: Actor, hand: HandInput, idempotency_key: str) -> Outcome:
@@ -72,7 +72,7 @@ def submit_hand(*, match_id: int, actor: Actor, hand: HandInput, idempotency_key
         require_open(match)
         game = _current_game(match, hand.game, games)
         profile = RuleProfile.from_dict(match.rules)
-        values = hand_values(hand, evaluate(hand, profile))
+        values = hand_values(hand, score_entered(hand, profile))
         hands = sorted(game.hands.all(), key=lambda h: (h.number, h.pk))
         live = [h for h in hands if h.state != Hand.State.VOIDED]
         existing = next((h for h in live if h.number == hand.number), None)
@@ -422,7 +422,7 @@ def correct_hand(
         require_version(hand, version)
         if hand.state == Hand.State.VOIDED:
             raise Conflict("voided", _("Hand %(number)s was voided.") % {"number": hand.number})
-        result = evaluate(hand_input, RuleProfile.from_dict(match.rules))
+        result = score_entered(hand_input, RuleProfile.from_dict(match.rules))
         values = hand_values(hand_input, result)
         entry = record_entry(
             match, actor, "", Entry.Kind.CORRECT, payload, idempotency_key, key_hash, hand=hand
