@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from openskill.models import PlackettLuce
 from rest_framework.test import APIClient
 
@@ -119,6 +120,9 @@ def test_the_rated_list_page_and_api(client, club, organiser, alice, bob, carol)
     client.force_login(bob.user)
     html = client.get(reverse("scoring:ratings", args=[club.slug])).content.decode()
     assert html.index("Alice") < html.index("Bob") and "Carol" in html
+    computed = Rating.objects.get(player=alice).computed_at
+    shown = date_format(timezone.localtime(computed), "SHORT_DATETIME_FORMAT")
+    assert f"Last computed {shown}." in html  # the list said "Last computed ." once
     api = APIClient()
     api.force_authenticate(bob.user)
     data = api.get(reverse("api-club-ratings", args=[club.slug])).json()
