@@ -139,3 +139,23 @@ def test_my_event_poll_is_a_304_until_something_changes(
     services.start_round_timer(round_id=rnd.pk, actor=actor(organiser))
     moved = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert moved.status_code == 200 and moved["ETag"] != first["ETag"]
+
+
+@pytest.mark.parametrize(
+    "page",
+    ["manage/dashboard/", "manage/dashboard/hall/", "projector/", ""],
+    ids=lambda p: p or "public",
+)
+def test_a_closed_rounds_clock_is_not_shown_counting_down(client, club, organiser, page):
+    """The walk found a finished event's dashboard saying "20:47 left" of its last round:
+    a round's clock is shown only while the round is in play."""
+    event = new_event(club, organiser, players=4)
+    rnd = play_round(event, organiser, close=False)
+    services.start_round_timer(round_id=rnd.pk, actor=actor(organiser))
+    client.force_login(organiser)
+    url = f"/tournaments/{event.slug}/{page}"
+    assert "data-ends-at=" in client.get(url).content.decode()  # in play: counting down
+    services.close_round(round_id=rnd.pk, actor=actor(organiser))
+    response = client.get(url)
+    assert response.status_code == 200
+    assert "data-ends-at=" not in response.content.decode()

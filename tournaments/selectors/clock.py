@@ -2,7 +2,9 @@
 
 Terms:
     clock         a round's start and end and whether time was called, read at `now`;
-                  its countdown runs in the browser (static/js/clock.js).
+                  its countdown runs in the browser (static/js/clock.js). It is shown
+                  (`shown`) only while its round is in play: a closed round's clock
+                  has stopped, whatever time its end was set for.
     extension     a table's own extra time (Pairing.plays_until, .extra_hands), carried on
                   its match's clock so that a polled scoreboard changes when an organiser
                   gives the table more time.
@@ -29,6 +31,13 @@ class Clock:
     # A match's own table: its extension (plays until, extra hands), so the polled
     # scoreboard changes when an organiser gives the table more time.
     table: tuple = ()
+    # False for a round not in play (a draft, or closed): its clock is not shown
+    in_play: bool = True
+
+    @property
+    def shown(self) -> bool:
+        """Whether the pages show the countdown (or "time called")."""
+        return self.in_play and self.ends_at is not None
 
     @property
     def running(self) -> bool:
@@ -44,7 +53,10 @@ class Clock:
 
 
 def clock(round: Round) -> Clock:
-    return Clock(round.started_at, round.ends_at, round.time_called, timezone.now())
+    in_play = round.state == Round.State.PUBLISHED
+    return Clock(
+        round.started_at, round.ends_at, round.time_called, timezone.now(), in_play=in_play
+    )
 
 
 def poll_version(tournament: Tournament, round: Round | None) -> tuple:
