@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ginclub import permissions
-from ginclub.errors import Conflict, Forbidden, require_reason
+from ginclub.errors import Conflict, Forbidden, ServiceError, require_reason
 from scoring import hooks
 from scoring.hand_input import (
     HandInput,
@@ -402,8 +402,9 @@ def correct_hand(
     closed tournament round the match must stay decided. `preview_correction` shows
     first what this would do.
 
-    Raises Forbidden, ServiceError (`reason_required`), RulesError, Conflict (the
-    recompute's, and the guards': `would_reopen`, `bracket_changed`).
+    Raises Forbidden, ServiceError (`reason_required`; `no_change`: the values are the
+    confirmed hand's own), RulesError, Conflict (the recompute's, and the guards':
+    `would_reopen`, `bracket_changed`).
     """
     require_reason(reason, _("A correction needs a reason."))
     with transaction.atomic():
@@ -424,6 +425,17 @@ def correct_hand(
             raise Conflict("voided", _("Hand %(number)s was voided.") % {"number": hand.number})
         result = score_entered(hand_input, RuleProfile.from_dict(match.rules))
         values = hand_values(hand_input, result)
+        if hand.state == Hand.State.CONFIRMED and all(
+            getattr(hand, key) == value for key, value in hand_fields(values).items()
+        ):
+            raise ServiceError(
+                "no_change",
+                _(
+                    "This correction changes nothing: hand %(number)s already stands so. "
+                    "Change a value to correct it."
+                )
+                % {"number": hand.number},
+            )
         entry = record_entry(
             match, actor, "", Entry.Kind.CORRECT, payload, idempotency_key, key_hash, hand=hand
         )

@@ -215,6 +215,14 @@ def test_organiser_day_from_registration_to_public_standings(console, desk, phon
     expect(fix.locator(".refusal")).to_have_count(0)
     shot(desk, "10-correction-preview")
     assert list(hands) == hands_before  # the previews wrote nothing
+    # A change to the form after the preview takes its Apply button away, which would
+    # apply what was previewed, not what the form now says (a walk applied a stale one).
+    fix.locator('input[name="defender_deadwood"]').fill("3")
+    expect(preview.get_by_test_id("preview-stale")).to_be_visible()
+    expect(desk.get_by_test_id("apply")).to_have_count(0)
+    fix.locator('input[name="defender_deadwood"]').fill("2")
+    desk.get_by_test_id("preview-correction").click()
+    expect(preview).to_contain_text(f"{opponent} wins: ")
     desk.get_by_test_id("apply").click()
     expect(desk.locator("#scoreboard")).to_contain_text(f"{opponent} wins 1–0")
 

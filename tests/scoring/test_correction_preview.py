@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from ginclub.errors import Conflict
+from ginclub.errors import Conflict, ServiceError
 from scoring import hooks, services
 from scoring import serializers as ss
 from scoring.hooks import guards
@@ -343,3 +343,39 @@ def test_a_card_entry_hand_is_corrected_by_its_cards(match, alice, bob, organise
         {**body, "version": 2, "defender_cards": fixed.replace("TD", "ZZ")},
     )
     assert refused.status_code == 400 and "ZZ" in refused.content.decode()
+
+
+def test_a_correction_that_changes_nothing_is_refused_before_anything_is_written(
+    match, ended, organiser
+):
+    """A walk applied a correction of a confirmed hand with its own values: a "Corrected"
+    badge, a ledger row and an audit exception with the same before and after."""
+    before = written()
+    same = quick(outcome="gin", kd=0, dd=80)
+    for change, keyed in [
+        (services.preview_correction, {}),
+        (services.correct_hand, {"idempotency_key": key(), "reason": "no change"}),
+    ]:
+        with pytest.raises(ServiceError) as refused:
+            change(hand_id=ended.pk, actor=org(organiser), hand_input=same, version=1, **keyed)
+        assert refused.value.code == "no_change"
+        assert refused.value.message == (
+            "This correction changes nothing: hand 1 already stands so. Change a value to "
+            "correct it."
+        )
+    assert written() == before
+    ended.refresh_from_db()
+    assert ended.version == 1
+
+
+def test_an_organiser_may_settle_a_pending_hand_with_its_own_values(match, alice, organiser):
+    hand = submit(match, alice, quick()).hand
+    outcome = services.correct_hand(
+        hand_id=hand.pk,
+        actor=org(organiser),
+        hand_input=quick(),
+        version=hand.version,
+        reason="both agree at the desk",
+        idempotency_key=key(),
+    )
+    assert outcome.hand.state == Hand.State.CONFIRMED
