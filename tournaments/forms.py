@@ -20,7 +20,7 @@ from django.conf import settings as django_settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ginclub.inputs import INT_MAX, check_date, date_widget_attrs
+from ginclub.inputs import check_date, date_widget_attrs
 from scoring.models import Match
 from scoring.rules import RulesError, make_profile
 from scoring.rules.profiles import PROFILE_TITLES, PROFILES, RuleProfile
@@ -560,21 +560,17 @@ class TimerForm(forms.Form):
     )
 
 
+MAX_POINTS = 99_999
+
+
 class ResultForm(forms.Form):
     winner = forms.ChoiceField(label=gettext_lazy("Winner"), widget=forms.RadioSelect)
-    # Translators: A and B are the two seats of a table (the labels of their figures).
-    games_a = forms.IntegerField(
-        label=gettext_lazy("Games a"), min_value=0, max_value=99, required=False
-    )
-    games_b = forms.IntegerField(
-        label=gettext_lazy("Games b"), min_value=0, max_value=99, required=False
-    )
-    points_a = forms.IntegerField(
-        label=gettext_lazy("Points a"), min_value=0, max_value=INT_MAX, required=False
-    )
-    points_b = forms.IntegerField(
-        label=gettext_lazy("Points b"), min_value=0, max_value=INT_MAX, required=False
-    )
+    # Labelled with the players' names (__init__); a match's points stay far below the
+    # cap, which keeps a typing slip from being recorded.
+    games_a = forms.IntegerField(min_value=0, max_value=99, required=False)
+    games_b = forms.IntegerField(min_value=0, max_value=99, required=False)
+    points_a = forms.IntegerField(min_value=0, max_value=MAX_POINTS, required=False)
+    points_b = forms.IntegerField(min_value=0, max_value=MAX_POINTS, required=False)
     reason = forms.CharField(
         label=gettext_lazy("Reason"),
         max_length=500,
@@ -585,6 +581,10 @@ class ResultForm(forms.Form):
     def __init__(self, *args: Any, names: tuple[str, str] = ("A", "B"), **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["winner"].choices = [("A", names[0]), ("B", names[1])]
+        # The refusals name the players, not the seats ("Ada's points: ...").
+        for seat, name in zip("ab", names, strict=True):
+            self.fields[f"games_{seat}"].label = _("%(name)s's games") % {"name": name}
+            self.fields[f"points_{seat}"].label = _("%(name)s's points") % {"name": name}
 
 
 class ReasonForm(forms.Form):

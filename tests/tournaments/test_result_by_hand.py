@@ -78,3 +78,25 @@ def test_the_result_page_refuses_it_by_name_and_marks_the_field(client, organise
     assert "Dev cannot have won 3 games: the match is won with 2." in body
     table.refresh_from_db()
     assert not table.resolved
+
+
+def test_the_result_pages_field_refusals_name_the_players_not_the_seats(client, organiser, table):
+    """A walk found "Points a: Ensure this value is less than or equal to 2147483647."."""
+    client.force_login(organiser)
+    tournament = table.round.tournament
+    path = f"/tournaments/{tournament.slug}/manage/tables/{table.pk}/result/"
+    a, b = table.player_a.player.name, table.player_b.player.name
+    response = client.post(
+        path,
+        {"winner": "A", "reason": "no phone", "games_a": 1, "points_a": 10**9, "points_b": -1},
+    )
+    assert response.status_code == 400
+    body = response.content.decode().replace("&#x27;", "'")
+    assert f"{a}'s points: Ensure this value is less than or equal to 99999." in body
+    assert f"{b}'s points: Ensure this value is greater than or equal to 0." in body
+    assert "Points a" not in body and "Points b" not in body
+    # each player's refusal under their own figures
+    assert body.index(f"{a}'s points") < body.index(f"<legend>{b}</legend>")
+    assert body.index(f"{b}'s points") > body.index(f"<legend>{b}</legend>")
+    table.refresh_from_db()
+    assert not table.resolved
