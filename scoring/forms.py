@@ -149,7 +149,9 @@ class AddPlayerForm(forms.Form):
         max_length=8,
         required=False,
         help_text=gettext_lazy("4 to 8 digits, for confirming results at the table."),
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "autocomplete": "off", "pattern": "[0-9]{4,8}"}
+        ),
     )
 
 

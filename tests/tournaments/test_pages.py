@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import re
 
 import pytest
 from django.test import Client
@@ -781,7 +782,11 @@ def test_club_page_links_its_tournaments_and_a_new_one_for_organisers(org, event
 
 def test_an_imported_player_without_a_pin_gets_one_from_the_players_page(org, event):
     reg = event.registrations.select_related("player").get(player__name="P01")
-    assert "no PIN" in text(org.get(url(event, "manage/players/")))
+    page = text(org.get(url(event, "manage/players/")))
+    assert "no PIN" in page
+    # the phone's browser refuses letters at once, the typed PIN kept (a walk typed "12ab")
+    pin_input = re.search(r'<input name="pin"[^>]*>', page).group(0)
+    assert 'pattern="[0-9]{4,8}"' in pin_input and 'title="4 to 8 digits"' in pin_input
     refused = org.post(url(event, f"manage/players/{reg.pk}/pin/"), {"pin": "12"})
     assert refused.status_code == 400 and "A PIN is 4 to 8 digits." in text(refused)
     org.post(url(event, f"manage/players/{reg.pk}/pin/"), {"pin": "4321"})
