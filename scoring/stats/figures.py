@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, npgettext, pgettext
 
@@ -46,10 +47,11 @@ class Figure:
 
     @property
     def text(self) -> str:
-        """The value in words: '37.5 per 100 hands (3)', '25% (1 of 4)', '4.33', '2'."""
+        """The value in words: '37.5 per 100 hands (3)', '25% (1 of 4)', '4.33', '2', its
+        decimals written as the reader's language writes them."""
         if self.value is None:
             return pgettext("statistic", "none yet")
-        value = f"{self.value:g}"
+        value = number_format(f"{self.value:g}")  # 57,69 in Italian
         if self.kind == "per100":
             return _("%(value)s per 100 hands (%(count)s)") % {"value": value, "count": self.count}
         if self.kind == "percent":

@@ -7,6 +7,7 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from scoring import stats
 from scoring.hand_input import HandInput
@@ -96,6 +97,10 @@ def test_hand_figures_match_the_worked_example(history, alice, organiser):
     assert not any(f[key].enough for key in ("hands_won", "knocks", "knock_deadwood"))
     assert f["knocks"].text == "37.5 per 100 hands (3)"
     assert f["undercuts_suffered"].text == "33.33% (1 of 3)"
+    with translation.override("it"):  # decimals as Italian writes them (a walk saw 57.69)
+        assert f["knocks"].text == "37,5 ogni 100 mani (3)"
+        assert f["undercuts_suffered"].text == "33,33% (1 su 3)"
+        assert f["caught_deadwood"].text == "14,33"
 
 
 def test_game_figures_boxes_and_shutouts(history, alice, bob, organiser):
