@@ -39,7 +39,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext as _
 
 from ginclub import checkpoints, ledger_keys
@@ -335,6 +335,21 @@ def action_label(action: str) -> str:
     """`hand_corrected` → `Hand corrected`, in the reader's language where labelled."""
     said = _action_labels.get(str(action))
     return gettext(said) if said else str(action).replace("_", " ").capitalize()
+
+
+def actor_label(actor: str) -> str:
+    """Who acted, as a row stores it (Actor.label: `player Ada`, `user olga`,
+    `anonymous`), in the reader's language; the name stays as stored."""
+    kind, _space, name = str(actor).partition(" ")
+    if kind == "player" and name:
+        # Translators: who acted on the ledger ("By player Ada"): a player at a table.
+        return gettext("player %(name)s") % {"name": name}
+    if kind == "user" and name:
+        # Translators: who acted on the ledger ("By user olga"): a logged-in user.
+        return gettext("user %(name)s") % {"name": name}
+    if actor == "anonymous":
+        return pgettext("ledger actor", "anonymous")
+    return str(actor)
 
 
 def register_field_text(field: str, word: FieldText) -> None:

@@ -13,7 +13,7 @@ from django import template
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.formats import date_format
-from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 
 from ginclub import ledger
 from scoring.models import Penalty
@@ -267,18 +267,8 @@ def _label(key: str) -> str:
 
 @register.filter
 def actor_label(actor: str) -> str:
-    """Who acted, as the ledger stored it (Actor.label: `player Ada`, `user olga`,
-    `anonymous`), in the page's language; the name stays as stored."""
-    kind, _, name = str(actor).partition(" ")
-    if kind == "player" and name:
-        # Translators: who acted on the ledger ("By player Ada"): a player at a table.
-        return gettext("player %(name)s") % {"name": name}
-    if kind == "user" and name:
-        # Translators: who acted on the ledger ("By user olga"): a logged-in user.
-        return gettext("user %(name)s") % {"name": name}
-    if actor == "anonymous":
-        return pgettext("ledger actor", "anonymous")
-    return str(actor)
+    """Who acted, as the ledger stored it, in the page's language (ginclub.ledger)."""
+    return ledger.actor_label(actor)
 
 
 @register.filter

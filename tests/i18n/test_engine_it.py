@@ -107,7 +107,7 @@ def test_a_game_summary_and_a_match_result_in_italian():
     with translation.override("it"):
         said = words.summary(game, NAMES, profile.as_dict())
     assert said == (
-        "Partita a Ben (pari a 75 con i box, più mani vinte). "
+        "Partita vinta da Ben (pari a 75 con i box, più mani vinte). "
         "Ben: 25 nelle mani + 100 bonus partita + 2 box × 25 = 175; "
         "Ada: 50 nelle mani + 1 box × 25 = 75"
     )

@@ -35,7 +35,7 @@ def test_the_match_page_says_the_penalty_and_the_forfeited_game_in_italian(org, 
     assert "Penalità a questo tavolo" in page
     assert "<strong>Partita persa</strong> contro Bob (gioco lento, partita 1): lentissimo" in page
     assert (
-        "Partita a Alice: Bob l&#x27;ha persa per penalità. Alice: 15 nelle mani + 100 "
+        "Partita vinta da Alice: Bob l&#x27;ha persa per penalità. Alice: 15 nelle mani + 100 "
         "partita + 25 box = 140; Bob: 0."
     ) in page
 

@@ -11,6 +11,8 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 
 from ginclub.permissions import Actor
 from scoring import services as scoring
@@ -55,6 +57,14 @@ def test_every_exception_is_listed_with_who_device_when_why_before_and_after(eve
     assert (dispute.round, dispute.table, dispute.players) == (1, 1, "P01 v P02")
     assert (dispute.who, dispute.device, dispute.ip) == ("player P02", "P02's phone", "10.0.0.2")
     assert dispute.why == "count again" and "Hand corrected by user org" in dispute.ended
+    with translation.override("it"):  # who and when as the reader says them (a walk
+        # found "user org" and "2026-11-28 05:55:30" on the Italian page)
+        ended = next(
+            f.ended for f in selectors.tournament_audit(event).exceptions if f.kind == "dispute"
+        )
+        when = next(r.created_at for r in LedgerRow.objects.filter(action="hand_corrected"))
+        shown = date_format(timezone.localtime(when), "SHORT_DATETIME_FORMAT")
+        assert ended == f"Mano corretta da org (utente) il {shown}"
     correction = next(f for f in audit.exceptions if f.why == "recounted at the table")
     assert (correction.device, correction.ip) == ("Organiser laptop", "10.0.0.9")
     assert "deadwood 5 v 30" in correction.before and "deadwood 5 v 35" in correction.after

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext, gettext_noop, pgettext
 
 from ginclub import ledger
@@ -336,8 +338,8 @@ def _dispute_end(row: LedgerRow, later: list[LedgerRow]) -> str:
         if other.hand_id == row.hand_id and other.action in DISPUTE_ENDS:
             return gettext("%(what)s by %(who)s on %(when)s") % {
                 "what": ledger.action_label(other.action),
-                "who": other.actor,
-                "when": other.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+                "who": ledger.actor_label(other.actor),
+                "when": date_format(localtime(other.created_at), "SHORT_DATETIME_FORMAT"),
             }
     return gettext("still disputed")
 
