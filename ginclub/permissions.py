@@ -841,9 +841,22 @@ def require_see_job(actor: Actor, job) -> None:
 
 
 def require_see_player(actor: Actor, player) -> None:
-    """Anyone else is told there is no such player: a private club's players stay unknown."""
+    """Anyone else is told what an unknown player's id tells: a private club's players
+    stay unknown."""
     if not may_see_player(actor, player):
-        raise NotFound("not_found", _("No such player."))
+        raise no_player_page()
+
+
+def no_player_page() -> NotFound:
+    """The refusal of a player page that does not exist or that the reader may not see
+    (the same words, so they give nothing away), saying who may see one."""
+    return NotFound(
+        "not_found",
+        _(
+            "No player page here that you may see. A club's player pages are for its "
+            "members and organisers (log in), unless the club opens them to everybody."
+        ),
+    )
 
 
 def require_view_tournament(actor: Actor, tournament) -> None:

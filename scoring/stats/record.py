@@ -68,7 +68,7 @@ def visible_player(actor, player_id: int) -> Player:
     may_see_player); anyone else, like an unknown id, gets NotFound."""
     player = Player.objects.select_related("club").filter(pk=player_id).first()
     if player is None:
-        raise NotFound("not_found", _("No such player."))
+        raise permissions.no_player_page()
     permissions.require_see_player(actor, player)
     return player
 

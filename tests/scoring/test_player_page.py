@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ginclub import permissions
+from scoring.models import Player
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.scoring.helpers import play_hand, quick, start
 
@@ -45,7 +46,9 @@ def test_strangers_and_the_public_are_told_no_such_player(client, played, alice)
     client.force_login(UserFactory(username="stranger"))
     response = page(client, alice)
     assert response.status_code == 404
-    assert "No such player." in response.content.decode()
+    said = "No player page here that you may see. A club&#x27;s player pages are for its members"
+    assert said in response.content.decode()
+    assert said in page(client, Player(pk=10**6)).content.decode()  # as for no player at all
     other = ClubFactory(name="Other club")
     client.force_login(PlayerFactory(club=other, user=UserFactory(username="elsewhere")).user)
     assert page(client, alice).status_code == 404
