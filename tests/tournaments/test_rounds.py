@@ -169,6 +169,13 @@ def test_adjustments_are_refused_with_a_reason_and_change_nothing(club, organise
             player_a=reg(event, "P01").pk,
             player_b=reg(event, "P02").pk,
         )
+    with pytest.raises(ServiceError, match="Choose two different players"):  # as a swap says
+        services.fix_pairing(
+            round_id=rnd.pk,
+            actor=actor(organiser),
+            player_a=reg(event, "P03").pk,
+            player_b=reg(event, "P03").pk,
+        )
     with pytest.raises(Conflict, match="no bye"):
         services.fix_pairing(
             round_id=rnd.pk, actor=actor(organiser), player_a=reg(event, "P01").pk, player_b=None

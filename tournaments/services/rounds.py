@@ -369,6 +369,8 @@ def fix_pairing(
                 )
             _swap(slot_a, (bye, "a"), reason)
         else:
+            if player_b == player_a:
+                raise ServiceError("invalid", _("Choose two different players."))
             slot_b = _slot(pairings, player_b)
             if slot_a[0] is slot_b[0]:
                 raise ServiceError("invalid", _("These two players already play each other."))
