@@ -765,7 +765,14 @@ def hand_action(request: HttpRequest, hand_id: int, action: str) -> HttpResponse
     if action in ("dispute", "void"):
         kwargs["reason"] = data.get("reason") or ""
     service(**kwargs)
+    if action == "void":  # from the correction page, back to the match
+        messages.success(request, _("%(hand)s voided.") % {"hand": _hand_words(hand)})
     return _after_write(request, match)
+
+
+def _hand_words(hand: Hand) -> str:
+    """'Hand 3 of game 1', for a message that starts with it."""
+    return _("Hand %(number)s of game %(game)s") % {"number": hand.number, "game": hand.game.number}
 
 
 # ------------------------------------------------------------------- organiser tools
@@ -787,6 +794,7 @@ def correct(request: HttpRequest, hand_id: int) -> HttpResponse:
         reason=reason,
         idempotency_key=key,
     )
+    messages.success(request, _("%(hand)s corrected.") % {"hand": _hand_words(hand)})
     return _after_write(request, match)
 
 

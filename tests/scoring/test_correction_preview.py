@@ -246,6 +246,14 @@ def test_the_correction_page_previews_then_applies(match, ended, desk):
     applied = desk.post(f"/hands/{ended.pk}/correct/", form(idempotency_key="apply-1"))
     assert applied.status_code == 302
     assert Hand.objects.get(pk=ended.pk).points == 15
+    # the match page it lands on says it was done (a walk found no word of it)
+    landed = desk.get(applied["Location"]).content.decode()
+    assert '<li class="success">Hand 1 of game 1 corrected.</li>' in landed
+    voided = desk.post(
+        f"/hands/{ended.pk}/void/", {"version": 2, "idempotency_key": "v-1", "reason": "twice"}
+    )
+    landed = desk.get(voided["Location"]).content.decode()
+    assert '<li class="success">Hand 1 of game 1 voided.</li>' in landed
 
 
 def test_a_refused_preview_answers_with_the_refusal(match, ended, desk):
