@@ -16,13 +16,14 @@ from scoring.hand_input import describe_differences, outcome_text
 from scoring.match_rules import (
     dealer_after,
     entry_game,
+    game_result,
     hollywood_columns,
     is_hollywood,
     next_hand_number,
     profile_of,
 )
 from scoring.models import Club, Entry, Game, Hand, LedgerRow, Match, Penalty, Player, TableCall
-from scoring.rules import game_standing
+from scoring.rules import RulesError, game_standing
 
 
 @dataclass
@@ -41,6 +42,19 @@ class MatchView:
     @property
     def may_start_hand(self) -> bool:
         return self.current_game is not None and (self.play is None or self.play.may_start)
+
+    @property
+    def entered_end_game(self) -> bool:
+        """Whether the hands entered in the current game, agreed or not, already end it:
+        no hand may follow until they are (the services refuse one, `game_decided`), so
+        the hand form says so before anyone types one."""
+        live = [h for h in self.current_hands if h.state != Hand.State.VOIDED]
+        if not live:
+            return False
+        try:
+            return game_result(self.match, live, profile_of(self.match)).finished
+        except RulesError:  # hands entered after the end (a correction moved it): ended
+            return True
 
     @property
     def result_words(self) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
 from ginclub.errors import Conflict, Forbidden, ServiceError
 from scoring import services
@@ -92,6 +93,13 @@ def test_a_game_cannot_finish_on_an_unconfirmed_hand(match, alice, bob):
     with pytest.raises(Conflict) as caught:
         submit(match, alice, quick(number=5))
     assert caught.value.code == "game_decided"
+    # the hand form says so before anyone types hand 5 (a walk typed one to be refused)
+    said = "The hands entered already end game 1; confirm them (or dispute one) before"
+    organiser = Client()
+    organiser.force_login(match.created_by)
+    assert said in organiser.get(f"/matches/{match.pk}/").content.decode()
+    confirm(Hand.objects.get(game=game, number=4), bob)  # game 1 ends: game 2's form
+    assert said not in organiser.get(f"/matches/{match.pk}/").content.decode()
 
 
 def test_next_hand_may_be_entered_while_one_is_pending(match, alice, bob):
