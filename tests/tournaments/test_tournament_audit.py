@@ -101,6 +101,9 @@ def test_the_auditor_reads_the_page_and_the_api_of_a_private_event(event, audito
     assert page.status_code == 200
     text = page.content.decode()
     assert 'data-testid="audit-verified"' in text and "P02&#x27;s phone" in text
+    # a row made with no device (the clock's decision) says so, guessing no page it came
+    # from (a walk read "an organiser's page" of a player's dispute)
+    assert "not recorded</span>" in text and "organiser&#x27;s page" not in text
     answer = client.get(f"/api/tournaments/{event.slug}/audit/?kind=dispute").json()
     assert answer["verified"] is True and [e["kind"] for e in answer["exceptions"]] == ["dispute"]
     assert answer["exceptions"][0]["ended"].startswith("Hand corrected")
