@@ -101,6 +101,11 @@ def test_the_player_page_on_a_phone(phone):
     expect(page.get_by_test_id("ratings")).to_contain_text("Alexandra Montgomery-Smythe")
     page.screenshot(path=str(ARTIFACTS / "phone-club-ratings.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    # The list is wider than the phone: its box scrolls, with a shadow at the side the
+    # hidden columns are on (a walk found columns cut off with no hint of them).
+    box = page.locator(".scroll-x").filter(has=page.get_by_test_id("ratings"))
+    assert box.evaluate("b => b.scrollWidth > b.clientWidth")
+    assert "radial-gradient" in box.evaluate("b => getComputedStyle(b).backgroundImage")
     assert_accessible(page)
     # The chart on its own, as the browser draws the image (its styles are its own).
     chart = phone()
