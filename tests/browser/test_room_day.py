@@ -92,6 +92,7 @@ def test_a_day_run_by_an_organiser_and_a_scorekeeper(wide, phone, console):
     desk = console.watch(wide())
     log_in(desk, "orla")
     desk.goto(f"/tournaments/{event.slug}/manage/players/")
+    desk.get_by_test_id("signup-settings-open").click()  # closed: the player list first
     form = desk.get_by_test_id("signup-settings")
     form.get_by_label("Players may sign up").check()
     form.get_by_label("Places").fill("3")

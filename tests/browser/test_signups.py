@@ -53,6 +53,7 @@ def test_players_sign_up_wait_move_up_check_in_and_drop(desk, phone):
     # phone from an hour before.
     log_in(desk, "orla")
     desk.goto(f"/tournaments/{event.slug}/manage/players/")
+    desk.get_by_test_id("signup-settings-open").click()  # closed: the player list first
     settings = desk.get_by_test_id("signup-settings")
     settings.get_by_label("Players may sign up").check()
     settings.get_by_label("Places").fill("2")
