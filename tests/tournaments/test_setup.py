@@ -143,8 +143,12 @@ def test_swiss_rounds_cannot_go_below_the_rounds_drafted(club, organiser):
     tournament = new_event(club, organiser, players=4)
     play_round(tournament, organiser)
     play_round(tournament, organiser)
-    with pytest.raises(Conflict, match="cannot go below 2"):
+    with pytest.raises(Conflict) as refused:
         services.update_tournament(tournament_id=tournament.pk, actor=actor(organiser), rounds=1)
+    # no word of a cut this event has not got (a walk read "or change after the cut")
+    assert refused.value.message == (
+        "2 Swiss rounds are already drafted: the number cannot go below it."
+    )
 
 
 def test_another_clubs_organiser_cannot_change_settings(club, organiser, other_organiser):
@@ -155,3 +159,12 @@ def test_another_clubs_organiser_cannot_change_settings(club, organiser, other_o
         )
     tournament.refresh_from_db()
     assert tournament.name == "Winter Open"
+
+
+def test_swiss_rounds_stay_once_the_top_cut_has_started(club, organiser):
+    tournament = new_event(club, organiser, players=6, format="swiss_cut", rounds=2, cut_size=4)
+    for _ in range(3):  # two Swiss rounds, then the cut's first
+        play_round(tournament, organiser)
+    with pytest.raises(Conflict) as refused:
+        services.update_tournament(tournament_id=tournament.pk, actor=actor(organiser), rounds=3)
+    assert refused.value.message == "The top cut has started: the number of Swiss rounds stays 2."

@@ -161,14 +161,18 @@ def update_tournament(*, tournament_id: int, actor: Actor, **changes: Any) -> To
 def _check_rounds_change(tournament: Tournament) -> None:
     stages = list(tournament.round_set.values_list("stage", flat=True))
     swiss = stages.count(Round.Stage.SWISS)
-    if tournament.rounds < swiss or len(stages) > swiss:
+    if len(stages) > swiss:  # the cut has started
         raise Conflict(
             "frozen",
-            _(
-                "%(count)s rounds are already drafted; the number of Swiss rounds cannot go "
-                "below %(swiss)s or change after the cut."
-            )
-            % {"count": len(stages), "swiss": swiss},
+            _("The top cut has started: the number of Swiss rounds stays %(swiss)s.")
+            % {"swiss": swiss},
+            fields={"rounds": _("too late")},
+        )
+    if tournament.rounds < swiss:
+        raise Conflict(
+            "frozen",
+            _("%(swiss)s Swiss rounds are already drafted: the number cannot go below it.")
+            % {"swiss": swiss},
             fields={"rounds": _("too late")},
         )
 
