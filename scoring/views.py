@@ -467,6 +467,8 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _visible_match(request, match_id)
     context = _match_context(request, match)
     context["hand_form"] = _blank_hand_form(context["view"], request.GET.get("mode", "quick"))
+    # where it is played, when in an event ("Demo Open · round 2, table 3")
+    context["place"] = hooks.match_places([match.pk]).get(match.pk, "")
     if context["staff"]:
         context["pin_locks"] = services.pin_locks([match.player_a, match.player_b])
         context["back"] = request.path

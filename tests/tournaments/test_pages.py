@@ -770,7 +770,18 @@ def test_match_pages_of_a_casual_match_show_no_round_clock(org, club, organiser)
 
     a, b = PlayerFactory(club=club), PlayerFactory(club=club)
     match = scoring.start_match(club=club, player_a=a, player_b=b, actor=actor(organiser))
-    assert "left in round" not in text(org.get(f"/matches/{match.pk}/"))
+    page = text(org.get(f"/matches/{match.pk}/"))
+    assert "left in round" not in page and 'data-testid="match-place"' not in page
+
+
+def test_a_tournament_matchs_page_says_where_it_is_played(org, running):
+    """A walk opened a match from the dashboard and found no word of the event."""
+    pairing = running.pairings.exclude(match=None).order_by("table").first()
+    page = text(org.get(f"/matches/{pairing.match_id}/"))
+    assert (
+        f'<p class="small" data-testid="match-place">Club Open · round 1, table {pairing.table}</p>'
+        in page
+    )
 
 
 def test_club_page_links_its_tournaments_and_a_new_one_for_organisers(org, event):
