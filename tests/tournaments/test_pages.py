@@ -321,6 +321,8 @@ def test_settings_show_the_frozen_rules_and_refuse_locked_changes(org, running):
     tournament = running.tournament
     page = text(org.get(url(tournament, "manage/")))
     assert "Rules in force (frozen since round 1)" in page and "Change the rules" in page
+    # a yes/no option reads yes or no, not Python's True and False (a walk found those)
+    assert "<dt>layoffs</dt><dd>yes</dd>" in page and "True</dd>" not in page
     assert 'name="format"' in page and "disabled" in page
     response = org.post(
         url(tournament, "manage/"),

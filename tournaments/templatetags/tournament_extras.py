@@ -140,14 +140,12 @@ def rule_option(key) -> str:
 
 @register.filter
 def rule_value(value, key):
-    """A rule option's value in the page's language: true/false, a choice's code, the
-    profile's name (English as before: True, False, the code); None stays None."""
+    """A rule option's value in the page's language: yes or no, a choice's code, the
+    profile's name (English: the code); None stays None."""
     if isinstance(value, bool):
-        # Translators: a yes/no rule option's value as Python writes it ("True").
+        # Translators: a yes/no rule option's value ("layoffs: yes").
         return (
-            pgettext("rule option value", "True")
-            if value
-            else pgettext("rule option value", "False")
+            pgettext("rule option value", "yes") if value else pgettext("rule option value", "no")
         )
     if key == "name" and isinstance(value, str):
         return profile_title(value)
