@@ -229,7 +229,7 @@ def test_the_settings_page_names_the_rule_options_in_italian(org, club, organise
         assert f"<dt>{code}</dt>" not in html, code
     absent(html, "<dd>False</dd>", "<dd>True</dd>", "<dd>alternate</dd>")
     english = org.get(url("settings", event), **EN).content.decode()
-    assert "<dt>game_target</dt><dd>25</dd>" in english and "<dd>False</dd>" in english
+    assert "<dt>game_target</dt><dd>25</dd>" in english and "<dd>no</dd>" in english
 
 
 def test_the_rules_preview_names_options_and_outcomes_in_italian(org, club, organiser):
@@ -249,7 +249,7 @@ def test_the_rules_preview_names_options_and_outcomes_in_italian(org, club, orga
     absent(html, "<strong>game_target</strong>", "True → False")
     english = org.post(url("rules-change", event), data, **EN).content.decode()
     assert "<strong>game_target</strong>: 25 → 20" in english
-    assert "<strong>layoffs</strong>: True → False" in english
+    assert "<strong>layoffs</strong>: yes → no" in english
 
 
 def test_a_hand_outcome_code_is_worded_for_the_reader():
