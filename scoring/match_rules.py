@@ -62,6 +62,18 @@ def game_result(
     return score_game(scores, profile)
 
 
+def entered_hands_end_game(match: Match, hands: Sequence[Hand], profile=None) -> bool:
+    """Whether the hands entered in a game (its live ones, agreed or not) already end it:
+    no hand may follow them until they are agreed. Hands entered past the end (a
+    correction moved it) end it too."""
+    if not hands:
+        return False
+    try:
+        return game_result(match, hands, profile).finished
+    except RulesError:  # `game_over`: hands after the end
+        return True
+
+
 def game_loss_seat() -> Subquery:
     """For a query of games: the seat a standing game loss penalty ended each game
     against ("" or None: none). A penalty is recorded under the match's lock, so a

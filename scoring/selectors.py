@@ -15,15 +15,15 @@ from scoring import hooks, words
 from scoring.hand_input import describe_differences, outcome_text
 from scoring.match_rules import (
     dealer_after,
+    entered_hands_end_game,
     entry_game,
-    game_result,
     hollywood_columns,
     is_hollywood,
     next_hand_number,
     profile_of,
 )
 from scoring.models import Club, Entry, Game, Hand, LedgerRow, Match, Penalty, Player, TableCall
-from scoring.rules import RulesError, game_standing
+from scoring.rules import game_standing
 
 
 @dataclass
@@ -49,12 +49,7 @@ class MatchView:
         no hand may follow until they are (the services refuse one, `game_decided`), so
         the hand form says so before anyone types one."""
         live = [h for h in self.current_hands if h.state != Hand.State.VOIDED]
-        if not live:
-            return False
-        try:
-            return game_result(self.match, live, profile_of(self.match)).finished
-        except RulesError:  # hands entered after the end (a correction moved it): ended
-            return True
+        return entered_hands_end_game(self.match, live)
 
     @property
     def result_words(self) -> str:

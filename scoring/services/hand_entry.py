@@ -22,7 +22,12 @@ from scoring.hand_input import (
     state_text,
     winner_seat,
 )
-from scoring.match_rules import dealer_after, entry_game, game_result, next_hand_number
+from scoring.match_rules import (
+    dealer_after,
+    entered_hands_end_game,
+    entry_game,
+    next_hand_number,
+)
 from scoring.models import Entry, Game, Hand, Match
 from scoring.rules import RuleProfile, parse_cards
 from scoring.services.base import (
@@ -48,7 +53,8 @@ from scoring.services.results import ResultReport, recompute
 
 
 def preview_hand(*, match: Match, hand: HandInput):
-    """Score a hand without saving anything. Raises the engine's RulesError."""
+    """Score a hand without saving anything. Raises the engine's RulesError, or a
+    ServiceError that names the player (hand_input.score_entered)."""
     return score_entered(hand, RuleProfile.from_dict(match.rules))
 
 
@@ -608,8 +614,9 @@ def _refuse_if_game_already_decided(
     match: Match, game: Game, live: list[Hand], profile: RuleProfile
 ) -> None:
     """A game cannot run past its end: if the hands entered so far (voided ones left out)
-    already finish it, they must be agreed before another hand is entered."""
-    if game_result(match, live, profile).finished:
+    already finish it, they must be agreed before another hand is entered (the hand form
+    says so beforehand: selectors.MatchView.entered_end_game)."""
+    if entered_hands_end_game(match, live, profile):
         raise Conflict(
             "game_decided",
             _(
