@@ -244,14 +244,7 @@ class TournamentForm(RuleOptionsMixin, forms.Form):
         initial=Tournament.Format.SWISS,
     )
     rounds = forms.IntegerField(
-        label=gettext_lazy("Swiss rounds"),
-        min_value=1,
-        max_value=50,
-        initial=5,
-        help_text=gettext_lazy(
-            "A Swiss, or a Swiss then top cut, only: a round robin and an elimination have "
-            "the rounds their players make."
-        ),
+        label=gettext_lazy("Swiss rounds"), min_value=1, max_value=50, initial=5
     )
     cut_size = forms.TypedChoiceField(
         label=gettext_lazy("Top cut"),
