@@ -35,7 +35,7 @@ def test_a_hollywood_hand_by_cards_shows_three_games_side_by_side(phone):
     sit_down(b, link, "Bob", "2222")
     a.get_by_role("link", name="Card by card").click()
     expect(a.locator('[data-grid="knocker"]')).to_be_visible()
-    a.locator('input[name="knocker"][value="A"]').check()
+    a.locator('label:has(input[name="knocker"][value="A"])').click()  # as a thumb taps it
     tap(a, "knocker", KNOCKER)
     tap(a, "defender", DEFENDER)
     a.get_by_test_id("submit-hand").click()

@@ -315,7 +315,7 @@ def test_a_player_without_a_pin_is_flagged_before_publishing_and_the_desk_confir
     console.watch(ada)
     sit_down(ada, f"/t/{table_token(pairing.match)}/", "Ada", "1111")
     seat = "A" if pairing.match.player_a.name == "Ada" else "B"
-    ada.locator(f'input[name="knocker"][value="{seat}"]').check()
+    ada.locator(f'label:has(input[name="knocker"][value="{seat}"])').click()  # as a thumb taps it
     ada.locator("#id_knocker_deadwood").fill("4")
     ada.locator("#id_defender_deadwood").fill("30")
     ada.get_by_test_id("submit-hand").click()
