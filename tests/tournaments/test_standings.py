@@ -213,3 +213,25 @@ def test_the_dashboard_poll_reads_nothing_more_for_more_tables(client, club, org
             assert client.get(url).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+def test_mid_round_a_player_who_met_no_one_shows_no_percentages_not_zero(client, club, organiser):
+    """Round 1 in play, one table done (P01 beat P02 2-1): P03 and P04 have met no one,
+    so their game-win % and opponents' match-win % are a dash with its reason, not 0%
+    (the legend says every opponent counts at least 33%); P02's opponent won all (100%)."""
+    event = new_event(club, organiser, players=4, rounds=2)
+    first = play_round(event, organiser, play=False, close=False)
+    win(first.pairings.get(table=1), organiser, "P01", "2-1")
+    client.force_login(organiser)
+    html = client.get(reverse("tournaments:standings", args=[event.slug])).content.decode()
+    rows = {
+        name: row
+        for row in html.split("<tr")[1:]
+        for name in ("P01", "P02", "P03", "P04")
+        if f">{name}<" in row
+    }
+    assert "100.0%" in rows["P02"] and "33.3%" in rows["P01"]
+    for unplayed in ("P03", "P04"):
+        assert "0.0%" not in rows[unplayed]
+        assert 'title="no opponent met yet"' in rows[unplayed]
+        assert 'title="no game finished"' in rows[unplayed]

@@ -104,6 +104,13 @@ class Standing:
     head_to_head: str
     tiebreaks: dict[str, float] = field(default_factory=dict)
 
+    @property
+    def met_anyone(self) -> bool:
+        """Whether the player has met a real opponent (a bye is none). With one, each
+        opponent's match-win % counts at least OMW_FLOOR, so only a player who met no
+        one has opponents' match-win % 0: shown as none, not as 0%."""
+        return self.opponents_match_win_pct > 0
+
     def figure(self, name: str) -> int | float:
         """One of FIGURES as outputs show it (a ratio to RATIO_PLACES places)."""
         value = getattr(self, name)

@@ -187,6 +187,8 @@ def _value(line: Standing, criterion: str, decimals: int = 0) -> Number | Phrase
             {"won": line.games_won, "played": line.games_played},
         )
     if criterion == "opponents_match_win_pct":
+        if not line.met_anyone:  # byes only, or no match finished yet
+            return Phrase(gettext_noop("no opponent met yet"))
         return Number(line.opponents_match_win_pct, percent=decimals)
     if criterion == "margin":
         return Number(line.margin, signed=True)

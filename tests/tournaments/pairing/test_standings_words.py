@@ -104,3 +104,26 @@ def test_a_worded_reason_is_read_back_from_a_cache_with_its_words(monkeypatch):
     back = pickle.loads(kept)
     assert isinstance(back, Worded) and back == "ahead of Cleo"
     assert back.phrase == reason.phrase
+
+
+def test_a_player_who_met_no_one_has_no_opponents_percentage_not_zero():
+    """Mid-round: Ada beat Ben, Cleo had a bye, Dev has not played. Ben's only opponent
+    won everything (100%); Cleo and Dev met no one, which is said, not shown as 0%."""
+    records = [MatchRecord(1, 2, 1, 2, 0, 50, 0), MatchRecord(3, None, 3, 2, 0, 50, 0)]
+    lines = {line.id: line for line in compute_standings(sorted(NAMES), records)}
+    assert [lines[p].met_anyone for p in (1, 2, 3, 4)] == [True, True, False, False]
+    assert lines[2].opponents_match_win_pct == 1.0
+    said = dict(why(records, ("opponents_match_win_pct",)))
+    assert said["Ben"] == (
+        "Behind Cleo on match wins: 0 against 1; "
+        "ahead of Dev on opponents' match-win %: 100% against no opponent met yet."
+    )
+
+
+def test_an_opponent_who_won_nothing_still_counts_at_the_floor():
+    """Ben lost his only match: Ada's opponents' match-win % is Ben's, floored at 1/3,
+    so she has met someone although Ben's own match-win % is 0."""
+    lines = {
+        line.id: line for line in compute_standings([1, 2], [MatchRecord(1, 2, 1, 2, 0, 9, 0)])
+    }
+    assert lines[1].met_anyone and lines[1].opponents_match_win_pct == pytest.approx(1 / 3)
