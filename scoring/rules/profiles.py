@@ -99,6 +99,33 @@ PROFILE_TITLES = {
     "custom": gettext_noop("custom"),
 }
 
+# Each rule option as people read it (the key stays the code the API, the stored rules
+# and the overrides lines use); the display layer translates it. The settings page, the
+# rules preview and the ledger all name an option from here.
+OPTION_TITLES = {
+    "name": gettext_noop("rule set"),
+    "knock_limit": gettext_noop("knock limit"),
+    "oklahoma": gettext_noop("Oklahoma"),
+    "oklahoma_spade_double": gettext_noop("Oklahoma: a spade upcard doubles"),
+    "gin_bonus": gettext_noop("gin bonus"),
+    "big_gin_bonus": gettext_noop("big gin bonus"),
+    "undercut_bonus": gettext_noop("undercut bonus"),
+    "undercut_on_tie": gettext_noop("undercut on equal deadwood"),
+    "layoffs": gettext_noop("lay-offs"),
+    "game_target": gettext_noop("game target"),
+    "game_hands": gettext_noop("hands a game"),
+    "dead_hands_count": gettext_noop("dead hands count as hands"),
+    "game_bonus": gettext_noop("game bonus"),
+    "game_bonus_min": gettext_noop("game bonus from a score of"),
+    "game_bonus_to": gettext_noop("game bonus goes to"),
+    "box_bonus": gettext_noop("box bonus"),
+    "shutout": gettext_noop("shutout"),
+    "shutout_bonus": gettext_noop("shutout bonus"),
+    "games_to_win": gettext_noop("games to win"),
+    "next_dealer": gettext_noop("next dealer"),
+    "hollywood": gettext_noop("Hollywood"),
+}
+
 _INT_OPTIONS = {
     "knock_limit": (0, 98),
     "gin_bonus": (0, 10_000),

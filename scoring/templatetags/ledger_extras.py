@@ -17,7 +17,7 @@ from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 
 from ginclub import ledger
 from scoring.models import Penalty
-from scoring.rules.profiles import PROFILE_TITLES
+from scoring.rules.profiles import OPTION_TITLES, PROFILE_TITLES
 
 register = template.Library()
 
@@ -64,7 +64,8 @@ LABELS = {
     "seat": gettext_noop("against"),
 }
 # Other fields as the page names them: English says the key with spaces (as before),
-# other languages a label (tournament and season settings, rule options, rounds).
+# other languages a label (tournament and season settings, rounds). A rule option is
+# named as everywhere else (scoring.rules.profiles.OPTION_TITLES).
 FIELD_WORDS = {
     "name": pgettext_lazy("ledger field", "name"),
     "date": pgettext_lazy("ledger field", "date"),
@@ -84,26 +85,6 @@ FIELD_WORDS = {
     "public": pgettext_lazy("ledger field", "public"),
     "language": pgettext_lazy("ledger field", "language"),
     "check_in_required": pgettext_lazy("ledger field", "check in required"),
-    "knock_limit": pgettext_lazy("ledger field", "knock limit"),
-    "oklahoma": pgettext_lazy("ledger field", "oklahoma"),
-    "oklahoma_spade_double": pgettext_lazy("ledger field", "oklahoma spade double"),
-    "gin_bonus": pgettext_lazy("ledger field", "gin bonus"),
-    "big_gin_bonus": pgettext_lazy("ledger field", "big gin bonus"),
-    "undercut_bonus": pgettext_lazy("ledger field", "undercut bonus"),
-    "undercut_on_tie": pgettext_lazy("ledger field", "undercut on tie"),
-    "layoffs": pgettext_lazy("ledger field", "layoffs"),
-    "game_target": pgettext_lazy("ledger field", "game target"),
-    "game_hands": pgettext_lazy("ledger field", "game hands"),
-    "dead_hands_count": pgettext_lazy("ledger field", "dead hands count"),
-    "game_bonus": pgettext_lazy("ledger field", "game bonus"),
-    "game_bonus_min": pgettext_lazy("ledger field", "game bonus min"),
-    "game_bonus_to": pgettext_lazy("ledger field", "game bonus to"),
-    "box_bonus": pgettext_lazy("ledger field", "box bonus"),
-    "shutout": pgettext_lazy("ledger field", "shutout"),
-    "shutout_bonus": pgettext_lazy("ledger field", "shutout bonus"),
-    "games_to_win": pgettext_lazy("ledger field", "games to win"),
-    "next_dealer": pgettext_lazy("ledger field", "next dealer"),
-    "hollywood": pgettext_lazy("ledger field", "hollywood"),
     "stage": pgettext_lazy("ledger field", "stage"),
     "pairs": pgettext_lazy("ledger field", "pairs"),
     "tables": pgettext_lazy("ledger field", "tables"),
@@ -262,6 +243,8 @@ def _text(value: Any, field: str, names: dict[str, str]) -> str:
 def _label(key: str) -> str:
     if key in LABELS:
         return gettext(LABELS[key])
+    if key in OPTION_TITLES and key != "name":  # a row's "name" is the event's
+        return gettext(OPTION_TITLES[key])
     return str(FIELD_WORDS[key]) if key in FIELD_WORDS else key.replace("_", " ")
 
 

@@ -229,7 +229,10 @@ def test_the_settings_page_names_the_rule_options_in_italian(org, club, organise
         assert f"<dt>{code}</dt>" not in html, code
     absent(html, "<dd>False</dd>", "<dd>True</dd>", "<dd>alternate</dd>")
     english = org.get(url("settings", event), **EN).content.decode()
-    assert "<dt>game_target</dt><dd>25</dd>" in english and "<dd>no</dd>" in english
+    assert "<dt>game target</dt><dd>25</dd>" in english and "<dd>no</dd>" in english
+    assert "<dt>rule set</dt><dd>tournament</dd>" in english
+    for code in ("game_target", "knock_limit", "shutout_bonus", "next_dealer"):
+        assert f"<dt>{code}</dt>" not in english, code
 
 
 def test_the_rules_preview_names_options_and_outcomes_in_italian(org, club, organiser):
@@ -248,8 +251,8 @@ def test_the_rules_preview_names_options_and_outcomes_in_italian(org, club, orga
     assert "<strong>carte attaccate</strong>: sì → no" in html
     absent(html, "<strong>game_target</strong>", "True → False")
     english = org.post(url("rules-change", event), data, **EN).content.decode()
-    assert "<strong>game_target</strong>: 25 → 20" in english
-    assert "<strong>layoffs</strong>: yes → no" in english
+    assert "<strong>game target</strong>: 25 → 20" in english
+    assert "<strong>lay-offs</strong>: yes → no" in english
 
 
 def test_a_hand_outcome_code_is_worded_for_the_reader():

@@ -322,7 +322,10 @@ def test_settings_show_the_frozen_rules_and_refuse_locked_changes(org, running):
     page = text(org.get(url(tournament, "manage/")))
     assert "Rules in force (frozen since round 1)" in page and "Change the rules" in page
     # a yes/no option reads yes or no, not Python's True and False (a walk found those)
-    assert "<dt>layoffs</dt><dd>yes</dd>" in page and "True</dd>" not in page
+    assert "<dt>lay-offs</dt><dd>yes</dd>" in page and "True</dd>" not in page
+    # each option in words, not its code (a walk read knock_limit in the English rules)
+    assert "<dt>knock limit</dt><dd>10</dd>" in page and "<dt>rule set</dt>" in page
+    assert "<dt>knock_limit</dt>" not in page and "<dt>games_to_win</dt>" not in page
     assert 'name="format"' in page and "disabled" in page
     response = org.post(
         url(tournament, "manage/"),

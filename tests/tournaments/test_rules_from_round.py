@@ -374,7 +374,7 @@ def test_the_settings_page_previews_and_applies_a_change_from_a_round(
         client.get(job_page).content.decode()
     )
     applied = client.get(f"/tournaments/{event.slug}/manage/").content.decode()
-    assert "Round 1 played under other rules: <strong>gin_bonus</strong> 25." in applied
+    assert "Round 1 played under other rules: <strong>gin bonus</strong> 25." in applied
     assert [m.rules["gin_bonus"] for m in matches_of(first)] == [25, 25]
     refused = client.post(rules_url, {**body, "from_round": "9"})
     assert refused.status_code == 400 and "Select a valid choice" in refused.content.decode()

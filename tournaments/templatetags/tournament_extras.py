@@ -7,6 +7,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
+from scoring.rules.profiles import OPTION_TITLES
 from scoring.templatetags.scoring_extras import clock as scoring_clock
 from scoring.templatetags.scoring_extras import profile_title
 from tournaments import translated
@@ -81,33 +82,6 @@ def rules_in_words(rules: dict) -> str:
     return " · ".join(parts)
 
 
-# A rule option's code (the key the API and the stored rules use) as the settings page and
-# the rules preview list it: English shows the code itself, other languages a label.
-RULE_OPTIONS = {
-    "name": pgettext_lazy("rule option code, shown as a label", "name"),
-    "knock_limit": pgettext_lazy("rule option code, shown as a label", "knock_limit"),
-    "oklahoma": pgettext_lazy("rule option code, shown as a label", "oklahoma"),
-    "oklahoma_spade_double": pgettext_lazy(
-        "rule option code, shown as a label", "oklahoma_spade_double"
-    ),
-    "gin_bonus": pgettext_lazy("rule option code, shown as a label", "gin_bonus"),
-    "big_gin_bonus": pgettext_lazy("rule option code, shown as a label", "big_gin_bonus"),
-    "undercut_bonus": pgettext_lazy("rule option code, shown as a label", "undercut_bonus"),
-    "undercut_on_tie": pgettext_lazy("rule option code, shown as a label", "undercut_on_tie"),
-    "layoffs": pgettext_lazy("rule option code, shown as a label", "layoffs"),
-    "game_target": pgettext_lazy("rule option code, shown as a label", "game_target"),
-    "game_hands": pgettext_lazy("rule option code, shown as a label", "game_hands"),
-    "dead_hands_count": pgettext_lazy("rule option code, shown as a label", "dead_hands_count"),
-    "game_bonus": pgettext_lazy("rule option code, shown as a label", "game_bonus"),
-    "game_bonus_min": pgettext_lazy("rule option code, shown as a label", "game_bonus_min"),
-    "game_bonus_to": pgettext_lazy("rule option code, shown as a label", "game_bonus_to"),
-    "box_bonus": pgettext_lazy("rule option code, shown as a label", "box_bonus"),
-    "shutout": pgettext_lazy("rule option code, shown as a label", "shutout"),
-    "shutout_bonus": pgettext_lazy("rule option code, shown as a label", "shutout_bonus"),
-    "games_to_win": pgettext_lazy("rule option code, shown as a label", "games_to_win"),
-    "next_dealer": pgettext_lazy("rule option code, shown as a label", "next_dealer"),
-    "hollywood": pgettext_lazy("rule option code, shown as a label", "hollywood"),
-}
 # The coded values of the choice options (English shows the code).
 RULE_VALUES = {
     ("shutout", "double"): pgettext_lazy("shutout rule code", "double"),
@@ -134,8 +108,10 @@ OUTCOME_CODES = {
 
 @register.filter
 def rule_option(key) -> str:
-    """A rule option's code in the page's language (English: the code itself)."""
-    return str(RULE_OPTIONS.get(str(key), key))
+    """A rule option in words, in the page's language (scoring.rules.profiles.OPTION_TITLES);
+    an unknown key as it is."""
+    title = OPTION_TITLES.get(str(key))
+    return _(title) if title is not None else str(key)
 
 
 @register.filter

@@ -4,6 +4,8 @@ profiles. No database."""
 
 from __future__ import annotations
 
+from dataclasses import fields as dataclass_fields
+
 import pytest
 
 from scoring.rules import (
@@ -20,6 +22,7 @@ from scoring.rules import (
     score_match,
     score_quick,
 )
+from scoring.rules.profiles import OPTION_TITLES, RuleProfile
 from tests.scoring.rules.checks import can_lay_off
 
 
@@ -835,6 +838,12 @@ def test_every_profile_has_the_values_of_rules_section_8(name):
 
 def test_the_profiles_are_exactly_those_of_rules_section_8():
     assert set(PROFILES) == set(SECTION_8)
+
+
+def test_every_rule_option_has_a_title_in_words():
+    options = {f.name for f in dataclass_fields(RuleProfile)}
+    assert set(OPTION_TITLES) == options
+    assert all("_" not in title for title in OPTION_TITLES.values())
 
 
 def test_options_override_a_profile_one_by_one_and_keep_its_name():
