@@ -248,3 +248,14 @@ def test_signups_close_with_round_1(club, organiser):
         sign(event, "Ada")
     assert "Round 1 is published" in closed.value.message
     assert SignUp.objects.count() == 0
+
+
+def test_a_code_no_tournament_has_is_refused_as_the_person_typed_it(client, event, organiser):
+    opened = open_signups(event, organiser)
+    typed = f"{opened.signup_code[:3].lower()}-{opened.signup_code[3:].lower()}"
+    assert client.post("/join/", {"code": typed})["Location"].endswith(
+        f"/join/{opened.signup_code}/"
+    )
+    page = client.post("/join/", {"code": "nope-123"}).content.decode()
+    assert "No tournament has the sign-up code nope-123." in page
+    assert "NOPE123" not in page

@@ -48,10 +48,12 @@ def join(request: HttpRequest) -> HttpResponse:
     """Type the short code from the poster."""
     form = JoinCodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        code = normal_code(form.cleaned_data["code"])
+        typed = form.cleaned_data["code"]
+        code = normal_code(typed)
         if Tournament.objects.filter(signup_code=code).exclude(signup_code="").exists():
             return redirect("tournaments:signup", code=code)
-        form.add_error("code", _("No tournament has the sign-up code %(code)s.") % {"code": code})
+        # the refusal quotes the code as typed: its stored form is not what they wrote
+        form.add_error("code", _("No tournament has the sign-up code %(code)s.") % {"code": typed})
     return render(request, "tournaments/join.html", {"form": form}, status=200)
 
 
