@@ -20,13 +20,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 NAMES = ["Alexandra Montgomery-Smythe", "Bob", "Cara", "Dan", "Eve"]
 
 
-def build_event():
+def build_event(names=NAMES):
     """Five players (a bye), round 1 published: one table finished, one disputed."""
     club = ClubFactory(name="Riverside Gin", slug="riverside")
     organiser = UserFactory(username="olga")
     club.organisers.add(organiser)
     actor = scoring.Actor(user=organiser)
-    players = [PlayerFactory(club=club, name=name, pin="1234") for name in NAMES]
+    players = [PlayerFactory(club=club, name=name, pin="1234") for name in names]
     tournament = services.create_tournament(
         club=club,
         actor=actor,
@@ -122,6 +122,66 @@ def test_every_tournament_page_fits_a_phone(phone):
         fits(page, name)
     page.goto(base + "manage/dashboard/")
     expect(page.get_by_test_id("dispute-2")).to_be_visible()
+
+
+# Players' names of one long word (67 letters, no space to break at): they wrap wherever
+# they are shown, instead of widening the page or running out of their box. Every player
+# has one, since round 1's random draw decides who sits where and who has the bye.
+LONG_NAME = ("Bartholomew" * 7)[:67]
+LONG_NAMES = [LONG_NAME[:-1] + letter for letter in "ABCDE"]
+
+# Every element shown (of a card, a table) wider than its own box, unless it clips on
+# purpose (a hall line's names end in "…" at full width, the name whole in the tooltip)
+# or, on a phone, scrolls sideways on purpose (the standings' tie-breaks, a score sheet).
+SPILLS = """([selector, allowed]) => [...document.querySelectorAll(selector)].flatMap((box) =>
+  [box, ...box.querySelectorAll("*")].filter((el) => el.scrollWidth > el.clientWidth + 1
+    && el.checkVisibility() && !allowed.includes(getComputedStyle(el).overflowX))
+  .map((el) => `${el.tagName.toLowerCase()}.${el.className}: `
+    + `${el.scrollWidth} > ${el.clientWidth}`))"""
+
+
+def log_in(page) -> None:
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("olga")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+
+
+def test_a_long_one_word_name_wraps(browser, live_server, settings):
+    settings.SESSION_COOKIE_SECURE = settings.CSRF_COOKIE_SECURE = False
+    settings.SECURE_SSL_REDIRECT = False
+    tournament, _finished = build_event(LONG_NAMES)
+    base = f"/tournaments/{tournament.slug}/"
+    pages = [
+        ("dashboard", "manage/dashboard/", ".table-row"),
+        ("hall", "manage/dashboard/hall/", ".hall-line"),
+        ("print-cards", "manage/print/cards/", ".table-card"),
+        ("print-sheets", "manage/print/sheets/", ".sheet"),
+        ("print-standings", "manage/print/standings/", ".print-standings"),
+        ("standings", "manage/standings/", "#standings-table"),
+        ("public-standings", "standings/", "#standings-table"),
+        ("projector", "projector/", "#projector-board"),
+    ]
+    problems = []
+    for width, allowed in [(360, ["hidden", "clip", "auto"]), (1280, ["hidden", "clip"])]:
+        context = browser.new_context(
+            viewport={"width": width, "height": 800}, base_url=live_server.url
+        )
+        page = context.new_page()
+        log_in(page)
+        for name, path, box in pages:
+            page.goto(base + path)
+            expect(page.locator("body")).to_contain_text(LONG_NAME[:30])
+            page.screenshot(path=str(ARTIFACTS / f"long-name-{name}-{width}.png"), full_page=True)
+            page_width = page.evaluate("document.documentElement.scrollWidth")
+            if page_width > width:
+                problems.append(f"{name} is {page_width} px wide at {width} px")
+            problems += [
+                f"{name} at {width} px, {spill}" for spill in page.evaluate(SPILLS, [box, allowed])
+            ]
+        context.close()
+    assert not problems, "\n".join(problems)
 
 
 def test_printables_fit_an_a4_page_without_the_site_chrome(phone):
