@@ -114,9 +114,33 @@ def test_bad_filters_are_refused_with_a_code_and_a_message(event, auditor):
     client = reader(auditor)
     answer = client.get(f"/api/tournaments/{event.slug}/audit/?kind=bribes")
     assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid"
-    assert "'bribes' is not a kind of exception" in answer.json()["error"]["message"]
+    assert answer.json()["error"]["message"] == (
+        "There is no kind of exception called “bribes”. The kinds are: Result set by an "
+        "organiser, Result set by the time policy, Result set by hand withdrawn, Hand "
+        "corrected, Hand voided, Hand disputed, Rules changed, Result changed after its "
+        "round closed, Penalty recorded or reversed."
+    )
+    assert "dispute" in answer.json()["error"]["fields"]["kind"]  # the codes, for a client
     answer = client.get(f"/api/tournaments/{event.slug}/audit/?round=two")
     assert answer.status_code == 400 and "not 'two'" in answer.json()["error"]["message"]
+
+
+def test_an_unknown_kind_on_the_page_is_quoted_as_given_and_the_kinds_named_in_words(
+    event, auditor
+):
+    client = reader(auditor)
+    page = client.get(f"/tournaments/{event.slug}/manage/audit/?kind=bogus")
+    text = page.content.decode()
+    assert page.status_code == 400
+    # the message starts with words, not the value (the refusal's first letter is capitalised)
+    assert '<p class="error">There is no kind of exception called “bogus”.' in text
+    assert "Result set by the time policy, Result set by hand withdrawn" in text
+    assert "organiser_result" not in text and "time_policy" not in text
+    italian = client.get(
+        f"/tournaments/{event.slug}/manage/audit/?kind=Bogus", HTTP_ACCEPT_LANGUAGE="it"
+    ).content.decode()
+    assert "Non esiste un tipo di eccezione chiamato “Bogus”." in italian
+    assert "Risultato deciso dalla regola del tempo" in italian
 
 
 def test_the_exports_carry_every_exception_with_full_hashes(event, auditor):

@@ -212,10 +212,12 @@ def tournament_audit(
 def _filters(tournament: Tournament, kind: str, round, player: str) -> dict[str, Any]:
     kind = (kind or "").strip()
     if kind and kind not in KINDS:
+        # The message names the kinds as the page's filter does; the field's note keeps
+        # the codes, which are what an API client sends.
         raise ServiceError(
             "invalid",
-            gettext("%(kind)s is not a kind of exception; the kinds are %(kinds)s.")
-            % {"kind": repr(kind), "kinds": ", ".join(KINDS)},
+            gettext("There is no kind of exception called “%(kind)s”. The kinds are: %(kinds)s.")
+            % {"kind": kind, "kinds": ", ".join(gettext(label) for label in KINDS.values())},
             fields={"kind": gettext("one of %(kinds)s") % {"kinds": ", ".join(KINDS)}},
         )
     number = None
