@@ -102,3 +102,29 @@ def test_a_long_history_keeps_the_last_twelve_months_in_the_chart():
     # Won counts 7..18 (the last 12 months), then the 12 lost counts (all 0).
     assert values(svg) == [str(n) for n in range(7, 19)] + ["0"] * 12
     assert "Jun 2026" in svg and "Jun 2025" not in svg
+
+
+def y_axis(svg: str) -> list[str]:
+    """The labels up the side of a chart (pygal's <g class="axis y ...">)."""
+    root = ET.fromstring(svg)
+    axis = next(g for g in root.iter() if "axis y" in (g.get("class") or ""))
+    return [t.text for t in axis.iter() if t.tag.rsplit("}", 1)[-1] == "text" and t.text]
+
+
+def test_the_axis_figures_are_written_the_readers_way():
+    from datetime import date
+
+    from django.utils import translation
+
+    from scoring.stats import RatingMonth
+
+    # a rating that moved from 1.2 to 2: the side reads 1.2, 1.4 … 2 (a walk saw "1.4"
+    # on an Italian page whose tables say "1,4")
+    months = [RatingMonth(date(2026, 1, 1), 1.2, 1), RatingMonth(date(2026, 2, 1), 2.0, 1)]
+    with translation.override("it"):
+        italian = charts.rating_over_time(months)
+    assert y_axis(italian) == ["1,2", "1,4", "1,6", "1,8", "2"]
+    assert values(italian) == ["1,2", "2"]
+    with translation.override("en"):
+        english = charts.rating_over_time(months)
+    assert y_axis(english) == ["1.2", "1.4", "1.6", "1.8", "2"]
