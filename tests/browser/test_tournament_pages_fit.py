@@ -202,6 +202,29 @@ def test_printables_fit_an_a4_page_without_the_site_chrome(phone):
         assert width <= 794, f"the printed {name} are {width} px wide"
 
 
+def test_the_printed_standings_leave_out_what_only_a_screen_does(phone):
+    """On paper nobody taps a name or swipes the table: those hints stay on the screen.
+    718 px is A4's width inside the browser's own 10 mm margins."""
+    tournament, _finished = build_event()
+    page = phone()
+    log_in(page)
+    page.set_viewport_size({"width": 718, "height": 1123})
+    page.goto(f"/tournaments/{tournament.slug}/manage/print/standings/")
+    tap = page.get_by_text("Tap a name to see why it stands there.")
+    expect(tap).to_be_visible()
+    page.emulate_media(media="print")
+    page.screenshot(path=str(ARTIFACTS / "print-standings-a4.png"), full_page=True)
+    expect(tap).to_be_hidden()
+    expect(page.get_by_test_id("scroll-hint")).to_be_hidden()
+    expect(page.get_by_text("W/M match wins / matches")).to_be_visible()
+    # The table, what the sheet is for, is not in smaller type than the words under it.
+    table, legend = (
+        page.locator(selector).evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
+        for selector in ("table.standings td >> nth=0", ".legend")
+    )
+    assert table > legend, f"the table's type is {table} px, the words under it {legend} px"
+
+
 def test_projector_scrolls_by_itself(browser, live_server):
     tournament, _finished = build_event()
     context = browser.new_context(viewport={"width": 1024, "height": 480}, base_url=live_server.url)
