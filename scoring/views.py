@@ -469,6 +469,10 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
     context["hand_form"] = _blank_hand_form(context["view"], request.GET.get("mode", "quick"))
     # where it is played, when in an event ("Demo Open · round 2, table 3")
     context["place"] = hooks.match_places([match.pk]).get(match.pk, "")
+    # and a way back to the event: its page this viewer may open, if any
+    context["place_path"] = context["place"] and hooks.match_place_path(
+        match, permissions.actor_of(request, match)
+    )
     if context["staff"]:
         context["pin_locks"] = services.pin_locks([match.player_a, match.player_b])
         context["back"] = request.path

@@ -7,8 +7,8 @@ registers its functions from its AppConfig.ready(), each as what it is:
                 play gate (may a new hand start)
     listeners   react once a change has committed and never refuse: the result
                 listener (a match's result moved)
-    readers     answer scoring's pages: the match clock, match places, player events,
-                match events, the next table
+    readers     answer scoring's pages: the match clock, match places and a match
+                place's path, player events, match events, the next table
 
 The ledger's words for an app's actions and stored values are registered with the
 shared ginclub.ledger instead.
@@ -35,6 +35,7 @@ from scoring.hooks.listeners import (
 from scoring.hooks.readers import (
     MatchClock,
     MatchEvents,
+    MatchPlacePath,
     MatchPlaces,
     NextTable,
     PlayerEvent,
@@ -43,11 +44,13 @@ from scoring.hooks.readers import (
     match_clock,
     match_clock_related,
     match_events,
+    match_place_path,
     match_places,
     next_table,
     player_events,
     register_match_clock,
     register_match_events,
+    register_match_place_path,
     register_match_places,
     register_next_table,
     register_player_events,
@@ -56,6 +59,7 @@ from scoring.hooks.readers import (
 __all__ = [
     "MatchClock",
     "MatchEvents",
+    "MatchPlacePath",
     "MatchPlaces",
     "NextTable",
     "PlayGate",
@@ -72,12 +76,14 @@ __all__ = [
     "match_clock",
     "match_clock_related",
     "match_events",
+    "match_place_path",
     "match_places",
     "next_table",
     "play_note",
     "player_events",
     "register_match_clock",
     "register_match_events",
+    "register_match_place_path",
     "register_match_places",
     "register_next_table",
     "register_play_gate",

@@ -8,6 +8,9 @@ terms). They answer questions and change nothing.
     match places    where a match is played, in words ("Demo Open · round 2, table 3"),
                     for lists of matches (the home page). The tournaments app answers for
                     many match ids in one query.
+    match place path  the page of that event a viewer may open, for a match's own page to
+                    link its place to: the tournaments app chooses it by the viewer's
+                    permissions (None: no page of the event is theirs to open).
     player events   the events a player played in, with their record in each, for the
                     player's page (scoring.stats). The tournaments app answers in a few
                     queries.
@@ -71,6 +74,25 @@ def match_places(match_ids: list[int]) -> dict[int, str]:
     for find in _match_places:
         places.update(find(list(match_ids)))
     return places
+
+
+MatchPlacePath = Callable[[Any, Any], "str | None"]
+_match_place_paths: list[MatchPlacePath] = []
+
+
+def register_match_place_path(find: MatchPlacePath) -> None:
+    """`find(match, actor)` returns the path of the page of the event `match` is played
+    in that `actor` may open, or None (no such page, or no event)."""
+    if find not in _match_place_paths:
+        _match_place_paths.append(find)
+
+
+def match_place_path(match: Any, actor: Any) -> str | None:
+    for find in _match_place_paths:
+        found = find(match, actor)
+        if found is not None:
+            return found
+    return None
 
 
 @dataclass(frozen=True)

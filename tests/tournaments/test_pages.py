@@ -779,13 +779,45 @@ def test_match_pages_of_a_casual_match_show_no_round_clock(org, club, organiser)
     assert "left in round" not in page and 'data-testid="match-place"' not in page
 
 
+def place_line(client, pairing) -> str:
+    page = text(client.get(f"/matches/{pairing.match_id}/"))
+    found = re.search(r'<p class="small" data-testid="match-place">(.*?)</p>', page)
+    assert found, "no place line"
+    return found.group(1)
+
+
 def test_a_tournament_matchs_page_says_where_it_is_played(org, running):
-    """A walk opened a match from the dashboard and found no word of the event."""
+    """A walk opened a match from the dashboard and found no word of the event, then a
+    place with no way back to it: the place links to the organiser's dashboard."""
     pairing = running.pairings.exclude(match=None).order_by("table").first()
-    page = text(org.get(f"/matches/{pairing.match_id}/"))
-    assert (
-        f'<p class="small" data-testid="match-place">Club Open · round 1, table {pairing.table}</p>'
-        in page
+    assert place_line(org, pairing) == (
+        f'<a href="{url(running.tournament, "manage/dashboard/")}">'
+        f"Club Open · round 1, table {pairing.table}</a>"
+    )
+
+
+def test_a_player_follows_the_place_to_their_own_page_of_the_event(running):
+    pairing = running.pairings.exclude(match=None).order_by("table").first()
+    player = pairing.player_a.player
+    player.user = UserFactory(username="p01")
+    player.save(update_fields=["user"])
+    client = Client()
+    client.force_login(player.user)
+    event_page = url(running.tournament, f"players/{pairing.player_a_id}/")
+    assert place_line(client, pairing).startswith(f'<a href="{event_page}">Club Open')
+
+
+def test_a_table_link_at_a_private_event_shows_the_place_without_a_link(running):
+    from ginclub.permissions import table_token
+
+    Tournament.objects.filter(pk=running.tournament_id).update(public=False)
+    pairing = running.pairings.exclude(match=None).order_by("table").first()
+    table = Client()
+    table.get(f"/t/{table_token(pairing.match)}/")
+    assert place_line(table, pairing) == f"Club Open · round 1, table {pairing.table}"
+    Tournament.objects.filter(pk=running.tournament_id).update(public=True)
+    assert place_line(table, pairing) == (
+        f'<a href="{url(running.tournament)}">Club Open · round 1, table {pairing.table}</a>'
     )
 
 

@@ -65,6 +65,7 @@ from tournaments.selectors.events import (
     held_rounds,
     hidden_after,
     next_table,
+    place_path,
     places_of_matches,
     player_events,
     registrations_of,
@@ -159,6 +160,7 @@ __all__ = [
     "event_ledger",
     "events_of_matches",
     "next_table",
+    "place_path",
     "places_of_matches",
     "player_events",
     # standings

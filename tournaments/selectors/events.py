@@ -145,6 +145,30 @@ def places_of_matches(match_ids: list[int]) -> dict[int, str]:
     }
 
 
+def place_path(match, actor: Actor) -> str | None:
+    """The page of the event `match` is played in that `actor` may open (scoring's match
+    place path hook): the dashboard for those who read the organisers' pages, the
+    player's own My event page for one of its players, else the event's page; None when
+    the event is not theirs to see, or the match is played in no event."""
+    pairing = (
+        Pairing.objects.filter(match_id=match.pk)
+        .select_related("round__tournament__club", "player_a", "player_b")
+        .first()
+    )
+    if pairing is None:
+        return None
+    tournament = pairing.round.tournament
+    if permissions.may_audit_tournament(actor, tournament):
+        return reverse("tournaments:dashboard", args=[tournament.slug])
+    if not permissions.may_view_tournament(actor, tournament):
+        return None
+    seated = permissions.seated_player(actor, match)
+    for registration in (pairing.player_a, pairing.player_b):
+        if seated is not None and registration is not None and registration.player_id == seated.pk:
+            return reverse("tournaments:player-event", args=[tournament.slug, registration.pk])
+    return reverse("tournaments:public", args=[tournament.slug])
+
+
 def events_of_matches(match_ids: list[int]) -> dict[int, int]:
     """{match id: tournament id} for the matches played in rounds (scoring's match
     events hook: a phone seated for a player at one table sits for them at the next)."""
