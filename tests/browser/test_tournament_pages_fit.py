@@ -225,6 +225,26 @@ def test_the_printed_standings_leave_out_what_only_a_screen_does(phone):
     assert table > legend, f"the table's type is {table} px, the words under it {legend} px"
 
 
+def test_a_score_sheet_ends_in_one_line_to_sign(phone):
+    """The sheet's last line (winner, games, both signatures) prints as one line on A4,
+    none of its blanks parted from its letter."""
+    tournament, _finished = build_event()
+    page = phone()
+    log_in(page)
+    page.set_viewport_size({"width": 718, "height": 1047})  # A4 inside 10 mm margins
+    page.emulate_media(media="print")
+    page.goto(f"/tournaments/{tournament.slug}/manage/print/sheets/?table=1")
+    end = page.locator(".sheet-end")
+    expect(end).to_contain_text("Signatures: A")
+    end.screenshot(path=str(ARTIFACTS / "print-sheet-end.png"))
+    width, inner, height, line = end.evaluate(
+        """el => [el.scrollWidth, el.clientWidth, el.getBoundingClientRect().height,
+                  parseFloat(getComputedStyle(el).lineHeight)]"""
+    )
+    assert width <= inner, f"the sheet's last line is {width} px in {inner} px"
+    assert height < 1.5 * line, f"the sheet's last line wraps: {height} px high"
+
+
 def test_projector_scrolls_by_itself(browser, live_server):
     tournament, _finished = build_event()
     context = browser.new_context(viewport={"width": 1024, "height": 480}, base_url=live_server.url)
