@@ -252,6 +252,11 @@ def test_projector_scrolls_by_itself(browser, live_server):
     page.goto(f"/tournaments/{tournament.slug}/projector/")
     expect(page.locator("#projector-board")).to_contain_text("Round 1 pairings")
     page.screenshot(path=str(ARTIFACTS / "projector.png"))
+    # Light words on the room's dark screen: no white box behind the pairings.
+    behind = page.locator("#projector-board .scroll-x").first.evaluate(
+        "el => getComputedStyle(el).backgroundColor"
+    )
+    assert behind == "rgb(17, 17, 17)", f"the pairings stand on {behind}"
     assert page.evaluate("window.scrollY") == 0
     # Polled from here, not evaluated in the page: the page's CSP forbids eval.
     deadline = time.monotonic() + 15  # it starts after a 5 s pause
