@@ -20,6 +20,7 @@ from decimal import Decimal, InvalidOperation
 import pygal
 from django.utils import dateformat
 from django.utils.formats import number_format
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from pygal.style import Style
@@ -27,6 +28,7 @@ from pygal.style import Style
 from scoring.stats import MonthResults, RatingMonth
 
 WIDTH, HEIGHT = 360, 260
+MAX_STEPS = 6  # up the side of a chart: readable on a phone
 # High-contrast colours that stay apart for the common colour blindnesses (won blue,
 # lost orange), text in the site's ink colour.
 STYLE = Style(
@@ -70,8 +72,7 @@ def _chart(kind, title: str, **options):
         truncate_legend=-1,
         no_data_text=_("Nothing yet"),
         disable_xml_declaration=True,
-        # At most 6 steps up the side, in whole numbers: readable on a phone.
-        max_scale=6,
+        max_scale=MAX_STEPS,
         min_scale=2,
         value_formatter=_number,
         **options,
@@ -91,8 +92,18 @@ def _number(value) -> str:
 
 
 def _month(month) -> str:
-    """'Nov 2026' ('nov 2026' in Italian): the month's short name in the active language."""
-    return dateformat.format(month, "M Y")
+    """'Nov 2026' ('nov 2026' in Italian): the month's short name in the active language,
+    capitalised as that language writes the month's full name (Django's "M" capitalises
+    it in every language: "Gen 2026")."""
+    short = dateformat.format(month, "b Y")
+    return capfirst(short) if dateformat.format(month, "F")[:1].isupper() else short
+
+
+def _counted(chart, highest: int) -> None:
+    """Whole numbers up the side of a chart of counts (matches, knocks), at most
+    MAX_STEPS steps: pygal would otherwise split 3 knocks as 0.6, 1.2, 1.8..."""
+    step = max(1, -(-highest // MAX_STEPS))
+    chart.y_labels = list(range(0, highest + step, step))
 
 
 MONTHS_SHOWN = 12  # bars a phone's width keeps readable; the table beside lists them all
@@ -106,6 +117,7 @@ def results_per_month(months: Sequence[MonthResults]) -> str:
     chart.x_labels = [_month(m.month) for m in months]
     chart.add(_("Won"), [m.won for m in months])
     chart.add(_("Lost"), [m.lost for m in months])
+    _counted(chart, max((m.won + m.lost for m in months), default=0))
     return chart.render(is_unicode=True)
 
 
@@ -118,6 +130,7 @@ def knock_deadwood(counts: Sequence[tuple[int, int]]) -> str:
     chart.x_title = pgettext("chart axis", "deadwood")
     chart.y_title = pgettext("chart axis", "knocks")
     chart.add(_("Knocks"), [by_deadwood.get(d, 0) for d in range(top + 1)])
+    _counted(chart, max(by_deadwood.values(), default=0))
     return chart.render(is_unicode=True)
 
 

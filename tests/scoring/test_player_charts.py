@@ -128,3 +128,31 @@ def test_the_axis_figures_are_written_the_readers_way():
     with translation.override("en"):
         english = charts.rating_over_time(months)
     assert y_axis(english) == ["1.2", "1.4", "1.6", "1.8", "2"]
+
+
+def test_charts_of_counts_go_up_in_whole_numbers():
+    """Three knocks at 5 deadwood: the side reads 0 1 2 3 (a walk saw 0.6, 1.2, 1.8...
+    knocks); many matches a month step by whole numbers too, at most six steps."""
+    from datetime import date
+
+    from scoring.stats import MonthResults
+
+    assert y_axis(charts.knock_deadwood([(5, 3), (2, 1)])) == ["0", "1", "2", "3"]
+    months = [MonthResults(date(2026, 1, 1), 20, 3), MonthResults(date(2026, 2, 1), 2, 1)]
+    assert y_axis(charts.results_per_month(months)) == ["0", "4", "8", "12", "16", "20", "24"]
+
+
+def test_months_are_named_as_the_language_writes_them():
+    """English capitalises a month's name, Italian does not: 'Jan 2026', 'gen 2026' (the
+    charts said 'Gen 2026' beside Italian tables that say 'gen')."""
+    from datetime import date
+
+    from django.utils import translation
+
+    from scoring.stats import MonthResults
+
+    months = [MonthResults(date(2026, 1, 1), 1, 0)]
+    with translation.override("it"):
+        assert "gen 2026" in charts.results_per_month(months)
+    with translation.override("en"):
+        assert "Jan 2026" in charts.results_per_month(months)
