@@ -128,7 +128,7 @@ def test_a_chart_speaks_italian():
         empty = charts.rating_over_time([])
     assert "Deadwood alla bussata" in svg and "bussate" in svg
     assert "Deadwood when knocking" not in svg and ">knocks<" not in svg
-    assert "Incontri vinti e persi ogni mese" in months and "Gen 2026" in months
+    assert "Incontri vinti e persi ogni mese" in months and "gen 2026" in months
     assert "Vinti" in months and "Persi" in months and "Jan 2026" not in months
     assert "Valutazione del club a fine mese" in empty and "Ancora niente" in empty
     with translation.override("en-gb"):  # English is unchanged
