@@ -74,6 +74,19 @@ def test_pure_pairing_refusals_and_stored_reasons_read_in_italian():
         )
         assert reason_text("set by organiser: Ada asked") == "deciso dall'organizzatore: Ada asked"
         assert reason_text("my own words") == "my own words"  # typed by an organiser
+        # a knockout's later rounds, by the tables of the round before (and as drafts
+        # before them stored it, by place in the round)
+        assert reason_text("winners of tables 1 and 2 of round 3") == (
+            "vincenti dei tavoli 1 e 2 del turno 3"
+        )
+        assert (
+            reason_text("the winner of table 2 of round 1 and a player through without playing")
+            == "il vincente del tavolo 2 del turno 1 e un giocatore passato senza giocare"
+        )
+        assert reason_text("two players through round 1 without playing") == (
+            "due giocatori passati dal turno 1 senza giocare"
+        )
+        assert reason_text("winners of matches 1 and 2") == "vincitori degli incontri 1 e 2"
 
 
 @pytest.mark.django_db

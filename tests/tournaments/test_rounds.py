@@ -398,8 +398,17 @@ def test_single_elimination_seeds_byes_to_the_top_and_ends_with_the_final(club, 
     assert pairs_of(first) == [("P06", None), ("P03", "P02"), ("P05", None), ("P04", "P01")]
     second = play_round(event, organiser, {"P06": "2-0", "P04": "2-0"})
     assert pairs_of(second) == [("P06", "P03"), ("P05", "P04")]
+    # where each pair comes from, by the tables the dashboard and the bracket show (the
+    # byes have none), not by place in the round: "winners of matches 1 and 2" was
+    # numbered nowhere
+    assert [p.table for p in first.pairings.order_by("position")] == [None, 1, None, 2]
+    assert [p.reason for p in second.pairings.order_by("position")] == [
+        "the winner of table 1 of round 1 and a player through without playing",
+        "the winner of table 2 of round 1 and a player through without playing",
+    ]
     final = play_round(event, organiser, {"P04": "2-1"})
     assert pairs_of(final) == [("P06", "P04")]
+    assert final.pairings.get().reason == "winners of tables 1 and 2 of round 2"
     event.refresh_from_db()
     assert event.state == "finished"
     assert selectors.standings(event).rows[0].name == "P04"

@@ -23,8 +23,24 @@ from tournaments.pairing.words import gettext_noop, worded
 
 BYE_FOR_SEED = gettext_noop("bye for seed %(seed)s")
 SEEDS = gettext_noop("seed %(top)s v seed %(bottom)s")
+# A later round's pair, named by where its two players won in the round before: by
+# table, as the bracket chart names a box's winner ("winner of table 3"); a bye or a
+# walkover has no table.
+WINNERS_OF_TABLES = gettext_noop("winners of tables %(first)s and %(second)s of round %(round)s")
+WINNER_OF_TABLE_AND_BYE = gettext_noop(
+    "the winner of table %(table)s of round %(round)s and a player through without playing"
+)
+THROUGH_WITHOUT_PLAYING = gettext_noop("two players through round %(round)s without playing")
+# What drafts before the tables named them stored ("matches" by place in the round).
 WINNERS_OF = gettext_noop("winners of matches %(first)s and %(second)s")
-REASONS = (BYE_FOR_SEED, SEEDS, WINNERS_OF)
+REASONS = (
+    BYE_FOR_SEED,
+    SEEDS,
+    WINNERS_OF_TABLES,
+    WINNER_OF_TABLE_AND_BYE,
+    THROUGH_WITHOUT_PLAYING,
+    WINNERS_OF,
+)
 
 
 def bracket_size(n: int) -> int:
@@ -64,10 +80,14 @@ def elimination_round(seeds: Sequence[int]) -> list[Pair]:
     return pairs
 
 
-def next_elimination_round(winners: Sequence[int]) -> list[Pair]:
+def next_elimination_round(
+    winners: Sequence[int], tables: Sequence[int | None], round: int
+) -> list[Pair]:
     """The next round: the previous round's winners, in bracket order, meet in twos.
 
-    ``a`` is the winner from the upper half of the bracket. Raises PairingError
+    ``tables[k]``: the table of round ``round`` (the previous one) where ``winners[k]``
+    won, None for one through without playing (a bye, a walkover); the reasons name
+    them. ``a`` is the winner from the upper half of the bracket. Raises PairingError
     ``bracket_finished`` for a single winner, ``bad_bracket`` for an odd number.
     """
     if len(winners) < 2:
@@ -78,7 +98,17 @@ def next_elimination_round(winners: Sequence[int]) -> list[Pair]:
         raise PairingError(
             "bad_bracket", gettext_noop("Winners must be distinct and even in number.")
         )
+    assert len(tables) == len(winners), "a table (or None) for every winner"
     return [
-        Pair(a=winners[k], b=winners[k + 1], reason=worded(WINNERS_OF, first=k + 1, second=k + 2))
+        Pair(a=winners[k], b=winners[k + 1], reason=_fed_by(tables[k], tables[k + 1], round))
         for k in range(0, len(winners), 2)
     ]
+
+
+def _fed_by(first: int | None, second: int | None, round: int):
+    if first is not None and second is not None:
+        return worded(WINNERS_OF_TABLES, first=first, second=second, round=round)
+    if first is None and second is None:
+        return worded(THROUGH_WITHOUT_PLAYING, round=round)
+    table = first if first is not None else second
+    return worded(WINNER_OF_TABLE_AND_BYE, table=table, round=round)

@@ -233,7 +233,9 @@ def _pairs(
         seeds = _cut(tournament, active) if first_cut else ids
         _set_roster(tournament, seeds)
         return elimination_round(seeds)
-    return _without_withdrawn(next_elimination_round(_winners(tournament, number - 1)), set(ids))
+    winners, tables = _winners(tournament, number - 1)
+    pairs = next_elimination_round(winners, tables, number - 1)
+    return _without_withdrawn(pairs, set(ids))
 
 
 def _set_roster(tournament: Tournament, ids: list[int]) -> None:
@@ -293,14 +295,17 @@ def _cut(tournament: Tournament, active: list[Registration]) -> list[int]:
     return [e.id for e in sorted(entrants, key=lambda e: e.rank)][: tournament.cut_size]
 
 
-def _winners(tournament: Tournament, number: int) -> list[int]:
+def _winners(tournament: Tournament, number: int) -> tuple[list[int], list[int | None]]:
+    """Round `number`'s winners in bracket order, and the table each won at (None: a bye
+    or a walkover)."""
     rows = Pairing.objects.filter(round__tournament=tournament, round__number=number)
-    winners = []
-    for row in rows.order_by("position").values(*PAIRING_FIELDS):
+    winners, tables = [], []
+    for row in rows.order_by("position").values(*PAIRING_FIELDS, "table"):
         seat = decided_winner(row)
         assert seat is not None, "a closed elimination round has a winner at every table"
         winners.append(row["player_a_id"] if seat == "A" else row["player_b_id"])
-    return winners
+        tables.append(row["table"])
+    return winners, tables
 
 
 def discard_round(*, round_id: int, actor: Actor) -> None:

@@ -51,11 +51,24 @@ def test_six_players_give_byes_to_seeds_one_and_two():
 
 
 def test_the_next_round_pairs_adjacent_winners():
-    pairs = next_elimination_round([1, 5, 2, 3])
+    pairs = next_elimination_round([1, 5, 2, 3], [1, 2, 3, 4], round=1)
     assert [(p.a, p.b, p.reason) for p in pairs] == [
-        (1, 5, "winners of matches 1 and 2"),
-        (2, 3, "winners of matches 3 and 4"),
+        (1, 5, "winners of tables 1 and 2 of round 1"),
+        (2, 3, "winners of tables 3 and 4 of round 1"),
     ]
+
+
+def test_the_next_round_names_the_tables_as_the_bracket_does_byes_included():
+    """Six players: seeds 1 and 2 had byes, tables 1 and 2 were played in round 1. The
+    reasons name the tables (the bracket chart says "winner of table 2"), not places in
+    the round ("matches 1 and 2", which no page numbered)."""
+    pairs = next_elimination_round([1, 5, 2, 3], [None, 1, None, 2], round=1)
+    assert [p.reason for p in pairs] == [
+        "the winner of table 1 of round 1 and a player through without playing",
+        "the winner of table 2 of round 1 and a player through without playing",
+    ]
+    both = next_elimination_round([1, 2], [None, None], round=3)
+    assert [p.reason for p in both] == ["two players through round 3 without playing"]
 
 
 @pytest.mark.parametrize("n", range(2, 34))
@@ -64,7 +77,7 @@ def test_when_the_higher_seed_always_wins_the_top_seeds_meet_as_late_as_possible
     rounds = [sorted((p.a, p.b) for p in first if p.b is not None)]
     winners = [p.a if p.b is None else min(p.a, p.b) for p in first]
     while len(winners) > 1:
-        pairs = next_elimination_round(winners)
+        pairs = next_elimination_round(winners, [None] * len(winners), round=len(rounds))
         rounds.append(sorted((p.a, p.b) for p in pairs))
         winners = [min(p.a, p.b) for p in pairs]
     assert winners == [1]
@@ -78,8 +91,8 @@ def test_when_the_higher_seed_always_wins_the_top_seeds_meet_as_late_as_possible
     [
         (lambda: elimination_round([1]), "too_few_players"),
         (lambda: elimination_round([1, 2, 2]), "bad_seed"),
-        (lambda: next_elimination_round([1]), "bracket_finished"),
-        (lambda: next_elimination_round([1, 2, 3]), "bad_bracket"),
+        (lambda: next_elimination_round([1], [1], round=1), "bracket_finished"),
+        (lambda: next_elimination_round([1, 2, 3], [1, 2, 3], round=1), "bad_bracket"),
         (lambda: bracket_size(0), "too_few_players"),
     ],
 )
