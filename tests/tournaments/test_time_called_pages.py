@@ -79,6 +79,11 @@ def test_phones_stop_offering_a_hand_once_the_hand_in_play_is_entered(table, org
         form = _get(phone, f"/matches/{table.match_id}/hands/new/")
         assert "Save hand" not in form and "No game in progress" not in form
         assert "<strong>No new hand:</strong> time was called and this table has entered" in form
+        # It is not polled: it must stay true whether the hand in play, once confirmed,
+        # ends the match (the scoreboard then says who won) or the organiser decides it.
+        # A walk read "...gives the result once the organiser decides the match" under
+        # "Ada wins 1-0", decided by the hands.
+        assert "decided: by the hands played, or by the organiser." in form
         assert "Save hand" not in _get(phone, f"/matches/{table.match_id}/")
 
 
