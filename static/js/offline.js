@@ -103,29 +103,49 @@
     var label = input && input.closest("label");
     return label ? label.textContent.trim() : "";
   }
+  // An entry in words: `what` names it ("Hand 3: gin by Ada, Ben's deadwood 35"), and
+  // `label`, shown while it waits, adds when it is scored; a refusal says "Not saved:"
+  // of `what` alone.
   function describe(kind, form, data) {
     if (kind !== "hand") {
       var number = { number: handNumberOf(form), reason: data.get("reason") };
+      var said;
       if (kind === "confirm") {
-        return words.t(data.get("pin") ? "Confirm hand {number} (with the opponent's PIN)" : "Confirm hand {number}", number);
+        said = words.t(data.get("pin") ? "Confirm hand {number} (with the opponent's PIN)" : "Confirm hand {number}", number);
+      } else if (kind === "dispute") {
+        said = words.t(data.get("reason") ? "Dispute hand {number}: {reason}" : "Dispute hand {number}", number);
+      } else {
+        said = words.t("Withdraw my entry of hand {number}", number);
       }
-      if (kind === "dispute") return words.t(data.get("reason") ? "Dispute hand {number}: {reason}" : "Dispute hand {number}", number);
-      return words.t("Withdraw my entry of hand {number}", number);
+      return { what: said, label: said };
     }
+    var knocker = form.querySelector('[name="knocker"]:checked');
+    var other = Array.prototype.filter.call(form.querySelectorAll('[name="knocker"]'), function (input) {
+      return input !== knocker;
+    })[0];
     var values = {
       number: data.get("number"),
       outcome: checkedLabel(form, "outcome").toLowerCase(),
       knocker: checkedLabel(form, "knocker") || words.t("nobody"),
+      defender: other && other.closest("label") ? other.closest("label").textContent.trim() : "",
       knocker_cards: data.getAll("knocker_cards").length,
       defender_cards: data.getAll("defender_cards").length,
       knocker_deadwood: data.get("knocker_deadwood"),
       defender_deadwood: data.get("defender_deadwood")
     };
-    if (data.get("outcome") === "dead") return words.t("Hand {number}: dead hand, no points.", values);
-    if (data.get("mode") === "cards") {
-      return words.t("Hand {number}: {outcome}, {knocker} knocked, {knocker_cards} and {defender_cards} cards: they are checked and scored when sent.", values);
+    if (data.get("outcome") === "dead") {
+      var dead = words.t("Hand {number}: dead hand, no points.", values);
+      return { what: dead, label: dead };
     }
-    return words.t("Hand {number}: {outcome}, {knocker} knocked, deadwood {knocker_deadwood} v {defender_deadwood}: the score will be shown when sent.", values);
+    if (data.get("mode") === "cards") {
+      var cards = words.t("Hand {number}: {outcome}, {knocker} knocked, {knocker_cards} and {defender_cards} cards", values);
+      return { what: cards, label: words.t("{entry}: they are checked and scored when sent.", { entry: cards }) };
+    }
+    // a gin has no knocker's deadwood to give (the form leaves it out)
+    var what = values.knocker_deadwood === null && values.defender
+      ? words.t("Hand {number}: {outcome} by {knocker}, {defender}'s deadwood {defender_deadwood}", values)
+      : words.t("Hand {number}: {outcome}, {knocker} knocked, deadwood {knocker_deadwood} v {defender_deadwood}", values);
+    return { what: what, label: words.t("{entry}: the score will be shown when sent.", { entry: what }) };
   }
   // What the server would refuse at once, said before anything is kept: a knock or a gin
   // needs its knocker (the rest waits for the engine when the hand is sent).
@@ -164,8 +184,11 @@
       body: new URLSearchParams(data).toString(),
       key: data.get("idempotency_key"),
       game: data.get("game"), number: data.get("number"),
-      label: describe(kind, form, data), at: Date.now(), refusal: null
+      at: Date.now(), refusal: null
     };
+    var said = describe(kind, form, data);
+    item.what = said.what;
+    item.label = said.label;
     var settled = form.closest("[data-queue-id]");
     return store("readwrite", function (s) { return s.add(item); }).then(function () {
       if (kind === "hand") nextHand(form, parseInt(item.number, 10) + 1);
@@ -318,7 +341,7 @@
       if (!item.refusal) {
         li.appendChild(el("span", "", item.label));
       } else {
-        li.appendChild(el("p", "error", words.t("Not saved: {entry}", { entry: item.label })));
+        li.appendChild(el("p", "error", words.t("Not saved: {entry}", { entry: item.what || item.label })));
         li.appendChild(el("p", "", item.refusal.message));
         var clash = el("div", "queue-clash");
         li.appendChild(clash);

@@ -123,6 +123,10 @@ def test_the_same_hand_entered_offline_on_both_phones_is_shown_side_by_side_to_a
     bob.context.set_offline(False)
     queue = bob.locator("#offline-queue")
     expect(queue).to_contain_text("Alice already entered hand 1, with other figures", timeout=20000)
+    # not "Not saved: ...: the score will be shown when sent." (a walk read both at once)
+    expect(queue.locator("p.error")).to_have_text(
+        "Not saved: Hand 1: knock, Alice knocked, deadwood 4 v 25"
+    )
     clash = queue.get_by_test_id("hand-clash")
     expect(clash).to_contain_text("Alice saved")
     # Alice's 30 beside Bob's 25, and the scores they give: Alice +26 v Alice +21
@@ -141,3 +145,20 @@ def test_the_same_hand_entered_offline_on_both_phones_is_shown_side_by_side_to_a
     hand = Hand.objects.get(game__match=match)
     assert (hand.state, hand.defender_deadwood) == (Hand.State.DISPUTED, 30)
     assert Entry.objects.filter(match=match, kind=Entry.Kind.SUBMIT).count() == 1
+
+
+def test_a_gin_kept_offline_is_said_as_a_gin_not_with_a_null_deadwood(phone):
+    """A gin has no knocker's deadwood to give: kept offline it read "Hand 1: gin, Ada
+    knocked, deadwood null v 35" (a walk)."""
+    _match, link = start()
+    alice = phone()
+    sit_down(alice, link, "Alice", "1111")
+    alice.context.set_offline(True)
+    alice.locator('label:has(input[name="outcome"][value="gin"])').click()
+    alice.locator('label:has(input[name="knocker"][value="A"])').click()
+    alice.locator("#id_defender_deadwood").fill("35")
+    alice.get_by_test_id("submit-hand").click()
+    expect(alice.locator("#offline-queue")).to_contain_text(
+        "Hand 1: gin by Alice, Bob's deadwood 35: the score will be shown when sent."
+    )
+    expect(alice.locator("#offline-queue")).not_to_contain_text("null")
