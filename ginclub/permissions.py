@@ -220,6 +220,11 @@ def client_ip(request: HttpRequest) -> str | None:
     return hops[-proxies] if len(hops) >= proxies else remote
 
 
+def revoked_link() -> str:
+    """What a phone holding a table link an organiser revoked is told (`revoked_token`)."""
+    return _("This table link was withdrawn by the organiser; ask them for the new one.")
+
+
 def table_token(match) -> str:
     """The signed link to `match`'s table, valid TABLE_TOKEN_MAX_AGE from now and until
     the match's links are revoked."""
@@ -274,10 +279,7 @@ def grant_table(request: HttpRequest, match, link: TableLink | None = None) -> N
     taken by a logged-in player) the grant lasts TABLE_TOKEN_MAX_AGE from now, or keeps
     the one this browser holds. Raises Forbidden (`revoked_token`)."""
     if link is not None and link.generation != match.link_generation:
-        raise Forbidden(
-            "revoked_token",
-            _("This table link was withdrawn by the organiser; ask them for the new one."),
-        )
+        raise Forbidden("revoked_token", revoked_link())
     grants = {
         key: value
         for key, value in dict(request.session.get("table_grants", {})).items()
@@ -290,6 +292,12 @@ def grant_table(request: HttpRequest, match, link: TableLink | None = None) -> N
         expires_at = float(held[0])
     else:
         expires_at = time.time() + TABLE_TOKEN_MAX_AGE
+    if held is None or int(held[1]) != match.link_generation:
+        # A seat taken before the links were revoked (or under a grant that lapsed) is
+        # not carried to the new ones: the phone gives its PIN again.
+        seats = dict(request.session.get("seats", {}))
+        if seats.pop(str(match.pk), None) is not None:
+            request.session["seats"] = seats
     grants[str(match.pk)] = [expires_at, match.link_generation]
     request.session["table_grants"] = grants
     request.session.pop("tables", None)  # the old form, without expiry
@@ -299,10 +307,11 @@ def grant_table(request: HttpRequest, match, link: TableLink | None = None) -> N
 def claim_seat(request: HttpRequest, match, player) -> None:
     """This browser acts for `player` at `match` from now on (the caller checked the PIN),
     for as long as its grant of the table lasts."""
+    grant_table(request, match)  # first: it drops a seat of revoked links
     seats = dict(request.session.get("seats", {}))
     seats[str(match.pk)] = player.pk
     request.session["seats"] = seats
-    grant_table(request, match)  # forgets the actor built before
+    forget_actor(request)
 
 
 def release_seat(request: HttpRequest, match) -> None:
@@ -318,7 +327,10 @@ def release_seat(request: HttpRequest, match) -> None:
 
 def may_carry_seat(request: HttpRequest, match) -> bool:
     """May the player this phone proved at another table of the same event be seated at
-    `match` without their PIN again? Not where this phone said "Not you?"."""
+    `match` without their PIN again? Not where this phone said "Not you?", and not at a
+    table whose links an organiser revoked: there every phone gives its PIN again."""
+    if getattr(match, "link_generation", 0):
+        return False
     return match.pk not in request.session.get("seats_released", [])
 
 
@@ -735,8 +747,11 @@ def require_audit_tournament(actor: Actor, tournament) -> None:
 
 
 def require_view_match(actor: Actor, match) -> None:
-    if not may_view_match(actor, match):
-        raise Forbidden("not_allowed", _("Open this match from its table link, or log in."))
+    if may_view_match(actor, match):
+        return
+    if match.pk in actor.tables:  # a link of this table, since revoked
+        raise Forbidden("revoked_token", revoked_link())
+    raise Forbidden("not_allowed", _("Open this match from its table link, or log in."))
 
 
 def require_seat_or_organiser(actor: Actor, match) -> str:

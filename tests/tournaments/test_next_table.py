@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from ginclub.permissions import table_token
+from scoring import services as scoring
 from scoring.models import Player
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.tournaments.helpers import actor, new_event, play_round, win
@@ -142,3 +143,27 @@ def test_go_to_my_next_table_needs_the_seat_and_seats_only_the_same_player(night
     onlooker.get(f"/t/{table_token(first)}/")
     assert onlooker.get(f"/matches/{first.pk}/next/")["Location"] == f"/matches/{first.pk}/"
     assert 'data-testid="what-next"' not in onlooker.get(f"/matches/{first.pk}/").content.decode()
+
+
+def test_a_table_whose_links_were_revoked_asks_every_phone_its_pin_again(night):
+    """A walk: the organiser revoked a table's links to shut out a phone, was told
+    "phones must scan the new code and give their PIN again", yet every phone that
+    opened the new link was seated as before. Now no seat survives a revoke: not the one
+    taken at that table, nor one carried from the player's last table."""
+    event, organiser, tables_1 = night
+    ada = seated_phone(tables_1["Ada"].match, "Ada")
+    following = round_2(event, organiser)["Ada"].match
+    ada.get(f"/t/{table_token(following)}/")
+    assert seat_of(ada, following) == "Ada"  # carried from round 1
+    cleo = seated_phone(following, "Cleo")
+    scoring.revoke_table_links(match_id=following.pk, actor=actor(organiser))
+    following.refresh_from_db()
+    # the phones that have not opened the new link are told why they are out
+    refused = cleo.get(f"/matches/{following.pk}/")
+    assert refused.status_code == 403
+    assert "withdrawn by the organiser" in refused.content.decode()
+    new_link = f"/t/{table_token(following)}/"
+    for phone in (ada, cleo):
+        assert phone.get(new_link).status_code == 302
+        assert seat_of(phone, following) is None  # the PIN again
+    assert seat_of(seated_phone(following, "Cleo"), following) == "Cleo"
