@@ -476,3 +476,30 @@ def test_publishing_a_round_takes_the_same_few_queries_for_any_number_of_tables(
             assert started.after["player_a"] == match.player_a.name
             assert match.games.get().number == 1
     assert ledger.verify() == []
+
+
+def test_after_a_top_cut_the_standings_follow_the_knockout(club, organiser):
+    """A walk printed "Final standings" with a semi-final loser above the losing
+    finalist (both 3 match wins; the tie-breaks chose). How far a player went in the
+    top cut now comes first: the winner, the other finalist, the semi-finalists, then
+    those not in it, each group by match wins and the tie-breaks over the whole event."""
+    event = new_event(club, organiser, players=6, format="swiss_cut", rounds=2, cut_size=4)
+    play_round(event, organiser)
+    play_round(event, organiser)
+    swiss = [row.name for row in selectors.standings(event).rows]
+    semis = draft(event, organiser)
+    services.publish_round(round_id=semis.pk, actor=actor(organiser))
+    for pairing in semis.pairings.select_related("player_a__player", "player_b__player", "match"):
+        win(pairing, organiser, pairing.player_b.player.name)  # seeds 4 and 3 go through
+    services.close_round(round_id=semis.pk, actor=actor(organiser))
+    play_round(event, organiser)  # seed 4 beats seed 3 in the final
+    view = selectors.standings(event)
+    names = [row.name for row in view.rows]
+    assert names[:2] == [swiss[3], swiss[2]]
+    # the semi-finalists, by their match wins and tie-breaks over the whole event
+    assert sorted(names[2:4]) == sorted(swiss[:2])
+    assert sorted(names[4:]) == sorted(swiss[4:])  # then those not in it
+    assert [row.standing.rank for row in view.rows] == [1, 2, 3, 4, 5, 6]
+    why = {row.name: str(row.why) for row in view.rows}
+    assert "on the knockout: reached the final against reached the semi-finals" in why[swiss[2]]
+    assert "on the knockout: reached the semi-finals against not in it" in why[names[3]]

@@ -20,6 +20,12 @@ Terms:
   - ``margin``: the sum over matches of own points minus the opponent's points.
   - ``points``: the sum of own points.
 
+- **knockout reach**: in an event with a knockout (a bracket, or a Swiss's top cut),
+  how far each player went in it comes before everything else: its winner, then the
+  other finalist, then those who reached the semi-finals, and so on, then those not in
+  it. Given as the size of the last knockout round the player reached (1 for its
+  winner, 2 the final, 4 the semi-finals...); a player not in it has none. Players who
+  reached the same round are ordered by match wins and the tie-breaks.
 - **full tie**: equal on match wins and every tie-break. Fully tied players share a
   rank (competition ranking: 1, 2, 2, 4) and are listed by id.
 
@@ -30,7 +36,7 @@ shows them as floats.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
@@ -103,6 +109,8 @@ class Standing:
     points: int
     head_to_head: str
     tiebreaks: dict[str, float] = field(default_factory=dict)
+    # the size of the last knockout round reached (1: won it); 0: not in a knockout
+    reached: int = 0
 
     @property
     def met_anyone(self) -> bool:
@@ -145,22 +153,29 @@ def compute_standings(
     ids: Sequence[int],
     records: Sequence[MatchRecord],
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+    reached: Mapping[int, int] | None = None,
 ) -> list[Standing]:
-    """Standings of the players ``ids``, best first, from ``records``.
+    """Standings of the players ``ids``, best first, from ``records``; ``reached``: the
+    knockout reach of those in a knockout (see the terms above).
 
     Records may involve players outside ``ids`` (withdrawn ones): they count for their
     opponents. Raises PairingError ``bad_tiebreak`` or ``duplicate_player``.
     """
     _check(ids, tiebreaks)
+    reached = reached or {}
     finished = [r for r in records if r.winner is not None]
     tallies = _tally(finished)
     floored = {p: _floored(tally) for p, tally in tallies.items()}
     values = {p: _values(tallies.get(p, _Tally()), floored) for p in ids}
+    for p in ids:
+        values[p]["reached"] = reach_value(reached.get(p, 0))
     groups, duels = _order(ids, tiebreaks, values, _head_to_head_wins(finished))
     lines, place = [], 1
     for group in groups:
         lines += [
-            _standing(p, place, tallies.get(p, _Tally()), values[p], duels, tiebreaks)
+            _standing(
+                p, place, tallies.get(p, _Tally()), values[p], duels, tiebreaks, reached.get(p, 0)
+            )
             for p in group
         ]
         place += len(group)
@@ -180,6 +195,11 @@ def _check(ids: Sequence[int], tiebreaks: Sequence[str]) -> None:
         raise PairingError("bad_tiebreak", gettext_noop("A tie-break is listed twice."))
     if len(set(ids)) != len(ids):
         raise PairingError("duplicate_player", gettext_noop("A player is listed twice."))
+
+
+def reach_value(size: int) -> Fraction:
+    """A knockout reach as it orders the standings, higher first: 1/size (0: none)."""
+    return Fraction(1, size) if size else Fraction(0)
 
 
 def _tally(finished: Sequence[MatchRecord]) -> dict[int, _Tally]:
@@ -247,7 +267,11 @@ def _order(
     h2h: Counter[tuple[int, int]],
 ) -> tuple[Groups, Duels]:
     """Groups of fully tied players, best first; and who head-to-head put above whom."""
-    groups = _split(list(ids), lambda p: values[p]["match_wins"])
+    groups = [
+        wins
+        for reach in _split(list(ids), lambda p: values[p]["reached"])
+        for wins in _split(reach, lambda p: values[p]["match_wins"])
+    ]
     duels: Duels = {}
     for name in tiebreaks:
         refined: Groups = []
@@ -291,6 +315,7 @@ def _standing(
     values: dict[str, Fraction],
     duels: Duels,
     tiebreaks: Sequence[str],
+    reached: int = 0,
 ) -> Standing:
     rival, won = duels.get(p, (None, False))
     shown = {name: float(values[name]) for name in tiebreaks if name != "head_to_head"}
@@ -309,4 +334,5 @@ def _standing(
         points=tally.points,
         head_to_head=note,
         tiebreaks={name: shown[name] for name in tiebreaks},
+        reached=reached,
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tournaments.pairing.standings import Standing
+from tournaments.pairing.standings import Standing, reach_value
 from tournaments.pairing.words import (
     Number,
     Phrase,
@@ -27,6 +27,7 @@ from tournaments.pairing.words import (
 
 # The criteria's names inside a sentence ("ahead of Ben on game-win %: ...").
 CRITERIA = {
+    "reached": gettext_noop("the knockout"),
     "match_wins": gettext_noop("match wins"),
     "head_to_head": gettext_noop("head-to-head"),
     "game_win_pct": gettext_noop("game-win %"),
@@ -157,7 +158,7 @@ def _against(
 def deciding(first: Standing, second: Standing, tiebreaks: Sequence[str]) -> str | None:
     """The first criterion of the standings order on which `first` (the higher line)
     and `second` differ; None when they are level on all."""
-    for criterion in ("match_wins", *tiebreaks):
+    for criterion in ("reached", "match_wins", *tiebreaks):
         if criterion == "head_to_head":
             if first.tiebreaks.get("head_to_head", 0.0) != second.tiebreaks.get(
                 "head_to_head", 0.0
@@ -170,12 +171,30 @@ def deciding(first: Standing, second: Standing, tiebreaks: Sequence[str]) -> str
 
 
 def _key(line: Standing, criterion: str):
+    if criterion == "reached":
+        return reach_value(line.reached)
     if criterion == "match_wins":
         return line.match_wins
     return getattr(line, criterion)  # the ratios are floats of exact fractions
 
 
+# How far a player went in a knockout, by the size of the last round they reached.
+REACHED = {
+    0: gettext_noop("not in it"),
+    1: gettext_noop("won it"),
+    2: gettext_noop("reached the final"),
+    4: gettext_noop("reached the semi-finals"),
+    8: gettext_noop("reached the quarter-finals"),
+}
+# Translators: how far a player went in a knockout: "reached the last 16".
+REACHED_LAST = gettext_noop("reached the last %(count)s")
+
+
 def _value(line: Standing, criterion: str, decimals: int = 0) -> Number | Phrase:
+    if criterion == "reached":
+        if line.reached in REACHED:
+            return Phrase(REACHED[line.reached])
+        return Phrase(REACHED_LAST, {"count": line.reached})
     if criterion == "match_wins":
         return Number(line.match_wins)
     if criterion == "game_win_pct":

@@ -25,6 +25,7 @@ Hiding (for the public only; organisers always see everything):
 from __future__ import annotations
 
 import hashlib
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -210,7 +211,9 @@ def standings(
     if public and limit == 0 and played:
         return StandingsView(tournament, [], tiebreaks_of(tournament), 0, played, True, note)
     pairings = pairing_rows(tournament, through_round=limit)
-    records = [r for row in pairings if (r := record_of(_replaced(row, replace))) is not None]
+    counted = [_replaced(row, replace) for row in pairings]
+    records = [r for row in counted if (r := record_of(row)) is not None]
+    reached = knockout_reach(counted)
     if played and tournament.check_in_required:
         # Someone who registered but never checked in (and so never played) is no
         # standing of the event: left out once play has begun.
@@ -221,10 +224,10 @@ def standings(
         default=0,
     )
     notes = penalty_notes(pairings)
-    version = standings_version(tournament, registrations, records, notes)
+    version = standings_version(tournament, registrations, records, notes, reached)
     return StandingsView(
         tournament,
-        _cached_rows(version, tournament, registrations, records, notes),
+        _cached_rows(version, tournament, registrations, records, notes, reached),
         tiebreaks_of(tournament),
         limit,
         played,
@@ -236,6 +239,30 @@ def standings(
 
 
 STANDINGS_CACHE_SECONDS = 3600
+
+
+def knockout_reach(rows: list[dict]) -> dict[int, int]:
+    """How far each player went in the event's knockout (a bracket, or a Swiss's top
+    cut), from its pairing rows: the size of the last knockout round they were drawn in
+    (twice its pairings, byes included: 4 for the semi-finals), 1 for the winner of a
+    decided final. Empty before the knockout starts. The standings order by it first
+    (tournaments.pairing.standings)."""
+    rounds: defaultdict[int, list[dict]] = defaultdict(list)
+    for row in rows:
+        if row["round__stage"] == Round.Stage.ELIMINATION:
+            rounds[row["round__number"]].append(row)
+    reached = {}
+    for number in sorted(rounds):
+        size = 2 * len(rounds[number])
+        for row in rounds[number]:
+            for player in (row["player_a_id"], row["player_b_id"]):
+                if player is not None:
+                    reached[player] = size
+    if rounds and len(final := rounds[max(rounds)]) == 1:
+        seat = decided_winner(final[0])
+        if seat is not None and final[0]["player_b_id"] is not None:
+            reached[final[0]["player_a_id" if seat == "A" else "player_b_id"]] = 1
+    return reached
 
 
 def penalty_notes(pairings: list[dict]) -> list[PenaltyNote]:
@@ -265,6 +292,7 @@ def standings_version(
     registrations: list[dict],
     records: list[MatchRecord],
     notes: list[PenaltyNote] = (),
+    reached: dict[int, int] | None = None,
 ) -> str:
     """A digest of everything the standings lines are computed from: the players (names,
     withdrawn, late), the decided results and the tie-breaks. Undecided matches, hands in
@@ -280,6 +308,7 @@ def standings_version(
             ),
             records,
             list(notes),
+            sorted((reached or {}).items()),
         )
     )
     return hashlib.sha256(raw.encode()).hexdigest()[:32]
@@ -291,6 +320,7 @@ def _cached_rows(
     registrations: list[dict],
     records: list[MatchRecord],
     notes: list[PenaltyNote] = (),
+    reached: dict[int, int] | None = None,
 ) -> list[StandingRow]:
     """The lines for `version`, computed once for the app server's workers (the shared
     cache: the key is the content, and the language, in case a line is ever worded when
@@ -301,7 +331,7 @@ def _cached_rows(
         shared = caches["shared"]
         rows = shared.get(key)
         if rows is None:
-            rows = _rows(tournament, registrations, records, notes)
+            rows = _rows(tournament, registrations, records, notes, reached)
             shared.set(key, rows, STANDINGS_CACHE_SECONDS)
         rows = tuple(rows)
         if len(_ROWS_SEEN) >= ROWS_SEEN_MAX:
@@ -337,9 +367,10 @@ def _rows(
     registrations: list[dict],
     records: list[MatchRecord],
     notes: list[PenaltyNote] = (),
+    reached: dict[int, int] | None = None,
 ) -> list[StandingRow]:
     by_id = {r["id"]: r for r in registrations}
-    lines = compute_standings(sorted(by_id), records, tiebreaks_of(tournament))
+    lines = compute_standings(sorted(by_id), records, tiebreaks_of(tournament), reached)
     why = explain_standings(  # why each line is where it is
         lines,
         {i: r["player__name"] for i, r in by_id.items()},

@@ -258,3 +258,29 @@ def test_ranks_follow_match_wins_and_are_shared_only_by_full_ties(event):
         assert (above.rank == below.rank) == (key_above == key_below)
         assert above.rank <= below.rank
     assert standings[0].rank == 1
+
+
+def test_how_far_a_player_went_in_a_knockout_comes_before_match_wins():
+    """Ada (3 wins) lost a semi-final; Ben (2 wins) lost the final; Cleo won it; Dev was
+    not in the knockout and has 3 wins too: the knockout orders them first."""
+    from tournaments.pairing import MatchRecord, compute_standings
+
+    records = [
+        MatchRecord(1, 5, 1, 2, 0, 0, 0),  # Ada's Swiss wins
+        MatchRecord(1, 6, 1, 2, 0, 0, 0),
+        MatchRecord(4, 5, 4, 2, 0, 0, 0),  # Dev's
+        MatchRecord(4, 6, 4, 2, 0, 0, 0),
+        MatchRecord(4, 2, 4, 2, 0, 0, 0),
+        MatchRecord(1, 3, 1, 2, 0, 0, 0),
+        MatchRecord(3, 1, 3, 2, 0, 0, 0),  # semi-finals: Cleo beats Ada, Ben beats Eve
+        MatchRecord(2, 5, 2, 2, 0, 0, 0),
+        MatchRecord(3, 2, 3, 2, 0, 0, 0),  # the final
+    ]
+    reached = {3: 1, 2: 2, 1: 4, 5: 4}
+    lines = compute_standings([1, 2, 3, 4, 5, 6], records, reached=reached)
+    assert [(line.id, line.reached) for line in lines] == [
+        (3, 1), (2, 2), (1, 4), (5, 4), (4, 0), (6, 0),
+    ]  # fmt: skip
+    assert [line.rank for line in lines] == [1, 2, 3, 4, 5, 6]
+    without = compute_standings([1, 2, 3, 4, 5, 6], records)
+    assert {line.id for line in without[:2]} == {1, 4}  # match wins alone: Ada and Dev first
