@@ -660,12 +660,18 @@ class SignupSettingsForm(forms.Form):
 
 
 class PinField(forms.CharField):
+    """A player's PIN, 4 to 8 digits: a phone's keyboard and the browser say so before
+    anything is sent (a PIN of 2 digits reached the server and a page of its own)."""
+
     def __init__(self, label, **kwargs):
+        kwargs.setdefault("min_length", 4)
         kwargs.setdefault("max_length", 8)
+        said = gettext_lazy("A PIN is 4 to 8 digits.")
+        kwargs.setdefault("error_messages", {"min_length": said, "max_length": said})
         kwargs.setdefault(
             "widget",
             forms.PasswordInput(
-                attrs={"inputmode": "numeric", "autocomplete": "off", "pattern": "[0-9]*"}
+                attrs={"inputmode": "numeric", "autocomplete": "off", "pattern": "[0-9]{4,8}"}
             ),
         )
         super().__init__(label=label, **kwargs)

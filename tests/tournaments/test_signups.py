@@ -259,3 +259,24 @@ def test_a_code_no_tournament_has_is_refused_as_the_person_typed_it(client, even
     page = client.post("/join/", {"code": "nope-123"}).content.decode()
     assert "No tournament has the sign-up code nope-123." in page
     assert "NOPE123" not in page
+
+
+def test_a_refused_sign_up_on_a_phone_stays_on_its_form(client, event, organiser, club):
+    """A walk on a phone: a 2-digit PIN, a second sign-up and a club player's wrong PIN
+    each landed on a page of their own ("Not done", a Home link, "Log in"), the name
+    typed gone. The browser now checks the PIN's length itself, a refusal the form did
+    not catch is answered in the form (htmx, as the organisers' forms), and without
+    scripts the PIN's length is still the form's refusal, beside the name typed."""
+    PlayerFactory(club=club, name="Dora Rossi", pin="2468")
+    opened = open_signups(event, organiser)
+    url = f"/join/{opened.signup_code}/"
+    page = client.get(url).content.decode()
+    assert 'hx-boost="true"' in page and 'pattern="[0-9]{4,8}"' in page
+    short = client.post(url, {"name": "Ivo Neri", "pin": "12"})
+    assert short.status_code == 400
+    assert "A PIN is 4 to 8 digits." in short.content.decode()
+    assert 'value="Ivo Neri"' in short.content.decode()
+    boosted = {"HX-Request": "true", "HX-Boosted": "true"}
+    wrong = client.post(url, {"name": "Dora Rossi", "pin": "1111"}, headers=boosted)
+    assert wrong.status_code == 403 and wrong["X-Refusal"] == "wrong_pin"
+    assert "Log in" not in wrong.content.decode()

@@ -83,9 +83,9 @@ def _status_context(tournament: Tournament, signup: SignUp) -> dict:
 def signup_status(request: HttpRequest, code: str, signup_id: int) -> HttpResponse:
     tournament = _by_code(code)
     signup = _signup(tournament, signup_id)
-    template = (
-        "tournaments/_signup_status.html" if request.htmx else "tournaments/signup_status.html"
-    )
+    # its own poll takes the status alone; a boosted form's redirect here, the page
+    polled = request.htmx and not request.htmx.boosted
+    template = "tournaments/_signup_status.html" if polled else "tournaments/signup_status.html"
     return render(request, template, _status_context(tournament, signup))
 
 
