@@ -631,6 +631,24 @@ def may_manage_signups(actor: Actor, tournament) -> bool:
     return may_manage_tournament(actor, tournament)
 
 
+SIGNUPS_KEPT = 20  # sign-ups a browser remembers having made
+
+
+def remember_signup(request: HttpRequest, signup) -> None:
+    """This browser made `signup`: its page is this browser's to read (`may_see_signup`)."""
+    made = [s for s in request.session.get("signups", []) if s != signup.pk]
+    request.session["signups"] = [*made[-(SIGNUPS_KEPT - 1) :], signup.pk]
+
+
+def may_see_signup(request: HttpRequest, signup) -> bool:
+    """A sign-up's page (its name and where it stands) is for the browser that made it
+    and those who read the tournament's organiser pages (may_audit_tournament): its
+    address counts up, and anyone could read an event's sign-ups by trying numbers."""
+    if signup.pk in request.session.get("signups", []):
+        return True
+    return may_audit_tournament(actor_of(request), signup.tournament)
+
+
 def speaks_for(actor: Actor, player) -> bool:
     """The actor acts for `player`: it gave the player's PIN in this request
     (`acting_as`), or it is the logged-in user the player is."""

@@ -178,10 +178,12 @@ PERMISSIONS: dict[str, set[str]] = {
     # sends (an organiser needs none).
     "tournaments:join": EVERYONE,
     "tournaments:signup": EVERYONE,
-    "tournaments:signup-status": EVERYONE,
+    # a sign-up's page: the browser that made it (none of these) and who reads the
+    # organisers' pages
+    "tournaments:signup-status": {*MANAGERS, "scorekeeper", *AUDITORS},
     "tournaments:signup-leave": MANAGERS,
     "api-sign-up": EVERYONE,
-    "api-signup-status": EVERYONE,
+    "api-signup-status": {*MANAGERS, "scorekeeper", *AUDITORS},
     "api-signup-leave": MANAGERS,
     "api-self-check-in": MANAGERS,
     "api-drop": MANAGERS,

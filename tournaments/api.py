@@ -881,17 +881,20 @@ def sign_up(request: Request, code: str) -> Response:
     found = _by_code(code)
     data = valid(s.SignUpSerializer, request)
     made = services.sign_up(tournament_id=found.pk, actor=actor_of(request), **data)
+    permissions.remember_signup(request, made)
     return Response(_signup_out(made), status=status.HTTP_201_CREATED)
 
 
-def _signup(code: str, signup_id: int) -> SignUp:
+def _signup(request: Request, code: str, signup_id: int) -> SignUp:
+    """The sign-up, if this client may read it (permissions.may_see_signup: the session
+    that made it, the tournament's managers); else 404, as for one that does not exist."""
     found = _by_code(code)
     signup = (
         SignUp.objects.select_related("player", "claims", "tournament__club")
         .filter(pk=signup_id, tournament=found)
         .first()
     )
-    if signup is None:
+    if signup is None or not permissions.may_see_signup(request, signup):
         raise NotFound("not_found", _("No such sign-up."))
     return signup
 
@@ -901,7 +904,7 @@ def _signup(code: str, signup_id: int) -> SignUp:
 @permission_classes([AllowAny])
 def signup_status(request: Request, code: str, signup_id: int) -> Response:
     """Where a sign-up stands: a place, its place on the waiting list, the organiser."""
-    return Response(_signup_out(_signup(code, signup_id)))
+    return Response(_signup_out(_signup(request, code, signup_id)))
 
 
 def _acting(request: Request, tournament: Tournament, player, pin: str):
@@ -919,7 +922,7 @@ def _acting(request: Request, tournament: Tournament, player, pin: str):
 @permission_classes([AllowAny])
 def signup_leave(request: Request, code: str, signup_id: int) -> Response:
     """The player leaves (with their PIN) before round 1; the waiting list moves up."""
-    signup = _signup(code, signup_id)
+    signup = _signup(request, code, signup_id)
     data = valid(s.PinSerializer, request)
     actor = _acting(request, signup.tournament, signup.player, data["pin"])
     return Response(_signup_out(services.leave_signup(signup_id=signup.pk, actor=actor)))

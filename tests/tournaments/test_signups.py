@@ -280,3 +280,26 @@ def test_a_refused_sign_up_on_a_phone_stays_on_its_form(client, event, organiser
     wrong = client.post(url, {"name": "Dora Rossi", "pin": "1111"}, headers=boosted)
     assert wrong.status_code == 403 and wrong["X-Refusal"] == "wrong_pin"
     assert "Log in" not in wrong.content.decode()
+
+
+def test_a_sign_up_page_is_the_signing_browsers_not_anyones_who_counts_up(client, event, organiser):
+    """A walk read "Ada — Your sign-up awaits the organiser's approval" on a fresh phone
+    by trying /join/CODE/1/, /2/...: every sign-up's name and state, to anyone."""
+    from django.test import Client
+
+    opened = open_signups(event, organiser, approval=True)
+    url = f"/join/{opened.signup_code}/"
+    made = client.post(url, {"name": "Ada Lovelace", "pin": "4321"})
+    status = made["Location"]
+    assert "Ada Lovelace" in client.get(status).content.decode()
+    stranger = Client()
+    assert stranger.get(status).status_code == 404
+    assert stranger.get(f"/api{status}").status_code == 404
+    api = Client()
+    answer = api.post(f"/api{url}", {"name": "Ben Ross", "pin": "2468"}, "application/json")
+    assert answer.status_code == 201
+    mine = f"/api{url}{answer.json()['id']}/"
+    assert api.get(mine).status_code == 200 and stranger.get(mine).status_code == 404
+    desk = Client()
+    desk.force_login(organiser, backend="ginclub.sessions.ModelBackend")
+    assert "Ada Lovelace" in desk.get(status).content.decode()

@@ -35,12 +35,17 @@ def _by_code(code: str) -> Tournament:
     return get_object_or_404(Tournament.objects.select_related("club"), signup_code=code)
 
 
-def _signup(tournament: Tournament, signup_id: int) -> SignUp:
-    return get_object_or_404(
+def _signup(request: HttpRequest, tournament: Tournament, signup_id: int) -> SignUp:
+    """The sign-up, if this browser may read it (permissions.may_see_signup); else 404,
+    as for one that does not exist."""
+    signup = get_object_or_404(
         SignUp.objects.select_related("player", "claims", "registration", "tournament__club"),
         pk=signup_id,
         tournament=tournament,
     )
+    if not permissions.may_see_signup(request, signup):
+        raise Http404
+    return signup
 
 
 @require_http_methods(["GET", "POST"])
@@ -66,6 +71,7 @@ def signup(request: HttpRequest, code: str) -> HttpResponse:
         made = services.sign_up(
             tournament_id=tournament.pk, actor=actor_of(request), **form.cleaned_data
         )
+        permissions.remember_signup(request, made)
         return redirect("tournaments:signup-status", code=tournament.signup_code, signup_id=made.pk)
     return render(
         request,
@@ -82,7 +88,7 @@ def _status_context(tournament: Tournament, signup: SignUp) -> dict:
 @require_GET
 def signup_status(request: HttpRequest, code: str, signup_id: int) -> HttpResponse:
     tournament = _by_code(code)
-    signup = _signup(tournament, signup_id)
+    signup = _signup(request, tournament, signup_id)
     # its own poll takes the status alone; a boosted form's redirect here, the page
     polled = request.htmx and not request.htmx.boosted
     template = "tournaments/_signup_status.html" if polled else "tournaments/signup_status.html"
@@ -92,7 +98,7 @@ def signup_status(request: HttpRequest, code: str, signup_id: int) -> HttpRespon
 @require_POST
 def signup_leave(request: HttpRequest, code: str, signup_id: int) -> HttpResponse:
     tournament = _by_code(code)
-    signup = _signup(tournament, signup_id)
+    signup = _signup(request, tournament, signup_id)
     actor = _speaking_for(request, tournament, signup.player)
     services.leave_signup(signup_id=signup.pk, actor=actor)
     messages.success(request, _("You left %(event)s.") % {"event": tournament.name})
@@ -180,7 +186,7 @@ def signup_action(
     request: HttpRequest, tournament: Tournament, signup_id: int, action: str
 ) -> HttpResponse:
     """Approve, refuse, or resolve (the club's player, or someone new) a sign-up."""
-    signup = _signup(tournament, signup_id)
+    signup = _signup(request, tournament, signup_id)
     actor = actor_of(request)
     if action == "approve":
         done = services.approve_signup(signup_id=signup.pk, actor=actor)
