@@ -12,7 +12,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.tournaments.helpers import actor, new_event, play_round, reg
+from tests.tournaments.helpers import actor, new_event, play_round, reg, win
 from tournaments import services
 
 pytestmark = pytest.mark.django_db
@@ -159,3 +159,16 @@ def test_a_closed_rounds_clock_is_not_shown_counting_down(client, club, organise
     response = client.get(url)
     assert response.status_code == 200
     assert "data-ends-at=" not in response.content.decode()
+
+
+def test_no_standing_is_claimed_before_any_match_is_decided(client, club, organiser):
+    """A walk read "1st of 4 · 0 wins from 0 matches · shares 1st with Ben, Ivy, Jo" on a
+    player's page before round 1 was played; the first decided match makes standings."""
+    event = new_event(club, organiser, players=4)
+    rnd = play_round(event, organiser, play=False, close=False)
+    before = my_page(client, event, "P03")
+    assert 'data-testid="my-standing"' not in before.content.decode()
+    assert "Not in the standings yet." in words(before)
+    win(rnd.pairings.get(table=1), organiser, "P01")
+    after = my_page(client, event, "P03").content.decode()
+    assert 'data-testid="my-standing"' in after  # P03 has not played yet, and stands
