@@ -88,6 +88,8 @@ def test_the_bracket_scrolls_in_its_own_box_on_a_phone_and_prints_on_a4(
     fits(page, "phone-bracket")
     scroller = page.locator(".bracket-scroll")
     assert scroller.evaluate("el => el.scrollWidth > el.clientWidth")  # scrolls inside
+    # and says so: a walk saw "Final rou…" cut at the edge, with nothing to say it scrolls
+    expect(page.get_by_test_id("bracket-scroll-hint")).to_be_visible()
     assert_accessible(page)
 
     page.set_viewport_size({"width": 1123, "height": 794})  # A4 landscape at 96 dpi
@@ -98,6 +100,7 @@ def test_the_bracket_scrolls_in_its_own_box_on_a_phone_and_prints_on_a4(
         expect(page.locator(".topbar")).to_be_hidden()
         expect(page.get_by_role("button", name="Print")).to_be_hidden()
         expect(page.get_by_test_id("bracket-box")).to_have_count(7)
+        expect(page.get_by_test_id("bracket-scroll-hint")).to_be_hidden()
         fits(page, f"print-bracket-{paper}", width)
         assert_accessible(page)
 
@@ -106,6 +109,7 @@ def test_the_bracket_scrolls_in_its_own_box_on_a_phone_and_prints_on_a4(
     ).new_page()
     projector.goto(f"/tournaments/{event.slug}/projector/")
     expect(projector.locator("#projector-board .bracket")).to_be_visible()
+    expect(projector.get_by_test_id("bracket-scroll-hint")).to_be_hidden()
     fits(projector, "projector-bracket", 1280)
     # nobody can scroll a projector sideways: the whole chart shows, the final included
     assert projector.locator(".bracket-scroll").evaluate("el => el.scrollWidth <= el.clientWidth")
