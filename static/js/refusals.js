@@ -1,7 +1,8 @@
 // A refusal (the server's 4xx answer to an htmx request, marked X-Refusal) is shown next
 // to what was sent: in the sending form's refusal slot (made on first use), or in the
 // page's #flash region when the request came from outside a form. The form itself is
-// never replaced, so what the player typed stays; fields the refusal names are marked.
+// never replaced, so what the player typed stays; fields the refusal names are marked,
+// and unfolded when they sit in a closed <details>.
 (function () {
   function slotFor(elt) {
     var form = elt && (elt.tagName === "FORM" ? elt : elt.closest("form"));
@@ -33,6 +34,10 @@
       if (!name) return;
       form.querySelectorAll('[name="' + name + '"]').forEach(function (el) {
         el.setAttribute("aria-invalid", "true");
+        // a field folded away ("More options") is unfolded, so the one named is seen
+        for (var fold = el.closest("details"); fold; fold = fold.parentElement.closest("details")) {
+          fold.open = true;
+        }
       });
     });
     refusal.scrollIntoView({ block: "nearest" });

@@ -67,3 +67,28 @@ def test_an_organiser_sets_up_an_event_and_round_one_pairs_by_seed(phone):
     expect(draft.locator("li").first).to_contain_text("Ada")
     expect(draft.locator("li").first).to_contain_text("Cleo")
     assert_accessible(page, name="rounds with a draft")
+
+
+def test_a_refused_option_folded_away_is_unfolded_and_marked(phone):
+    """A walk chose "Swiss then top cut" and left the cut at none: the refusal named the
+    top cut, which stayed folded under "More options"."""
+    club = ClubFactory(name="Riverside Gin", slug="riverside")
+    organiser = UserFactory(username="olga")
+    club.organisers.add(organiser)
+    page = phone()
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("olga")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto("/tournaments/new/")
+    page.get_by_label("Name", exact=True).fill("Cut Cup")
+    page.get_by_label("Format").select_option("swiss_cut")
+    more = page.get_by_test_id("more-options")
+    expect(more).not_to_have_attribute("open", "")
+    page.get_by_role("button", name="Create the tournament").click()
+    expect(page.locator("form .refusal")).to_contain_text("a cut of 4 or 8 players")
+    expect(more).to_have_attribute("open", "")
+    cut = page.get_by_label("Top cut")
+    expect(cut).to_be_visible()
+    expect(cut).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_label("Name", exact=True)).to_have_value("Cut Cup")  # kept
