@@ -303,3 +303,14 @@ def test_a_sign_up_page_is_the_signing_browsers_not_anyones_who_counts_up(client
     desk = Client()
     desk.force_login(organiser, backend="ginclub.sessions.ModelBackend")
     assert "Ada Lovelace" in desk.get(status).content.decode()
+
+
+def test_the_poster_gives_the_sites_address_a_print_button_and_a_way_back(client, event, organiser):
+    """A walk printed "Or go to /join/ and type the code": on paper, no address at all;
+    and the page had no Print button and no way back to the players."""
+    opened = open_signups(event, organiser)
+    client.force_login(organiser, backend="ginclub.sessions.ModelBackend")
+    page = client.get(f"/tournaments/{event.slug}/manage/signups/poster/").content.decode()
+    assert "Or go to http://testserver/join/ and type the code" in page
+    assert opened.signup_code in page
+    assert "data-print" in page and f"/tournaments/{event.slug}/manage/players/" in page

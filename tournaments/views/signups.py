@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -219,10 +220,12 @@ def signup_poster(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if not tournament.signup_code:
         raise Http404
     url = request.build_absolute_uri(signups_of(tournament).path)
+    # on paper "/join/" alone leads nowhere: the site's address with it
+    join_url = request.build_absolute_uri(reverse("tournaments:join"))
     return render(
         request,
         "tournaments/signup_poster.html",
-        {"tournament": tournament, "url": url, "qr": qr_svg(url, scale=8)},
+        {"tournament": tournament, "url": url, "qr": qr_svg(url, scale=8), "join_url": join_url},
     )
 
 
