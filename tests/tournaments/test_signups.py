@@ -172,10 +172,24 @@ def test_sign_ups_close(event, organiser):
     with pytest.raises(Conflict) as closed:
         sign(event, "Ada")
     assert closed.value.code == "signups_closed"
-    open_signups(event, organiser, closes_at=timezone.now() - dt.timedelta(minutes=1))
+    open_signups(event, organiser, closes_at=timezone.now() + dt.timedelta(minutes=1))
+    Tournament.objects.filter(pk=event.pk).update(  # the minute passes
+        signup_closes_at=timezone.now() - dt.timedelta(seconds=1)
+    )
     with pytest.raises(Conflict) as late:
         sign(event, "Ada")
-    assert "closed at" in late.value.message
+    assert "closed at" in late.value.message and not late.value.message.endswith("..")
+
+
+def test_a_closing_time_already_past_is_refused_not_saved(event, organiser):
+    """A walk opened sign-ups closing at 1 Jan 2020, 10:00 and was told "settings saved",
+    the sign-ups closed as they opened."""
+    with pytest.raises(ServiceError) as past:
+        open_signups(event, organiser, closes_at=timezone.now() - dt.timedelta(minutes=1))
+    assert past.value.code == "invalid" and "that time has passed" in past.value.message
+    assert past.value.fields == {"closes_at": "in the past"}
+    event.refresh_from_db()
+    assert not event.signup_open and event.signup_closes_at is None  # nothing saved
 
 
 def test_the_form_is_rate_limited_per_address(event, organiser):

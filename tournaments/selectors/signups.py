@@ -123,7 +123,10 @@ def closed_reason(tournament: Tournament, now: datetime | None = None) -> str:
     if tournament.signup_closes_at is not None and now >= tournament.signup_closes_at:
         return _("Sign-ups for %(name)s closed at %(time)s.") % {
             "name": tournament.name,
-            "time": date_format(timezone.localtime(tournament.signup_closes_at), "DATETIME_FORMAT"),
+            # not DATETIME_FORMAT: its "10 a.m." ended the sentence "10 a.m.."
+            "time": date_format(
+                timezone.localtime(tournament.signup_closes_at), "SHORT_DATETIME_FORMAT"
+            ),
         }
     return ""
 

@@ -38,6 +38,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from ginclub import login_limits, permissions
@@ -162,6 +163,17 @@ def set_signups(*, tournament_id: int, actor: Actor, changes: SignupSettings) ->
                 _("A late entry's missed rounds count as %(choices)s.")
                 % {"choices": " / ".join(Tournament.LateEntry.values)},
                 fields={"late_entry": _("not a choice")},
+            )
+        if c.closes_at is not None and c.closes_at <= timezone.now():
+            # a time already past would close the sign-ups as they are saved
+            raise ServiceError(
+                "invalid",
+                _(
+                    "Sign-ups cannot close at %(time)s: that time has passed. Choose a "
+                    "later one, or leave it empty."
+                )
+                % {"time": date_format(timezone.localtime(c.closes_at), "SHORT_DATETIME_FORMAT")},
+                fields={"closes_at": _("in the past")},
             )
         if c.open is not None:
             tournament.signup_open = c.open
