@@ -39,7 +39,7 @@ class Tournament(models.Model):
         RATING = "rating", _("by club rating (top half against bottom half)")
 
     class LateEntry(models.TextChoices):  # what a late entry's missed rounds count as
-        LOSS = "loss", _("lost (no match win)")
+        LOSS = "loss", _("not played: no match, no games, no points")
         BYE = "bye", _("byes (the bye score)")
 
     class State(models.TextChoices):
