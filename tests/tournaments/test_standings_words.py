@@ -84,3 +84,18 @@ def test_score_sheets_follow_each_tables_own_rules(club, organiser, client):
     page = client.get(f"/tournaments/{school.slug}/manage/print/sheets/").content.decode()
     assert "first to 1 game · 10 hands a game · knock ≤ 10 · no lay-offs" in page
     assert page.count("<tr><td>10</td>") == 1 and "<tr><td>11</td>" not in page
+
+
+def test_score_sheets_choose_one_table_with_a_form_not_by_editing_the_address(
+    club, organiser, client
+):
+    """A walk read "Add &table=N to the address for one table" on the page."""
+    event = new_event(club, organiser, players=4)
+    rnd = play_round(event, organiser, play=False, close=False)
+    client.force_login(organiser)
+    url = f"/tournaments/{event.slug}/manage/print/sheets/"
+    page = client.get(url).content.decode()
+    assert "&amp;table=N" not in page and 'data-testid="one-table"' in page
+    assert f'name="round" value="{rnd.number}"' in page and 'name="table"' in page
+    one = client.get(url, {"round": rnd.number, "table": 2}).content.decode()
+    assert one.count('class="sheet"') == 1 and "Every table" in one
