@@ -122,6 +122,7 @@ VALUES = {
         "dead": pgettext_lazy("hand outcome", "dead"),
     },
     "state": {
+        "in_progress": pgettext_lazy("ledger state", "in progress"),
         "pending": pgettext_lazy("ledger state", "pending"),
         "confirmed": pgettext_lazy("ledger state", "confirmed"),
         "disputed": pgettext_lazy("ledger state", "disputed"),
@@ -224,8 +225,10 @@ def _text(value: Any, field: str, names: dict[str, str]) -> str:
     if isinstance(value, dict):
         # a rule set's "name" is its profile's
         inner = {"name": "profile"} if field == "rules" else {}
+        # by seat ({"A": 1, "B": 0}: games won, points): the players' names, not A and B
         return "; ".join(
-            f"{_label(k)} {_text(v, inner.get(k, k), names)}" for k, v in value.items()
+            f"{names.get(k) or _label(k)} {_text(v, inner.get(k, k), names)}"
+            for k, v in value.items()
         )
     said = VALUES.get(field, {}).get(str(value)) or CODES.get(field, {}).get(str(value))
     if said:

@@ -106,3 +106,24 @@ def test_a_tournaments_date_on_its_created_row_reads_as_a_date(language, day):
         lines = {line["field"]: line["after"] for line in ledger_changes(row)}
     assert day in lines.values(), lines
     assert "2026-11-26" not in lines.values()
+
+
+def test_a_matchs_decided_row_names_the_players_and_the_state_in_words():
+    """A walk read "state in_progress → finished" and "games won A 0; B 0 → A 1; B 0" in
+    the admin's ledger of a match."""
+    from scoring.models import LedgerRow
+    from scoring.templatetags.ledger_extras import ledger_changes
+
+    club = ClubFactory()
+    organiser = UserFactory()
+    club.organisers.add(organiser)
+    event = new_event(club, organiser, players=["Ada", "Ben"], rounds=1)
+    rnd = play_round(event, organiser)
+    match = rnd.pairings.get().match
+    row = LedgerRow.objects.filter(chain=f"match:{match.pk}", action="match_decided").latest(
+        "position"
+    )
+    lines = {line["field"]: (line["before"], line["after"]) for line in ledger_changes(row)}
+    said = repr(lines)
+    assert "in_progress" not in said and "in progress" in said, lines
+    assert "A 0" not in said and "Ada " in said and "Ben " in said, lines
