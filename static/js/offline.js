@@ -361,11 +361,17 @@
         others.length, { name: others[0].whoName })));
     }
   }
+  // In the queue there are no figures "above" to change (the form has moved on): the
+  // clash's advice about them is the form's alone.
+  function settled(node) {
+    node.querySelectorAll("[data-form-only]").forEach(function (el) { el.hidden = true; });
+  }
   // Both entries of the hand side by side (the same partial as when both phones save
   // at once), with the ways to settle it; fetched once a refusal says so.
   function showClash(item, target) {
     var put = function (html) {
       target.innerHTML = html;
+      settled(target);
       if (window.htmx) htmx.process(target);
     };
     if (clashes[item.id]) { put(clashes[item.id]); return; }
@@ -377,7 +383,7 @@
       if (!html) return;
       clashes[item.id] = html;
       var li = document.querySelector('[data-queue-id="' + item.id + '"] .queue-clash');
-      if (li) { li.innerHTML = html; if (window.htmx) htmx.process(li); }
+      if (li) { li.innerHTML = html; settled(li); if (window.htmx) htmx.process(li); }
     }).catch(function () { /* shown on the next try */ });
   }
   // Buttons of entries waiting here say so, so nobody taps them twice.

@@ -137,6 +137,11 @@ def test_the_same_hand_entered_offline_on_both_phones_is_shown_side_by_side_to_a
     expect(differs.first).to_contain_text("25")
     expect(differs.last).to_contain_text("Alice +26")
     expect(differs.last).to_contain_text("Alice +21")
+    # within the queue's box on a 360 px phone, both entries are read without scrolling
+    # (a walk saw "You entere" and the "differs" marks cut at the edge)
+    region = clash.locator(".scroll-x")
+    assert region.evaluate("el => el.scrollWidth <= el.clientWidth"), "the clash scrolls"
+    expect(clash.get_by_text("change your figures above")).to_be_hidden()  # none above
     assert_accessible(bob)
     clash.get_by_test_id("clash-dispute").click()  # "Mine is right: dispute"
     expect(queue).to_be_hidden(timeout=10000)
