@@ -283,9 +283,29 @@
       return next(0);
     }).then(function () {
       if (sent && window.htmx) htmx.trigger(document.body, "hand-recorded");
-      if (sent) keep();
+      if (sent) { keep(); announceSent(sent); }
       return refresh();
     });
+  }
+  // Said once what was kept has gone (the queue's box just vanished before): in the
+  // page's message region, until the player next taps or types.
+  function announceSent(count) {
+    var flash = document.getElementById("flash");
+    if (!flash) return;
+    var list = el("ul", "messages");
+    var note = el("li", "success", words.n(
+      "{n} entry kept on this phone was sent.", "{n} entries kept on this phone were sent.", count));
+    note.setAttribute("role", "status");
+    note.setAttribute("data-testid", "queue-sent");
+    list.appendChild(note);
+    flash.replaceChildren(list);
+    var dismiss = function () {
+      if (list.parentNode) list.remove();
+      document.removeEventListener("pointerdown", dismiss, true);
+      document.removeEventListener("keydown", dismiss, true);
+    };
+    document.addEventListener("pointerdown", dismiss, true);
+    document.addEventListener("keydown", dismiss, true);
   }
   function send() {
     if (sending || !here() || !navigator.onLine || !window.indexedDB) return sending;

@@ -89,6 +89,11 @@ def test_both_phones_offline_three_hands_and_a_confirmation_land_once_in_order(p
     bob.context.set_offline(False)
     for page in (alice, bob):
         expect(page.locator("#offline-queue")).to_be_hidden(timeout=20000)
+    # and each phone says so (the box just vanished before)
+    expect(alice.get_by_test_id("queue-sent")).to_have_text(
+        "3 entries kept on this phone were sent."
+    )
+    expect(bob.get_by_test_id("queue-sent")).to_have_text("1 entry kept on this phone was sent.")
     expect(alice.locator("#scoreboard")).to_contain_text("Knock: 15 − 7 = 8", timeout=10000)
 
     hands = list(Hand.objects.filter(game__match=match).order_by("number"))
