@@ -204,6 +204,8 @@ def test_the_dashboard_tells_the_hand_in_play_from_time_up(club, organiser, org)
     play_hand(t2.match, organiser, game=1, number=1, winner="A", **SMALL)
     board = _get(org, f"/tournaments/{event.slug}/manage/dashboard/tables/")
     assert "Last hand done" not in board
+    # time called on a round whose clock never started: said so, not "clock not started"
+    assert 'data-testid="clock">Time called' in board and "clock not started" not in board
     assert "1 finishing the hand in play" in board and "1 time up" in board
     assert 'data-testid="time-policy-1">Decide now, without the hand in play' in board
     assert 'data-testid="time-policy-2">Decide by the time policy' in board

@@ -36,8 +36,10 @@ class Clock:
 
     @property
     def shown(self) -> bool:
-        """Whether the pages show the countdown (or "time called")."""
-        return self.in_play and self.ends_at is not None
+        """Whether the pages show the countdown, or "time called": time may be called
+        on a round whose clock was never started (the dashboard said "clock not
+        started" after it was)."""
+        return self.in_play and (self.ends_at is not None or self.time_called)
 
     @property
     def running(self) -> bool:
@@ -45,10 +47,10 @@ class Clock:
 
     @property
     def seconds_left(self) -> int | None:
-        if self.ends_at is None:
-            return None
         if self.time_called:
             return 0
+        if self.ends_at is None:
+            return None
         return max(0, int((self.ends_at - self.now).total_seconds()))
 
 
