@@ -341,3 +341,19 @@ def test_a_long_csv_is_registered_in_chunks_that_each_hold_the_lock_briefly(even
     rows = LedgerRow.objects.filter(chain=event.chain, action="registrations_imported")
     chunks = [row.after["accepted"] + row.after["refused"] for row in rows.order_by("position")]
     assert chunks == [200, 200, 51] and registration.IMPORT_CHUNK == 200
+
+
+def test_a_line_split_by_another_separator_is_refused_not_made_a_player(event, organiser):
+    """A walk pasted "Finn;;" into a comma file: it became a club player called "Finn;;"."""
+    content = "name,email\nAda,\nFinn;;\nGus\tgus@example.org\n"
+    report = services.import_registrations(
+        tournament_id=event.pk, actor=actor(organiser), content=content.encode()
+    )
+    rows = [(r.line, r.name, r.accepted, r.code) for r in report.rows]
+    assert rows == [
+        (2, "Ada", True, ""),
+        (3, "Finn;;", False, "stray_separator"),
+        (4, "Gus gus@example.org", False, "stray_separator"),
+    ]
+    assert "the name holds ';'" in report.rows[1].reason
+    assert not Player.objects.filter(name__startswith="Finn").exists()

@@ -295,6 +295,10 @@ def import_registrations(*, tournament_id: int, actor: Actor, content: bytes | s
     return report
 
 
+# Never in a person's name, always a separator in a spreadsheet's export.
+STRAY_SEPARATORS = (";", "\t")
+
+
 def _import_chunk(
     tournament: Tournament,
     actor: Actor,
@@ -309,6 +313,7 @@ def _import_chunk(
         (line, " ".join(v.get("name", "").split()), v.get("email", ""), v.get("member_id", ""))
         for line, v in chunk
     ]
+    typed_names = {line: v.get("name", "") for line, v in chunk}
     names = [name for _line, name, _e, _m in details if name]
     members = [m.strip() for _l, _n, _e, m in details if m.strip()]
     by_name: dict[str, Player] = {}
@@ -333,6 +338,17 @@ def _import_chunk(
             outcomes.append((line, raw_name, ServiceError("duplicate", duplicate), False))
             continue
         try:
+            typed = typed_names.get(line, "")  # before its spaces were folded
+            if split := next((c for c in STRAY_SEPARATORS if c in typed), None):
+                # "Finn;;" of a comma file: a line split another way, not a name
+                raise ServiceError(
+                    "stray_separator",
+                    _(
+                        "the name holds %(separator)s: is this line split by another "
+                        "separator than the rest of the file?"
+                    )
+                    % {"separator": repr(split)},
+                )
             name, email, member_id = registration_details(raw_name, email, member_id)
             player = _known_player(
                 name, member_id, partial(by_member.get, member_id), partial(by_name.get, key)
