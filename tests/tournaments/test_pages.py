@@ -893,3 +893,16 @@ def test_after_time_is_called_one_table_is_decided_by_the_policy_when_it_is_done
     org.post(url(tournament, "manage/rounds/1/time-policy/"), {"pairing": second.pk})
     first.refresh_from_db(), second.refresh_from_db()
     assert second.resolved and second.match.winner == "B" and not first.resolved
+
+
+def test_pasted_rows_refused_come_back_in_the_box_to_be_mended(org, event):
+    """A walk pasted rows, one refused (a bad email), and found the box empty: the
+    refused row had to be typed again. Now it comes back under its header, alone."""
+    path = url(event, "manage/players/import/")
+    response = org.post(path, {"text": "name,email\nAnna,anna@example.org\nEve,not-an-email\n"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Import: 1 accepted, 1 refused" in text(response)
+    box = page[page.index('name="text"') : page.index("</textarea>")]
+    assert box.endswith(">\nname,email\nEve,not-an-email")
+    assert "Anna" not in box  # registered: not twice

@@ -303,8 +303,23 @@ def import_players(request: HttpRequest, tournament: Tournament) -> HttpResponse
         report = services.import_registrations(
             tournament_id=tournament.pk, actor=actor_of(request), content=form.cleaned_data["csv"]
         )
-        return _players_page(request, tournament, report=report)
+        # pasted rows that were refused come back in the box, under their header, to be
+        # mended and sent again (the accepted ones are registered: not twice)
+        again = _refused_rows(form.cleaned_data.get("text") or "", report)
+        return _players_page(
+            request, tournament, report=report, import_form=ImportForm(initial={"text": again})
+        )
     return _players_page(request, tournament, import_form=form, status=400)
+
+
+def _refused_rows(text: str, report) -> str:
+    """The header and the refused lines of pasted CSV `text` ("" when none was refused,
+    or nothing was pasted)."""
+    refused = {row.line for row in report.rows if not row.accepted}
+    lines = text.splitlines()
+    if not refused or not lines:
+        return ""
+    return "\n".join([lines[0], *(lines[n - 1] for n in sorted(refused) if n <= len(lines))])
 
 
 def _registration(tournament: Tournament, registration_id: int) -> Registration:
