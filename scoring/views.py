@@ -289,7 +289,8 @@ def grant_auditor(request: HttpRequest, slug: str) -> HttpResponse:
 def _grant_role(request: HttpRequest, slug: str, grant, done) -> HttpResponse:
     """Grant a club role by user name, then back to the club page. A name the
     site does not know (or a user who holds another role there) is said at the top of
-    that page, whose form is there to type it again, rather than on an error page."""
+    that page, whose form is there to type it again, rather than on an error page; with
+    htmx (the club page's forms), in the form itself, the name kept."""
     club = _club_to_change(request, slug)
     back = reverse("scoring:club", args=[club.slug])
     try:
@@ -301,6 +302,8 @@ def _grant_role(request: HttpRequest, slug: str, grant, done) -> HttpResponse:
     except Forbidden:
         raise
     except ServiceError as error:
+        if request.htmx:  # answered in the form, beside the name typed (refusals.js)
+            raise
         messages.error(request, error.message)
         return redirect(back)
     messages.success(request, done % {"name": user.get_username(), "club": club.name})

@@ -206,7 +206,11 @@ def _user_named(username: str, missing: str = "") -> Any:
     if user is None:
         raise ServiceError(
             "not_found",
-            _("Nobody is called %(name)s here: they need a login first.") % {"name": repr(name)},
+            _(
+                "Nobody is called %(name)s here: they need a login first, which a site "
+                "admin makes (in the admin pages, Users)."
+            )
+            % {"name": repr(name)},
             fields={"username": _("no such user")},
             status=404,
         )

@@ -207,3 +207,18 @@ def test_a_mistyped_user_name_is_said_on_the_club_page_with_its_form(client, rol
     assert "nobody-here" in page and 'class="error"' in page
     assert 'name="username"' in page
     assert not getattr(club, role).exists()
+
+
+def test_a_name_nobody_has_is_refused_in_the_grant_form_saying_who_makes_logins(club, organiser):
+    """A walk typed an unknown name at the bottom of a long club page: the refusal
+    showed at the top, the name cleared, and did not say who makes logins."""
+    desk = Client()
+    desk.force_login(organiser, backend="ginclub.sessions.ModelBackend")
+    page = desk.get(f"/clubs/{club.slug}/").content.decode()
+    form = page[page.index("grant-scorekeeper") - 400 : page.index("grant-scorekeeper")]
+    assert 'hx-boost="true"' in form
+    boosted = {"HX-Request": "true", "HX-Boosted": "true"}
+    url = f"/clubs/{club.slug}/scorekeepers/"
+    refused = desk.post(url, {"username": "nosuchuser"}, headers=boosted)
+    assert refused.status_code == 404 and refused["X-Refusal"] == "not_found"
+    assert "which a site admin makes" in refused.content.decode()
