@@ -27,6 +27,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
+from django.urls import Resolver404, resolve
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -43,9 +44,12 @@ def is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/") or request.path == HEALTH_PATH
 
 
-def refusal_response(request: HttpRequest, refusal: Refusal) -> HttpResponse:
+def refusal_response(
+    request: HttpRequest, refusal: Refusal, back: str | None = None
+) -> HttpResponse:
     """The refusal as a page, or as the htmx partial; JSON under /api/. A refusal that
-    says when to ask again (every 429) carries it as Retry-After."""
+    says when to ask again (every 429) carries it as Retry-After. `back`: where the
+    page's Back button leads (by default the page the request came from)."""
     if is_api(request):
         response = JsonResponse(refusal.as_dict(), status=refusal.status)
     elif getattr(request, "htmx", False):
@@ -56,7 +60,7 @@ def refusal_response(request: HttpRequest, refusal: Refusal) -> HttpResponse:
         # A boosted form would otherwise push its POST address into the history.
         response["HX-Push-Url"] = "false"
     else:
-        context = {"refusal": refusal, "back": _back_url(request)}
+        context = {"refusal": refusal, "back": _back_url(request) or back or ""}
         response = render(request, "core/refusal.html", context, status=refusal.status)
     if refusal.retry_after is not None:
         response["Retry-After"] = str(refusal.retry_after)
@@ -110,6 +114,20 @@ def _back_url(request: HttpRequest) -> str:
     return referer if referer and same_site and referer != request.build_absolute_uri() else ""
 
 
+def _up_url(request: HttpRequest) -> str:
+    """The nearest address above the request's that the site answers ("/a/b/c/" asks
+    "/a/b/", then "/a/"): where a form's address visited by mistake leads back to."""
+    parts = [part for part in request.path.split("/") if part]
+    for end in range(len(parts) - 1, 0, -1):
+        above = "/" + "/".join(parts[:end]) + "/"
+        try:
+            resolve(above)
+        except Resolver404:
+            continue
+        return above
+    return "/"
+
+
 class RefusalMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -118,13 +136,19 @@ class RefusalMiddleware:
         response = self.get_response(request)
         if response.status_code == 405 and not response.content:
             allowed = response.get("Allow", "")
-            refusal = Refusal(
-                "method_not_allowed",
-                _("This address does not take %(method)s (%(allowed)s).")
-                % {"method": request.method, "allowed": allowed},
-                405,
-            )
-            refused = refusal_response(request, refusal)
+            visit = request.method in ("GET", "HEAD") and not is_api(request)
+            if visit:  # a form's address, reloaded or bookmarked: said plainly
+                message = _(
+                    "This address takes what a form sends, not a visit: go back to the "
+                    "page with the form."
+                )
+            else:
+                message = _("This address does not take %(method)s (%(allowed)s).") % {
+                    "method": request.method,
+                    "allowed": allowed,
+                }
+            refusal = Refusal("method_not_allowed", message, 405)
+            refused = refusal_response(request, refusal, back=_up_url(request) if visit else None)
             refused["Allow"] = allowed
             return refused
         return response

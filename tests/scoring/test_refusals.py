@@ -185,10 +185,17 @@ def test_invalid_new_match_form_is_a_400_naming_the_fields(client, organiser, cl
 
 
 def test_a_wrong_method_is_a_405_that_says_so(seated, match):
+    """A form's address visited (a reload, a bookmark: a walk opened /manage/rules/) is
+    said in a person's words, with a way back up to a page; other methods in the
+    technical ones."""
     response = seated.get(f"/matches/{match.pk}/hands/")
     assert response.status_code == 405
-    assert "does not take GET" in response.content.decode()
+    page = response.content.decode()
+    assert "This address takes what a form sends, not a visit" in page
+    assert f'href="/matches/{match.pk}/"' in page  # Back: the match, above it
     assert "POST" in response["Allow"]
+    put = seated.put(f"/matches/{match.pk}/hands/")
+    assert put.status_code == 405 and "does not take PUT" in put.content.decode()
 
 
 def test_a_wrong_method_on_the_api_is_a_405_in_the_error_shape(match):
