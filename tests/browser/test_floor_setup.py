@@ -17,7 +17,8 @@ from tournaments.models import Tournament
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_an_organiser_sets_up_an_event_and_round_one_pairs_by_seed(phone):
+def olga_logged_in(phone):
+    """Riverside Gin's organiser Olga, logged in on a phone: (club, organiser, page)."""
     club = ClubFactory(name="Riverside Gin", slug="riverside")
     organiser = UserFactory(username="olga")
     club.organisers.add(organiser)
@@ -26,6 +27,11 @@ def test_an_organiser_sets_up_an_event_and_round_one_pairs_by_seed(phone):
     page.get_by_label("Username").fill("olga")
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
+    return club, organiser, page
+
+
+def test_an_organiser_sets_up_an_event_and_round_one_pairs_by_seed(phone):
+    club, organiser, page = olga_logged_in(phone)
     page.goto("/tournaments/new/")
     standard = page.get_by_label("standard: Games to 100, one game a match", exact=False)
     expect(standard).to_be_visible()
@@ -72,14 +78,7 @@ def test_an_organiser_sets_up_an_event_and_round_one_pairs_by_seed(phone):
 def test_a_refused_option_folded_away_is_unfolded_and_marked(phone):
     """A walk chose "Swiss then top cut" and left the cut at none: the refusal named the
     top cut, which stayed folded under "More options"."""
-    club = ClubFactory(name="Riverside Gin", slug="riverside")
-    organiser = UserFactory(username="olga")
-    club.organisers.add(organiser)
-    page = phone()
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("olga")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    club, organiser, page = olga_logged_in(phone)
     page.goto("/tournaments/new/")
     page.get_by_label("Name", exact=True).fill("Cut Cup")
     page.get_by_label("Format").select_option("swiss_cut")
