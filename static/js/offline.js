@@ -98,10 +98,13 @@
     var hand = form.closest("li.hand, .clash");
     return hand && hand.dataset.handNumber ? hand.dataset.handNumber : "";
   }
-  function checkedLabel(form, name) {
-    var input = form.querySelector('[name="' + name + '"]:checked');
+  // the words of a choice's label (a player's name on the knocker's buttons)
+  function labelOf(input) {
     var label = input && input.closest("label");
     return label ? label.textContent.trim() : "";
+  }
+  function checkedLabel(form, name) {
+    return labelOf(form.querySelector('[name="' + name + '"]:checked'));
   }
   // An entry in words: `what` names it ("Hand 3: gin by Ada, Ben's deadwood 35"), and
   // `label`, shown while it waits, adds when it is scored; a refusal says "Not saved:"
@@ -119,15 +122,12 @@
       }
       return { what: said, label: said };
     }
-    var knocker = form.querySelector('[name="knocker"]:checked');
-    var other = Array.prototype.filter.call(form.querySelectorAll('[name="knocker"]'), function (input) {
-      return input !== knocker;
-    })[0];
+    var other = form.querySelector('[name="knocker"]:not(:checked)');  // the defender
     var values = {
       number: data.get("number"),
       outcome: checkedLabel(form, "outcome").toLowerCase(),
       knocker: checkedLabel(form, "knocker") || words.t("nobody"),
-      defender: other && other.closest("label") ? other.closest("label").textContent.trim() : "",
+      defender: labelOf(other),
       knocker_cards: data.getAll("knocker_cards").length,
       defender_cards: data.getAll("defender_cards").length,
       knocker_deadwood: data.get("knocker_deadwood"),
@@ -152,8 +152,7 @@
   function problemOf(form, data) {
     if (data.get("outcome") === "dead" || data.get("knocker")) return "";
     var names = Array.prototype.map.call(
-      form.querySelectorAll('[name="knocker"]'),
-      function (input) { var label = input.closest("label"); return label ? label.textContent.trim() : ""; }
+      form.querySelectorAll('[name="knocker"]'), labelOf
     ).filter(Boolean);
     if (!names.length) return words.t("Choose who knocked before saving: nothing was kept.");
     return words.t("Choose who knocked ({names}) before saving: nothing was kept.", { names: joined(names, "{list} or {last}") });
@@ -383,7 +382,7 @@
   }
   // In the queue there are no figures "above" to change (the form has moved on): the
   // clash's advice about them is the form's alone.
-  function settled(node) {
+  function hideFormAdvice(node) {
     node.querySelectorAll("[data-form-only]").forEach(function (el) { el.hidden = true; });
   }
   // Both entries of the hand side by side (the same partial as when both phones save
@@ -391,7 +390,7 @@
   function showClash(item, target) {
     var put = function (html) {
       target.innerHTML = html;
-      settled(target);
+      hideFormAdvice(target);
       if (window.htmx) htmx.process(target);
     };
     if (clashes[item.id]) { put(clashes[item.id]); return; }
@@ -403,7 +402,7 @@
       if (!html) return;
       clashes[item.id] = html;
       var li = document.querySelector('[data-queue-id="' + item.id + '"] .queue-clash');
-      if (li) { li.innerHTML = html; settled(li); if (window.htmx) htmx.process(li); }
+      if (li) { li.innerHTML = html; hideFormAdvice(li); if (window.htmx) htmx.process(li); }
     }).catch(function () { /* shown on the next try */ });
   }
   // Buttons of entries waiting here say so, so nobody taps them twice.

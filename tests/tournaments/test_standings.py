@@ -235,3 +235,24 @@ def test_mid_round_a_player_who_met_no_one_shows_no_percentages_not_zero(client,
         assert "0.0%" not in rows[unplayed]
         assert 'title="no opponent met yet"' in rows[unplayed]
         assert 'title="no game finished"' in rows[unplayed]
+
+
+def test_a_knockout_round_missing_a_pair_of_withdrawn_players_keeps_its_size():
+    """Quarter-finals of 8 where one pair (both withdrawn) was left out: 3 pairings, still
+    the quarter-finals (8), not "the last 6"; the winner of a decided final reached 1."""
+    from tournaments.selectors.standings import knockout_reach
+
+    def row(number, a, b, winner=""):
+        return {
+            "round__stage": "elimination",
+            "round__number": number,
+            "player_a_id": a,
+            "player_b_id": b,
+            "match__state": "finished" if winner else "in_progress",
+            "match__winner": winner,
+        }
+
+    rows = [row(1, 1, 2, "A"), row(1, 3, 4, "B"), row(1, 5, None), row(2, 1, 4, "B")]
+    assert knockout_reach(rows) == {1: 2, 2: 8, 3: 8, 4: 1, 5: 8}
+    swiss = [{**row(1, 1, 2, "A"), "round__stage": "swiss"}]
+    assert knockout_reach(swiss) == {}

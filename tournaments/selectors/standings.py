@@ -43,6 +43,7 @@ from tournaments.pairing import (
     MatchRecord,
     PenaltyNote,
     Standing,
+    bracket_size,
     compute_standings,
     explain_standings,
 )
@@ -244,8 +245,9 @@ STANDINGS_CACHE_SECONDS = 3600
 def knockout_reach(rows: list[dict]) -> dict[int, int]:
     """How far each player went in the event's knockout (a bracket, or a Swiss's top
     cut), from its pairing rows: the size of the last knockout round they were drawn in
-    (twice its pairings, byes included: 4 for the semi-finals), 1 for the winner of a
-    decided final. Empty before the knockout starts. The standings order by it first
+    (the bracket that holds its pairings, byes included: 4 for the semi-finals, also when
+    a pair of withdrawn players was left out), 1 for the winner of a decided final.
+    Empty before the knockout starts. The standings order by it first
     (tournaments.pairing.standings)."""
     rounds: defaultdict[int, list[dict]] = defaultdict(list)
     for row in rows:
@@ -253,7 +255,7 @@ def knockout_reach(rows: list[dict]) -> dict[int, int]:
             rounds[row["round__number"]].append(row)
     reached = {}
     for number in sorted(rounds):
-        size = 2 * len(rounds[number])
+        size = bracket_size(2 * len(rounds[number]))
         for row in rounds[number]:
             for player in (row["player_a_id"], row["player_b_id"]):
                 if player is not None:
