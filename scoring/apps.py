@@ -67,6 +67,20 @@ class ScoringConfig(AppConfig):
             return str(labels.get(value, value))
 
         ledger.register_field_text("decided_by", decided_by)
+
+        def link_generation(value) -> str | None:
+            # the links' generation (Match.link_generation): how often they were withdrawn
+            if isinstance(value, bool) or not isinstance(value, int):
+                return None
+            if value == 0:
+                return pgettext("table links", "the first, as printed")
+            if value == 1:
+                return pgettext("table links", "withdrawn (new links made)")
+            return pgettext("table links", "withdrawn %(count)s times (new links made)") % {
+                "count": value
+            }
+
+        ledger.register_value_text("link_generation", link_generation)
         ledger.register_field_text("action", ledger.action_label)
         # The deploy steps' system checks (collectstatic, migrate) register on import.
         import ginclub.readiness  # noqa: F401

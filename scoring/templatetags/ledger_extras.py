@@ -45,7 +45,7 @@ LABELS = {
     "seeds": gettext_noop("seeds"),
     "table": gettext_noop("table"),
     "reason": gettext_noop("reason"),
-    "link_generation": gettext_noop("link generation"),
+    "link_generation": gettext_noop("table links"),
     "player_pages_public": gettext_noop("player pages public"),
     "undecided_tables": gettext_noop("undecided tables"),
     "games_won": gettext_noop("games won"),

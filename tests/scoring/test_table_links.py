@@ -104,3 +104,26 @@ def test_only_organisers_revoke(match, alice):
     assert player.post(f"/matches/{match.pk}/revoke-links/").status_code == 403
     match.refresh_from_db()
     assert match.link_generation == 0
+
+
+@pytest.mark.parametrize(
+    "language, first, withdrawn",
+    [
+        ("en-gb", "the first, as printed", "withdrawn (new links made)"),
+        ("it", "i primi, come stampati", "revocati (creati link nuovi)"),
+    ],
+)
+def test_the_ledger_says_links_withdrawn_in_words_not_a_generation(
+    match, organiser, language, first, withdrawn
+):
+    """A walk read "link generation 0 → 1" on the ledger of a table whose links an
+    organiser had withdrawn."""
+    for _ in range(2):
+        services.revoke_table_links(match_id=match.pk, actor=services.Actor(user=organiser))
+    desk = Client(HTTP_ACCEPT_LANGUAGE=language)
+    desk.force_login(organiser, backend="ginclub.sessions.ModelBackend")
+    page = " ".join(desk.get(f"/matches/{match.pk}/ledger/").content.decode().split())
+    assert "generation" not in page and "generazione" not in page
+    assert f"<td>{first}</td><td>{withdrawn}</td>" in page
+    twice = "withdrawn 2 times" if language == "en-gb" else "revocati 2 volte"
+    assert f"<td>{withdrawn}</td><td>{twice}" in page
