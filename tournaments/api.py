@@ -278,7 +278,7 @@ def _registration_action(serializer_class, call, name: str):
 
 check_in = _registration_action(s.CheckInSerializer, services.check_in, "registration_check_in")
 withdraw = _registration_action(
-    s.OptionalReasonSerializer, services.withdraw_registration, "registration_withdraw"
+    s.RequiredReasonSerializer, services.withdraw_registration, "registration_withdraw"
 )
 reinstate = _registration_action(
     s.OptionalReasonSerializer, services.reinstate_registration, "registration_reinstate"

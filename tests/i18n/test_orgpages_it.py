@@ -68,7 +68,7 @@ def test_the_players_page(org, event):
             "would be paired",
             "Late entry",
             "Table PIN for",
-            "Reason for withdrawing",
+            "Yes, withdraw",
             "Organiser pages",
         ],
     )

@@ -184,7 +184,9 @@ def eventful_event(club, organiser) -> Tournament:
     )
     services.close_round(round_id=first.pk, actor=actor(organiser))
     play_round(event, organiser, {"P05": "2-1"})
-    services.withdraw_registration(registration_id=reg(event, "P04").pk, actor=actor(organiser))
+    services.withdraw_registration(
+        registration_id=reg(event, "P04").pk, actor=actor(organiser), reason="went home"
+    )
     services.add_registration(tournament_id=event.pk, actor=actor(organiser), name="Late Liz")
     third = play_round(event, organiser, play=False, close=False)
     table = third.pairings.exclude(match=None).select_related("match").first()

@@ -17,7 +17,9 @@ pytestmark = pytest.mark.django_db
 def test_check_in_all_marks_everyone_but_the_withdrawn_with_one_ledger_row(club, organiser):
     event = new_event(club, organiser, players=["Cleo", "Ada", "Ben", "Dev"])
     services.check_in(registration_id=reg(event, "Ben").pk, actor=actor(organiser))
-    services.withdraw_registration(registration_id=reg(event, "Dev").pk, actor=actor(organiser))
+    services.withdraw_registration(
+        registration_id=reg(event, "Dev").pk, actor=actor(organiser), reason="went home"
+    )
     done = services.check_in_all(tournament_id=event.pk, actor=actor(organiser))
     assert [r.player.name for r in done] == ["Ada", "Cleo"]
     assert {r.player.name: r.checked_in for r in event.registrations.all()} == {

@@ -74,7 +74,9 @@ def test_closing_a_round_with_tables_open_answers_the_htmx_partial(org, running)
 def test_a_refused_check_in_row_is_the_refusal_partial(org, club, organiser):
     tournament = new_event(club, organiser, players=3)
     registration = tournament.registrations.get(player__name="P01")
-    services.withdraw_registration(registration_id=registration.pk, actor=actor(organiser))
+    services.withdraw_registration(
+        registration_id=registration.pk, actor=actor(organiser), reason="went home"
+    )
     path = f"/tournaments/{tournament.slug}/manage/players/{registration.pk}/check-in/"
     response = org.post(path, HTTP_HX_REQUEST="true")
     assert 400 <= response.status_code < 500 and response["X-Refusal"]

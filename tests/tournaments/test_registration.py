@@ -281,13 +281,17 @@ def test_a_withdrawn_player_is_not_paired_but_results_stand(club, organiser):
     line = next(r for r in selectors.standings(event).rows if r.name == "P04")
     assert (line.standing.match_wins, line.withdrawn) == (1, True)
     with pytest.raises(Conflict, match="already withdrawn"):
-        services.withdraw_registration(registration_id=reg(event, "P04").pk, actor=actor(organiser))
+        services.withdraw_registration(
+            registration_id=reg(event, "P04").pk, actor=actor(organiser), reason="again"
+        )
 
 
 def test_a_player_who_withdrew_after_the_draft_blocks_publishing(club, organiser):
     event = new_event(club, organiser, players=4)
     rnd = services.draft_round(tournament_id=event.pk, actor=actor(organiser))
-    services.withdraw_registration(registration_id=reg(event, "P02").pk, actor=actor(organiser))
+    services.withdraw_registration(
+        registration_id=reg(event, "P02").pk, actor=actor(organiser), reason="went home"
+    )
     with pytest.raises(Conflict) as caught:
         services.publish_round(round_id=rnd.pk, actor=actor(organiser))
     assert caught.value.code == "withdrawn_in_draft"
@@ -324,7 +328,9 @@ def test_check_in_can_be_undone_and_a_withdrawn_player_cannot_check_in(organiser
             "action", flat=True
         )
     ) == ["checked_in", "check_in_undone"]
-    services.withdraw_registration(registration_id=registration.pk, actor=actor(organiser))
+    services.withdraw_registration(
+        registration_id=registration.pk, actor=actor(organiser), reason="went home"
+    )
     with pytest.raises(Conflict, match="has withdrawn"):
         services.check_in(registration_id=registration.pk, actor=actor(organiser))
 

@@ -383,7 +383,9 @@ def test_round_robin_plays_every_pair_once_then_finishes(club, organiser):
 def test_round_robin_gives_a_withdrawn_players_opponent_a_bye(club, organiser):
     event = new_event(club, organiser, players=4, format="round_robin")
     play_round(event, organiser)
-    services.withdraw_registration(registration_id=reg(event, "P02").pk, actor=actor(organiser))
+    services.withdraw_registration(
+        registration_id=reg(event, "P02").pk, actor=actor(organiser), reason="went home"
+    )
     rnd = draft(event, organiser)
     byes = [(p.player_a.player.name, p.reason) for p in rnd.pairings.filter(player_b=None)]
     assert len(byes) == 1 and byes[0][1] == "bye: opponent withdrew"

@@ -38,7 +38,7 @@ def test_the_players_without_a_pin_are_named_a_to_z(event):
 def test_a_withdrawn_player_is_not_named_for_the_event(event):
     tournament, who = event
     zoe = tournament.registrations.get(player__name="Zoe")
-    services.withdraw_registration(registration_id=zoe.pk, actor=who, reason="")
+    services.withdraw_registration(registration_id=zoe.pk, actor=who, reason="went home")
     assert selectors.without_pin(tournament) == ["Jun Park"]
 
 

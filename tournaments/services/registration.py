@@ -27,7 +27,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
 
-from ginclub.errors import Conflict, ServiceError
+from ginclub.errors import Conflict, ServiceError, require_reason
 from ginclub.inputs import registration_details
 from ginclub.permissions import Actor
 from scoring import services as scoring
@@ -518,9 +518,12 @@ def check_in_all(*, tournament_id: int, actor: Actor) -> list[Registration]:
     return waiting
 
 
-def withdraw_registration(*, registration_id: int, actor: Actor, reason: str = "") -> Registration:
-    """The player leaves: never paired again; results already played stand.
-    Raises Forbidden, Conflict (`already_withdrawn`)."""
+def withdraw_registration(*, registration_id: int, actor: Actor, reason: str) -> Registration:
+    """The player leaves: never paired again; results already played stand. The reason
+    goes on the ledger row, as a correction's or a time call undone's does.
+    Raises Forbidden, ServiceError (`reason_required`), Conflict (`already_withdrawn`)."""
+    require_reason(reason, _("Say why the player is withdrawn."))
+    reason = reason.strip()
     with transaction.atomic():
         tournament, registration = lock_registration(registration_id, actor)
         if registration.withdrawn:
