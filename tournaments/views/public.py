@@ -150,6 +150,8 @@ def _projector_context(tournament: Tournament) -> dict:
         "clock": selectors.clock(rnd) if rnd is not None else None,
         "results_hidden": rnd is not None and limit is not None and rnd.number > limit,
         **_standings_context(tournament),
+        # read from the back of the hall, touched by nobody: no "tap" or "swipe" words
+        "projector": True,
         # the bracket, once it is played (tournaments.selectors.bracket)
         "bracket": selectors.bracket(tournament, hidden_after=limit)
         if rnd is not None and rnd.stage == Round.Stage.ELIMINATION
