@@ -3,10 +3,16 @@ whose tail was deleted (or that was rewritten whole) no longer ends where it did
 
 Terms:
     head         a chain's last row: [position, hash].
-    checkpoint   {"format", "seq", "written_at", "rows", "heads": {chain: head}} with an
-                 Ed25519 seal (ginclub.seals) by the server's signing key
-                 (ginclub.ledger_keys), in `<ledger dir>/checkpoint.json`, replaced whole
-                 each time; `checkpoints.log` beside it keeps one line per checkpoint.
+    checkpoint   {"format", "seq", "written_at", "rows", "heads": {chain: head},
+                 "legacy": {chain: position}} with an Ed25519 seal (ginclub.seals) by
+                 the server's signing key (ginclub.ledger_keys), in
+                 `<ledger dir>/checkpoint.json`, replaced whole each time;
+                 `checkpoints.log` beside it keeps one line per checkpoint.
+    legacy       each chain's last row with a plain (legacy) hash, from before the
+                 ledger had keys: none is written since, so the first checkpoint finds
+                 them and every later one carries them on from the one before, never
+                 from the database again (a chain re-hashed with the plain hash later
+                 has legacy rows no checkpoint holds, however many checkpoints pass).
     note         the database's record of each checkpoint written (seq and digest,
                  scoring.LedgerCheckpoint): a checkpoint file swapped for an older one, or
                  deleted, no longer matches the last note.
@@ -57,6 +63,38 @@ def heads(chains: list[str] | None = None) -> dict[str, list]:
     return {chain: [position, digest] for chain, position, digest in found}
 
 
+def legacy_in_database(bounds: dict[str, list] | None = None) -> dict[str, int]:
+    """Each chain's last legacy row's position, from the database; with `bounds` (an
+    older checkpoint's heads) only the rows that checkpoint already held."""
+    found: dict[str, int] = {}
+    rows = apps.get_model(ROW_MODEL).objects.filter(key_id=ledger_keys.LEGACY)
+    for chain, position in rows.values_list("chain", "position").iterator():
+        if bounds is not None:
+            if chain not in bounds or position > bounds[chain][0]:
+                continue
+        found[chain] = max(position, found.get(chain, 0))
+    return found
+
+
+def legacy_held(checkpoint: dict[str, Any]) -> dict[str, int]:
+    """The legacy rows a checkpoint vouches for: its own list, or (a checkpoint written
+    before it kept one) every row up to its heads."""
+    if "legacy" in checkpoint:
+        return checkpoint["legacy"]
+    return {chain: head[0] for chain, head in checkpoint["heads"].items()}
+
+
+def _legacy_for_next() -> dict[str, int]:
+    """The legacy rows the next checkpoint vouches for: carried from the last checkpoint
+    of this server's (an older one's too: the list never grows), else the database's."""
+    previous = last().checkpoint
+    if previous is None:
+        return legacy_in_database()
+    if "legacy" in previous:
+        return previous["legacy"]
+    return legacy_in_database(previous["heads"])
+
+
 def write() -> dict[str, Any] | None:
     """Checkpoint every chain's head now: the signed file, its log line and the database's
     note. Returns the checkpoint, or None when another writer took this number first."""
@@ -64,15 +102,16 @@ def write() -> dict[str, Any] | None:
     key = ledger_keys.signing_key()
     try:
         with transaction.atomic():
-            last = Note.objects.select_for_update().order_by("-seq").first()
+            previous = Note.objects.select_for_update().order_by("-seq").first()
             found = heads()
             checkpoint = seals.seal(
                 {
                     "format": FORMAT,
-                    "seq": (last.seq + 1) if last else 1,
+                    "seq": (previous.seq + 1) if previous else 1,
                     "written_at": timezone.now().isoformat(),
                     "rows": sum(head[0] for head in found.values()),
                     "heads": found,
+                    "legacy": _legacy_for_next(),
                 },
                 key,
             )

@@ -233,6 +233,8 @@ def verify(chain: Chains = None, *, checkpoint: bool = True) -> list[Break]:
     `checkpoint`, the chains alone (a backup's copy, older than the checkpoint)."""
     last = checkpoints.last() if checkpoint else checkpoints.Last(None, [])
     heads = _checkpointed(last, chain)
+    # the legacy rows the checkpoint vouches for (None: no checkpoint to hold them to)
+    legacy = checkpoints.legacy_held(last.checkpoint) if last.checkpoint else None
     at_heads: dict[str, tuple[int, str]] = {}  # chain: (row id, hash) at its head
     rows = _only(_rows().objects.order_by("chain", "position"), chain)
     breaks: list[Break] = []
@@ -242,7 +244,7 @@ def verify(chain: Chains = None, *, checkpoint: bool = True) -> list[Break]:
             current, expected_prev, expected_pos, broken = row.chain, GENESIS, 1, False
             keyed = False
         if not broken:
-            problem = _problem(row, expected_prev, expected_pos, keyed)
+            problem = _problem(row, expected_prev, expected_pos, keyed, legacy)
             if problem:
                 breaks.append(Break(row.chain, row.position, row.pk, problem))
                 broken = True
@@ -259,7 +261,9 @@ def legacy_rows(chain: Chains = None) -> int:
     return _only(_rows().objects.filter(key_id=LEGACY), chain).count()
 
 
-def _problem(row: Any, expected_prev: str, expected_pos: int, keyed: bool) -> str:
+def _problem(
+    row: Any, expected_prev: str, expected_pos: int, keyed: bool, legacy: dict[str, int] | None
+) -> str:
     if row.position != expected_pos:
         return _("position %(position)s where %(expected)s was expected (a row is missing)") % {
             "position": row.position,
@@ -269,6 +273,11 @@ def _problem(row: Any, expected_prev: str, expected_pos: int, keyed: bool) -> st
         return _("its previous hash does not match the row before it")
     if keyed and row.key_id == LEGACY:
         return _("it has a plain (legacy) hash after keyed rows (the chain was re-hashed)")
+    if row.key_id == LEGACY and legacy is not None and row.position > legacy.get(row.chain, 0):
+        return _(
+            "it has a plain (legacy) hash, but the checkpoints hold no legacy row here: it "
+            "was written after the ledger had keys (the chain was re-hashed)"
+        )
     try:
         if _digest(row) != row.hash:
             return _("its content does not match its hash (the row was edited)")

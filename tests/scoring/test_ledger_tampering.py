@@ -15,7 +15,7 @@ from django.test import override_settings
 from ginclub import checkpoints, ledger, ledger_keys, seals
 from scoring import replay, services
 from scoring.models import Game, Hand, LedgerCheckpoint, LedgerRow
-from tests.scoring.helpers import play_hand, quick
+from tests.scoring.helpers import play_hand, quick, start
 
 pytestmark = pytest.mark.django_db
 
@@ -98,10 +98,52 @@ def test_a_chain_rehashed_with_the_plain_hash_is_named(played):
 def test_a_whole_chain_rehashed_as_legacy_is_named_by_the_checkpoint(played):
     LedgerRow.objects.filter(pk=chain_of(played)[1].pk).update(reason="forged")
     rehash_from(played, 1, key_id=ledger_keys.LEGACY)
-    breaks = ledger.verify()
+    first, head = ledger.verify()
     last = chain_of(played)[-1]
-    assert [(b.chain, b.position) for b in breaks] == [(last.chain, last.position)]
-    assert "rewritten" in breaks[0].problem
+    assert (first.chain, first.position) == (last.chain, 1)
+    assert "written after the ledger had keys" in first.problem
+    assert (head.chain, head.position) == (last.chain, last.position)
+    assert "rewritten" in head.problem
+
+
+def test_a_chain_begun_after_the_checkpoint_rehashed_as_legacy_is_named(
+    played, club, alice, bob, organiser
+):
+    """A match started after the last checkpoint has no head in it: a forger who changes
+    one of its hands and re-hashes its whole chain with the plain hash (a walk did, on a
+    club match) is named, and stays named after the next checkpoint is written."""
+    later = start(club, alice, bob, organiser)
+    play_hand(later, alice, bob, quick(number=1))
+    forged = {"points": 5, "defender_deadwood": 10}  # 20 - 5 = 15 made 10 - 5 = 5
+    Hand.objects.filter(game__match=later).update(**forged)
+    Game.objects.filter(match=later).update(hand_points_a=5)
+    for row in chain_of(later):
+        for side in ("before", "after"):
+            if (getattr(row, side) or {}).get("points") == 15:
+                values = {**getattr(row, side), **forged}
+                LedgerRow.objects.filter(pk=row.pk).update(**{side: values})
+    rehash_from(later, 1, key_id=ledger_keys.LEGACY)
+    assert replay.replay_match(later) == []  # the tables agree with the forged chain
+    for _turn in range(2):
+        [found] = ledger.verify()
+        assert (found.chain, found.position) == (f"match:{later.pk}", 1)
+        assert "written after the ledger had keys" in found.problem
+        checkpoints.write()  # the worker's next checkpoint does not make it pass
+    with pytest.raises(CommandError):
+        call_command("verify_ledger")
+
+
+def test_legacy_rows_from_before_the_first_checkpoint_keep_verifying(match, alice, bob):
+    """Rows re-hashed by the keys' migration: the first checkpoint holds them, every later
+    one carries them on."""
+    play_hand(match, alice, bob, quick(number=1))
+    rehash_from(match, 1, key_id=ledger_keys.LEGACY)
+    legacy = len(chain_of(match))
+    checkpoints.write()
+    play_hand(match, alice, bob, quick(number=2))
+    checkpoints.write()
+    assert checkpoints.last().checkpoint["legacy"] == {f"match:{match.pk}": legacy}
+    assert ledger.verify() == [] and replay.verify().legacy_rows == legacy
 
 
 def test_a_chain_rehashed_with_a_guessed_key_is_named(played, tmp_path):
