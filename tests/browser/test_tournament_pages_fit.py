@@ -225,24 +225,41 @@ def test_the_printed_standings_leave_out_what_only_a_screen_does(phone):
     assert table > legend, f"the table's type is {table} px, the words under it {legend} px"
 
 
-def test_a_score_sheet_ends_in_one_line_to_sign(phone):
-    """The sheet's last line (winner, games, both signatures) prints as one line on A4,
-    none of its blanks parted from its letter."""
+def test_a_score_sheet_ends_in_lines_to_sign(phone):
+    """The sheet's last lines (winner and games, then both signatures) print each as one
+    line on A4, none of its blanks parted from its letter; a walk found the signature
+    blanks too short to sign on (about 2 cm): each is now at least 5 cm."""
     tournament, _finished = build_event()
     page = phone()
     log_in(page)
     page.set_viewport_size({"width": 718, "height": 1047})  # A4 inside 10 mm margins
     page.emulate_media(media="print")
     page.goto(f"/tournaments/{tournament.slug}/manage/print/sheets/?table=1")
-    end = page.locator(".sheet-end")
-    expect(end).to_contain_text("Signatures: A")
-    end.screenshot(path=str(ARTIFACTS / "print-sheet-end.png"))
-    width, inner, height, line = end.evaluate(
-        """el => [el.scrollWidth, el.clientWidth, el.getBoundingClientRect().height,
-                  parseFloat(getComputedStyle(el).lineHeight)]"""
+    ends = page.locator(".sheet-end")
+    expect(ends).to_have_count(2)
+    expect(ends.nth(1)).to_contain_text("Signatures: A")
+    ends.nth(1).screenshot(path=str(ARTIFACTS / "print-sheet-end.png"))
+    for n in range(2):
+        width, inner, height, line = ends.nth(n).evaluate(
+            """el => [el.scrollWidth, el.clientWidth, el.getBoundingClientRect().height,
+                      parseFloat(getComputedStyle(el).lineHeight)]"""
+        )
+        assert width <= inner, f"the sheet's line {n + 1} is {width} px in {inner} px"
+        assert height < 1.5 * line, f"the sheet's line {n + 1} wraps: {height} px high"
+    # each run of underscores after "A" and "B", measured as printed (96 px an inch)
+    blanks = ends.nth(1).evaluate(
+        """el => {
+            const text = el.firstChild, found = [];
+            for (const run of text.data.matchAll(/_+/g)) {
+                const range = document.createRange();
+                range.setStart(text, run.index);
+                range.setEnd(text, run.index + run[0].length);
+                found.push(range.getBoundingClientRect().width * 25.4 / 96);
+            }
+            return found;
+        }"""
     )
-    assert width <= inner, f"the sheet's last line is {width} px in {inner} px"
-    assert height < 1.5 * line, f"the sheet's last line wraps: {height} px high"
+    assert len(blanks) == 2 and min(blanks) >= 50, f"signature blanks of {blanks} mm"
 
 
 def test_projector_scrolls_by_itself(browser, live_server):
