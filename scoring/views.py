@@ -470,12 +470,11 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _visible_match(request, match_id)
     context = _match_context(request, match)
     context["hand_form"] = _blank_hand_form(context["view"], request.GET.get("mode", "quick"))
-    # where it is played, when in an event ("Demo Open · round 2, table 3")
-    context["place"] = hooks.match_places([match.pk]).get(match.pk, "")
-    # and a way back to the event: its page this viewer may open, if any
-    context["place_path"] = context["place"] and hooks.match_place_path(
-        match, permissions.actor_of(request, match)
-    )
+    # where it is played, when in an event ("Demo Open · round 2, table 3"), and a way
+    # back to the event: its page this viewer may open, if any (one read)
+    place = hooks.match_place(match, permissions.actor_of(request, match))
+    context["place"] = place.words if place else ""
+    context["place_path"] = place.path if place else None
     if context["staff"]:
         context["pin_locks"] = services.pin_locks([match.player_a, match.player_b])
         context["back"] = request.path

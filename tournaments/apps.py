@@ -58,7 +58,7 @@ class TournamentsConfig(AppConfig):
         from ginclub.permissions import register_held_rounds
         from scoring.hooks import (
             register_match_clock,
-            register_match_place_path,
+            register_match_place,
             register_match_places,
             register_play_gate,
             register_result_guard,
@@ -70,7 +70,7 @@ class TournamentsConfig(AppConfig):
             CLOCK_RELATED,
             clock_for_match,
             held_rounds,
-            place_path,
+            place_of,
             places_of_matches,
             play_gate,
         )
@@ -85,8 +85,9 @@ class TournamentsConfig(AppConfig):
         register_match_clock(clock_for_match, CLOCK_RELATED)
         # Lists of matches (the home page) say which event, round and table.
         register_match_places(places_of_matches)
-        # A match's own page links its place to the event's page the viewer may open.
-        register_match_place_path(place_path)
+        # A match's own page says its place, linked to the event's page the viewer may
+        # open (one read).
+        register_match_place(place_of)
         # Time called (docs/rules.md §13): each table finishes the hand in play, then no
         # new hand may start; scoring asks before it records a new hand.
         register_play_gate(play_gate)

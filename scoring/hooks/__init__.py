@@ -7,8 +7,9 @@ registers its functions from its AppConfig.ready(), each as what it is:
                 play gate (may a new hand start)
     listeners   react once a change has committed and never refuse: the result
                 listener (a match's result moved)
-    readers     answer scoring's pages: the match clock, match places and a match
-                place's path, player events, match events, the next table
+    readers     answer scoring's pages: the match clock, match places and one match's
+                place (with the path of its event's page), player events, match events,
+                the next table
 
 The ledger's words for an app's actions and stored values are registered with the
 shared ginclub.ledger instead.
@@ -35,7 +36,8 @@ from scoring.hooks.listeners import (
 from scoring.hooks.readers import (
     MatchClock,
     MatchEvents,
-    MatchPlacePath,
+    MatchPlace,
+    MatchPlaceFinder,
     MatchPlaces,
     NextTable,
     PlayerEvent,
@@ -44,13 +46,13 @@ from scoring.hooks.readers import (
     match_clock,
     match_clock_related,
     match_events,
-    match_place_path,
+    match_place,
     match_places,
     next_table,
     player_events,
     register_match_clock,
     register_match_events,
-    register_match_place_path,
+    register_match_place,
     register_match_places,
     register_next_table,
     register_player_events,
@@ -59,7 +61,8 @@ from scoring.hooks.readers import (
 __all__ = [
     "MatchClock",
     "MatchEvents",
-    "MatchPlacePath",
+    "MatchPlace",
+    "MatchPlaceFinder",
     "MatchPlaces",
     "NextTable",
     "PlayGate",
@@ -76,14 +79,14 @@ __all__ = [
     "match_clock",
     "match_clock_related",
     "match_events",
-    "match_place_path",
+    "match_place",
     "match_places",
     "next_table",
     "play_note",
     "player_events",
     "register_match_clock",
     "register_match_events",
-    "register_match_place_path",
+    "register_match_place",
     "register_match_places",
     "register_next_table",
     "register_play_gate",

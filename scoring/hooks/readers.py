@@ -8,9 +8,10 @@ terms). They answer questions and change nothing.
     match places    where a match is played, in words ("Demo Open · round 2, table 3"),
                     for lists of matches (the home page). The tournaments app answers for
                     many match ids in one query.
-    match place path  the page of that event a viewer may open, for a match's own page to
-                    link its place to: the tournaments app chooses it by the viewer's
-                    permissions (None: no page of the event is theirs to open).
+    match place     one match's place, for its own page: the words, and the page of that
+                    event a viewer may open to link them to, chosen by the tournaments app
+                    by the viewer's permissions (no path: no page of the event is theirs
+                    to open). Both from one read.
     player events   the events a player played in, with their record in each, for the
                     player's page (scoring.stats). The tournaments app answers in a few
                     queries.
@@ -76,19 +77,28 @@ def match_places(match_ids: list[int]) -> dict[int, str]:
     return places
 
 
-MatchPlacePath = Callable[[Any, Any], "str | None"]
-_match_place_paths: list[MatchPlacePath] = []
+@dataclass(frozen=True)
+class MatchPlace:
+    """Where one match is played (match place hook): in words ("Demo Open · round 2,
+    table 3"), and the path of the event's page the viewer may open (None: none)."""
+
+    words: str
+    path: str | None = None
 
 
-def register_match_place_path(find: MatchPlacePath) -> None:
-    """`find(match, actor)` returns the path of the page of the event `match` is played
-    in that `actor` may open, or None (no such page, or no event)."""
-    if find not in _match_place_paths:
-        _match_place_paths.append(find)
+MatchPlaceFinder = Callable[[Any, Any], "MatchPlace | None"]
+_match_place: list[MatchPlaceFinder] = []
 
 
-def match_place_path(match: Any, actor: Any) -> str | None:
-    for find in _match_place_paths:
+def register_match_place(find: MatchPlaceFinder) -> None:
+    """`find(match, actor)` returns the MatchPlace of `match` for `actor`, or None (a
+    match played in no event)."""
+    if find not in _match_place:
+        _match_place.append(find)
+
+
+def match_place(match: Any, actor: Any) -> MatchPlace | None:
+    for find in _match_place:
         found = find(match, actor)
         if found is not None:
             return found

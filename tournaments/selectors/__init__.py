@@ -65,7 +65,7 @@ from tournaments.selectors.events import (
     held_rounds,
     hidden_after,
     next_table,
-    place_path,
+    place_of,
     places_of_matches,
     player_events,
     registrations_of,
@@ -160,7 +160,7 @@ __all__ = [
     "event_ledger",
     "events_of_matches",
     "next_table",
-    "place_path",
+    "place_of",
     "places_of_matches",
     "player_events",
     # standings

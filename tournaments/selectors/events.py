@@ -30,7 +30,7 @@ from django.utils.translation import gettext
 
 from ginclub import permissions
 from ginclub.permissions import Actor, held_back
-from scoring.hooks import NextTable, PlayerEvent, PlayerEvents
+from scoring.hooks import MatchPlace, NextTable, PlayerEvent, PlayerEvents
 from scoring.models import LedgerRow, Match
 from tournaments.formats import planned_rounds
 from tournaments.models import Pairing, Registration, Round, Tournament
@@ -134,22 +134,23 @@ def places_of_matches(match_ids: list[int]) -> dict[int, str]:
     rows = Pairing.objects.filter(match_id__in=match_ids).values_list(
         "match_id", "round__tournament__name", "round__number", "table"
     )
-    return {
-        match_id: (
-            gettext("%(name)s · round %(number)s, table %(table)s")
-            if table
-            else gettext("%(name)s · round %(number)s")
-        )
-        % {"name": name, "number": number, "table": table}
-        for match_id, name, number, table in rows
-    }
+    return {match_id: _place_words(name, number, table) for match_id, name, number, table in rows}
 
 
-def place_path(match, actor: Actor) -> str | None:
-    """The page of the event `match` is played in that `actor` may open (scoring's match
-    place path hook): the dashboard for those who read the organisers' pages, the
-    player's own My event page for one of its players, else the event's page; None when
-    the event is not theirs to see, or the match is played in no event."""
+def _place_words(name: str, number: int, table: int | None) -> str:
+    """Where a match is played, in words: "Demo Open · round 2, table 3"."""
+    said = (
+        gettext("%(name)s · round %(number)s, table %(table)s")
+        if table
+        else gettext("%(name)s · round %(number)s")
+    )
+    return said % {"name": name, "number": number, "table": table}
+
+
+def place_of(match, actor: Actor) -> MatchPlace | None:
+    """Where `match` is played, in words, and the page of its event `actor` may open
+    (scoring's match place hook), from one read of its pairing; None for a match played
+    in no event."""
     pairing = (
         Pairing.objects.filter(match_id=match.pk)
         .select_related("round__tournament__club", "player_a", "player_b")
@@ -157,6 +158,14 @@ def place_path(match, actor: Actor) -> str | None:
     )
     if pairing is None:
         return None
+    words = _place_words(pairing.round.tournament.name, pairing.round.number, pairing.table)
+    return MatchPlace(words, _place_path(pairing, match, actor))
+
+
+def _place_path(pairing: Pairing, match, actor: Actor) -> str | None:
+    """The dashboard for those who read the organisers' pages, the player's own My event
+    page for one of its players, else the event's page; None when the event is not
+    theirs to see."""
     tournament = pairing.round.tournament
     if permissions.may_audit_tournament(actor, tournament):
         return reverse("tournaments:dashboard", args=[tournament.slug])
