@@ -17,6 +17,7 @@ from django.test import Client
 from ginclub import permissions
 from ginclub.permissions import Actor, table_token
 from scoring.models import Club, Match, Player
+from scoring.services.ratings import recompute_ratings
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.test_every_url import ROUTES, urls_of
 from tests.tournaments.helpers import actor, new_event
@@ -157,6 +158,27 @@ def test_a_private_events_players_pages_list_none_of_it(world, client):
     client.force_login(world["organiser"])
     page = client.get(f"/api/players/{sid.pk}/").json()
     assert [m["result"] for m in page["matches"]] == ["won"]  # its organisers see it
+
+
+def test_a_private_events_tables_are_not_rated(world, client, django_capture_on_commit_callbacks):
+    """A walk made the Demo Autumn Cup private and read, logged out, Ada's page showing
+    no match of it but 'Club rating 7.7 after 4 rated matches', and Ada ranked second in
+    the club's rated list. Made public again, its tables are rated at once (the change
+    queues a recompute), and private again, they leave the ratings."""
+    recompute_ratings(club_id=world["club"].pk)
+    sid = Player.objects.get(name="Sid")
+
+    def rated() -> set[str]:
+        return {row["player"]["name"] for row in client.get("/api/clubs/home/ratings/").json()}
+
+    assert "Sid" not in rated() and "Tess" not in rated() and "Uma" in rated()
+    assert client.get(f"/api/players/{sid.pk}/").json()["rating"] is None
+    for public in (True, False):
+        with django_capture_on_commit_callbacks(execute=True):
+            services.update_tournament(
+                tournament_id=world["secret"].pk, actor=actor(world["organiser"]), public=public
+            )
+        assert ("Sid" in rated()) is public
 
 
 def test_a_held_back_result_is_listed_as_hidden_and_counts_nowhere(world, client):

@@ -2,8 +2,12 @@
 with openskill's Plackett-Luce model (a Bayesian rating for two or more players).
 
 Terms:
-    rated match  a finished or closed match with a winner (club nights and tournament
-                 tables alike; a match still in play, or stopped without a winner, is not).
+    rated match  a finished or closed match with a winner, whoever decided it (the
+                 hands, an organiser, the time policy, a penalty), of a club night or a
+                 tournament anybody may know of: a private tournament's tables are not
+                 rated, since the rated list's readers are more than the tournament's own
+                 (ginclub.permissions.visible_matches for a visitor). A match still in
+                 play, or stopped without a winner, is not rated.
     mu, sigma    the model's estimate of a player's strength and its uncertainty; a new
                  player starts at mu 25, sigma 25/3.
     ordinal      mu - 3 sigma, what the lists show and sort by: it starts at 0 and rises as
@@ -28,6 +32,8 @@ from django.utils import timezone
 from django_tasks import task
 from openskill.models import PlackettLuce
 
+from ginclub import permissions
+from ginclub.permissions import Actor
 from scoring.models import Club, Match, Rating, RatingChange
 
 DONE = Match.OVER
@@ -73,7 +79,8 @@ def rate(matches: Iterable[RatedMatch]) -> Rated:
 
 def rated_matches(club_id: int) -> list[RatedMatch]:
     rows = (
-        Match.objects.filter(club_id=club_id, state__in=DONE)
+        permissions.visible_matches(Actor())
+        .filter(club_id=club_id, state__in=DONE)
         .exclude(winner="")
         .order_by("created_at", "pk")
         .values_list("pk", "winner", "player_a_id", "player_b_id")

@@ -20,6 +20,7 @@ from ginclub.inputs import date_in_range, date_range_text, name_problem
 from ginclub.permissions import Actor
 from scoring.models import Club, Match
 from scoring.rules import RuleProfile, RulesError, make_profile
+from scoring.services.ratings import queue_ratings
 from tournaments.models import Round, Tournament
 from tournaments.pairing import TIEBREAKS
 from tournaments.rule_guide import FOLLOW_ON, fitted_settings
@@ -148,6 +149,8 @@ def update_tournament(*, tournament_id: int, actor: Actor, **changes: Any) -> To
             _check_rounds_change(tournament)
         if changed:
             tournament.save()
+            if "public" in changed:  # its tables join the club's ratings, or leave them
+                queue_ratings(tournament.club_id)
             log(
                 tournament,
                 "tournament_updated",
