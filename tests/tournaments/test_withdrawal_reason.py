@@ -33,6 +33,7 @@ def test_the_service_refuses_a_withdrawal_without_a_reason(event, organiser, rea
             registration_id=reg(event, "Dev").pk, actor=actor(organiser), reason=reason
         )
     assert refused.value.code == "reason_required"
+    assert refused.value.message == "Say why Dev is withdrawn."
     assert not reg(event, "Dev").withdrawn and not withdrawals(event)
 
 

@@ -522,18 +522,23 @@ def withdraw_registration(*, registration_id: int, actor: Actor, reason: str) ->
     """The player leaves: never paired again; results already played stand. The reason
     goes on the ledger row, as a correction's or a time call undone's does.
     Raises Forbidden, ServiceError (`reason_required`), Conflict (`already_withdrawn`)."""
-    require_reason(reason, _("Say why the player is withdrawn."))
-    reason = reason.strip()
     with transaction.atomic():
         tournament, registration = lock_registration(registration_id, actor)
+        name = registration.player.name
         if registration.withdrawn:
             raise Conflict(
-                "already_withdrawn",
-                _("%(name)s has already withdrawn.") % {"name": registration.player.name},
+                "already_withdrawn", _("%(name)s has already withdrawn.") % {"name": name}
             )
+        require_reason(reason, _("Say why %(name)s is withdrawn.") % {"name": name})
         registration.withdrawn = True
         registration.save(update_fields=["withdrawn"])
-        log(tournament, "player_withdrawn", actor, reason=reason, after=_summary(registration))
+        log(
+            tournament,
+            "player_withdrawn",
+            actor,
+            reason=reason.strip(),
+            after=_summary(registration),
+        )
         signups.registration_freed(tournament, registration, actor)
     return registration
 
