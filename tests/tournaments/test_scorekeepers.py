@@ -222,3 +222,23 @@ def test_a_name_nobody_has_is_refused_in_the_grant_form_saying_who_makes_logins(
     refused = desk.post(url, {"username": "nosuchuser"}, headers=boosted)
     assert refused.status_code == 404 and refused["X-Refusal"] == "not_found"
     assert "which a site admin makes" in refused.content.decode()
+
+
+def test_a_scorekeeper_finds_the_dashboard_from_the_list_and_the_public_pages(
+    club, organiser, keeper
+):
+    """A walk logged in as a scorekeeper at 360 px found no way to the dashboard: the
+    tournament list linked it for organisers only, the public pages' Organiser tab too."""
+    event = new_event(club, organiser, players=4, format="elimination")
+    play_round(event, organiser, play=False, close=False)
+    browser = Client()
+    browser.force_login(keeper)
+    dashboard = f'href="/tournaments/{event.slug}/manage/dashboard/"'
+    listed = browser.get("/tournaments/").content.decode()
+    assert dashboard in listed
+    assert f'href="/tournaments/{event.slug}/manage/players/"' not in listed  # not theirs
+    pairing = event.round_set.get(number=1).pairings.exclude(match=None).first()
+    for page in ("", "standings/", "bracket/", "players/", f"tables/{pairing.pk}/"):
+        assert dashboard in browser.get(f"/tournaments/{event.slug}/{page}").content.decode(), page
+    stranger = Client()  # the public still sees no Organiser tab
+    assert dashboard not in stranger.get(f"/tournaments/{event.slug}/").content.decode()

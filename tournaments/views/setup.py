@@ -62,6 +62,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     tournaments = list(selectors.tournaments_for(actor))
     organised = organised_clubs(actor)
     clubs = {club.pk for club in organised}
+    staffed = set(permissions.staffed_clubs(actor).values_list("pk", flat=True))
     return render(
         request,
         "tournaments/list.html",
@@ -69,6 +70,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
             "tournaments": tournaments,
             "can_create": bool(clubs),
             "managed": {t.pk for t in tournaments if t.club_id in clubs},
+            # a scorekeeper's way to the dashboard (its Players and Setup are not theirs)
+            "runs": {t.pk for t in tournaments if t.club_id in staffed},
             "season_clubs": organised,  # links to their seasons' ladders
         },
     )
