@@ -34,6 +34,8 @@ def test_the_projector_asks_nobody_to_tap_or_swipe(club, organiser, language):
         assert "<td>Ada</td>" in page
         for words in TOUCH[language]:
             assert words not in page, (url, words)
+        # nor a name to open: the dotted underline of a "why" invites a tap
+        assert '<details class="why' not in page and "<td>Ada</td>" in page
     again = hall.get(f"/tournaments/{event.slug}/standings/").content.decode()
     for page in (phones, again):
         assert TOUCH[language][0] in page
