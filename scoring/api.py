@@ -286,6 +286,9 @@ def _hand_action(serializer_class, service, *, organiser_only: bool = False):
                 idempotency_key=key,
             )
         else:
+            if data.get("claim") is not None:  # a dispute's figures, for this hand
+                figures = {**data["claim"], "game": hand.game.number, "number": hand.number}
+                data["claim"] = hand_input_from(figures, names_of(match))
             outcome = service(hand_id=hand.pk, actor=actor, idempotency_key=key, **data)
         return Response(outcome.response)
 

@@ -83,8 +83,28 @@ class HandForm(forms.Form):
             data["knocker_cards"] = data["defender_cards"] = ()
         else:
             data["knocker_deadwood"] = data["defender_deadwood"] = None
-        data.pop("idempotency_key")
+        data.pop("idempotency_key", None)
         return data
+
+
+class ClaimForm(HandForm):
+    """The figures a player disputing a hand says are right: the clash's dispute carries
+    those its phone entered, hidden, beside the player's own words. The game and the
+    number are the disputed hand's."""
+
+    prefix = "claim"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, auto_id=False, **kwargs)
+        for name in ("game", "number", "idempotency_key"):
+            del self.fields[name]
+        for field in self.fields.values():
+            many = isinstance(field, forms.MultipleChoiceField)
+            field.widget = forms.MultipleHiddenInput() if many else forms.HiddenInput()
+
+    @classmethod
+    def sent_in(cls, data) -> bool:
+        return any(key.startswith(f"{cls.prefix}-") for key in data)
 
 
 class VersionForm(forms.Form):

@@ -288,10 +288,17 @@ def differences(first: Mapping[str, Any], second: Mapping[str, Any]) -> dict[str
     return diff
 
 
-def describe_differences(diff: Mapping[str, list], names: tuple[str, str] | None = None) -> str:
-    """'knocker's deadwood: 5 vs 7', or with `names` '... 5 (Alice) vs 7 (you)'."""
+def describe_differences(
+    diff: Mapping[str, list],
+    names: tuple[str, str] | None = None,
+    seats: Mapping[str, str] | None = None,
+) -> str:
+    """'knocker's deadwood: 5 vs 7', or with `names` '... 5 (Alice) vs 7 (you)'; with
+    `seats` (seat -> player's name) the knocker and winner by name, not seat letter."""
     parts = []
     for key, (a, b) in diff.items():
+        if seats and key in ("knocker", "winner"):
+            a, b = seats.get(a, a), seats.get(b, b)
         values = {"field": LABELS[key], "a": show_value(a, key), "b": show_value(b, key)}
         if names:
             # Translators: two entries of one hand differ: "knocker's deadwood: 5 (Ada) vs 7 (you)".
@@ -301,6 +308,22 @@ def describe_differences(diff: Mapping[str, list], names: tuple[str, str] | None
             text = _("%(field)s: %(a)s vs %(b)s")
         parts.append(text % values)
     return "; ".join(parts)
+
+
+def dispute_words(
+    diff: Mapping[str, list] | None,
+    reason: str,
+    names: tuple[str, str] | None = None,
+    seats: Mapping[str, str] | None = None,
+) -> str:
+    """What a dispute says, in the reader's language: the figures in dispute as stored
+    ([the hand's, the disputer's] by field: `differences`, with `names` the first entrant
+    and the disputer), and the disputer's own words as they wrote them."""
+    figures = describe_differences(diff, names, seats) if diff else ""
+    if figures and reason:
+        # Translators: a dispute: the figures in dispute, then the disputer's own words.
+        return _("%(figures)s · “%(reason)s”") % {"figures": figures, "reason": reason}
+    return figures or reason or _("no reason given")
 
 
 def show_value(value: Any, key: str = "") -> str:

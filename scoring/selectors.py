@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from ginclub import ledger, permissions
 from ginclub.prepared import Prepared
 from scoring import hooks, words
-from scoring.hand_input import describe_differences, outcome_text
+from scoring.hand_input import dispute_words, outcome_text
 from scoring.match_rules import (
     dealer_after,
     entered_hands_end_game,
@@ -113,7 +113,7 @@ def match_view(match_id: int) -> MatchView:
             continue
         entered.setdefault(hand_id, set()).add(seat)
         firsts.setdefault(hand_id, seat)
-        names.setdefault(hand_id, []).append(match.player(seat).name if seat else "an organiser")
+        names.setdefault(hand_id, []).append(match.player(seat).name if seat else _("an organiser"))
     for game in games:
         for hand in hands_by_game[game.pk]:
             hand.game = game  # already loaded: spare the serializer a query per hand
@@ -128,7 +128,6 @@ def match_view(match_id: int) -> MatchView:
         game.hand_list = hands_by_game[game.pk]
         game.summary_words = words.summary(game, seat_names, match.rules)
         game.total_words = words.totals(game, seat_names, match.rules)
-    _attach_disputes(match, hands_by_game)
     _attach_corrections(match, hands_by_game)
     current = next((g for g in games if g.state == Game.State.IN_PROGRESS), None)
     if is_hollywood(match):  # one hand sequence, in game 1, for three games
@@ -145,23 +144,6 @@ def match_view(match_id: int) -> MatchView:
     )
 
 
-def _attach_disputes(match: Match, hands_by_game: dict[int, list[Hand]]) -> None:
-    """What each disputed hand is disputed about: the differing fields, or the reason."""
-    disputed = {
-        h.pk: h for hands in hands_by_game.values() for h in hands if h.state == Hand.State.DISPUTED
-    }
-    if not disputed:
-        return
-    rows = LedgerRow.objects.filter(
-        match=match, action="hand_disputed", hand_id__in=disputed
-    ).order_by("position")
-    for row in rows:
-        diff = (row.after or {}).get("differences")
-        disputed[row.hand_id].dispute_note = (
-            describe_differences(diff) if diff else row.reason or _("no reason given")
-        )
-
-
 # What ends a dispute on the ledger (the next of these rows about the same hand).
 DISPUTE_ENDS = ("hand_corrected", "hand_voided", "hand_confirmed", "hand_withdrawn")
 
@@ -170,7 +152,8 @@ def _attach_corrections(match: Match, hands_by_game: dict[int, list[Hand]]) -> N
     """What an organiser or a dispute did to each hand, for the players to see, from one
     query of the ledger: the latest correction, what the hand said before and why
     (`hand.correction`); the void, who and why (`hand.void`); each dispute settled
-    since, its reason and how it ended (`hand.past_disputes`)."""
+    since, what it said and how it ended (`hand.past_disputes`); what the open dispute
+    of a disputed hand says (`hand.dispute_note`)."""
     hands = {h.pk: h for hs in hands_by_game.values() for h in hs}
     for hand in hands.values():
         hand.correction, hand.void, hand.past_disputes = None, None, []
@@ -178,7 +161,8 @@ def _attach_corrections(match: Match, hands_by_game: dict[int, list[Hand]]) -> N
     rows = LedgerRow.objects.filter(
         match=match, action__in=("hand_disputed", *DISPUTE_ENDS), hand_id__in=list(hands)
     ).order_by("position")
-    for row in rows.only("hand_id", "action", "actor", "before", "after", "reason"):
+    fields = ("hand_id", "action", "actor", "before", "after", "reason", "entry__seat")
+    for row in rows.select_related("entry").only(*fields):
         hand = hands[row.hand_id]
         if row.action in DISPUTE_ENDS and row.hand_id in open_disputes:
             settled = open_disputes.pop(row.hand_id)
@@ -189,9 +173,20 @@ def _attach_corrections(match: Match, hands_by_game: dict[int, list[Hand]]) -> N
         elif row.action == "hand_voided":
             hand.void = {"by": row.actor, "reason": row.reason}
         elif row.action == "hand_disputed":
-            diff = (row.after or {}).get("differences")
-            note = describe_differences(diff) if diff else row.reason or _("no reason given")
-            open_disputes[row.hand_id] = {"by": row.actor, "note": note}
+            open_disputes[row.hand_id] = {"by": row.actor, "note": _dispute_note(match, hand, row)}
+    for hand_id, dispute in open_disputes.items():
+        if hands[hand_id].state == Hand.State.DISPUTED:
+            hands[hand_id].dispute_note = dispute["note"]
+
+
+def _dispute_note(match: Match, hand: Hand, row: LedgerRow) -> str:
+    """A dispute's ledger row in the reader's words: the figures in dispute, the first
+    entry's and the disputer's by name, and the disputer's own words."""
+    diff = (row.after or {}).get("differences")
+    seat = row.entry.seat if row.entry is not None else ""
+    first = hand.entered_names[0] if hand.entered_names else _("an organiser")
+    disputer = match.player(seat).name if seat else _("an organiser")
+    return dispute_words(diff, row.reason, names=(first, disputer), seats=words.names_of(match))
 
 
 def _hand_words(match: Match, hand: dict) -> str:

@@ -17,10 +17,12 @@ from scoring.models import Game, Hand, Match, Penalty, Seat, TableCall
 class StrictSerializer(serializers.Serializer):
     """Refuses fields it does not know instead of silently ignoring them."""
 
-    def validate(self, attrs):
-        unknown = sorted(set(self.initial_data) - set(self.fields))
+    # Here, not in validate(): a nested serializer (a dispute's `claim`) has no initial_data.
+    def to_internal_value(self, data):
+        attrs = super().to_internal_value(data)
+        unknown = sorted(set(data) - set(self.fields))
         if unknown:
-            raise serializers.ValidationError({name: _("unknown field") for name in unknown})
+            raise serializers.ValidationError({name: [_("unknown field")] for name in unknown})
         return attrs
 
 
@@ -86,8 +88,27 @@ class VersionedSerializer(StrictSerializer):
     pin = serializers.CharField(max_length=8, required=False, write_only=True)
 
 
+class ClaimSerializer(HandFieldsSerializer):
+    """The hand as the disputing player says it was: its figures, quick or by cards; the
+    game and the number are the disputed hand's."""
+
+    game = None
+    number = None
+
+
 class DisputeSerializer(VersionedSerializer):
-    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+    reason = serializers.CharField(
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The disputer's own words; needed unless `claim` differs from the hand.",
+    )
+    claim = ClaimSerializer(
+        required=False,
+        help_text="The hand as the disputer says it was, scored like an entry; the fields "
+        "where it differs come back in `differences` and are kept with the dispute.",
+    )
 
 
 class ReasonedSerializer(StrictSerializer):
@@ -491,7 +512,8 @@ class MatchOutputSerializer(serializers.Serializer):
 
 
 class HandDifferencesOutputSerializer(serializers.Serializer):
-    """Double entry: each field where the two entries disagree, as [first, second]."""
+    """Double entry, or a dispute's claim: each field where the two disagree, as [first
+    entry, second entry or claim]."""
 
     outcome = serializers.ListField(child=serializers.CharField(), required=False)
     knocker = serializers.ListField(child=serializers.CharField(allow_blank=True), required=False)
@@ -518,7 +540,8 @@ class HandActionOutputSerializer(serializers.Serializer):
     hand = HandOutputSerializer()
     differences = HandDifferencesOutputSerializer(
         required=False,
-        help_text="Only when a double entry disagrees with the first one (hand disputed).",
+        help_text="Only when a double entry, or a dispute's claim, disagrees with the "
+        "first entry (hand disputed).",
     )
 
 

@@ -35,6 +35,7 @@ from scoring.forms import (
     CARD_CHOICES,
     OUTCOME_CHOICES,
     AddPlayerForm,
+    ClaimForm,
     CorrectionForm,
     HandForm,
     SeatForm,
@@ -43,8 +44,8 @@ from scoring.forms import (
     new_key,
 )
 from scoring.hand_input import (
+    HandInput,
     card_text,
-    describe_differences,
     differences,
     hand_input_from,
     outcome_text,
@@ -645,14 +646,12 @@ def compare(request: HttpRequest, match_id: int) -> HttpResponse:
         }
         mine = {**mine, **(mine["cards"] or {})}
         entered_by = saved.entered_names[0] if saved.entered_names else _("an organiser")
-        me = context["seated"].name if context["seated"] else _("the other entry")
-        diff = differences(theirs, mine)
         context.update(
             hand=saved,
             rows=_clash_rows(match, theirs, mine),
-            differ=bool(diff),
-            reason=_("%(me)s entered other figures: %(differences)s")
-            % {"me": me, "differences": describe_differences(diff, names=(entered_by, me))},
+            differ=bool(differences(theirs, mine)),
+            # "Mine is right" sends this phone's figures: the dispute stores them as such
+            claim=ClaimForm(initial=form.cleaned_data, match=match),
             entered_by=entered_by,
         )
     return render(request, "scoring/_hand_clash.html", context)
@@ -772,10 +771,20 @@ def hand_action(request: HttpRequest, hand_id: int, action: str) -> HttpResponse
     }
     if action in ("dispute", "void"):
         kwargs["reason"] = data.get("reason") or ""
+    if action == "dispute" and ClaimForm.sent_in(request.POST):
+        kwargs["claim"] = _claim_of(request, hand, match)
     service(**kwargs)
     if action == "void":  # from the correction page, back to the match
         messages.success(request, _("%(hand)s voided.") % {"hand": _hand_words(hand)})
     return _after_write(request, match)
+
+
+def _claim_of(request: HttpRequest, hand: Hand, match: Match) -> HandInput:
+    """The figures a dispute says are right (the clash's ClaimForm), as a hand input."""
+    form = ClaimForm(request.POST, match=match)
+    _checked(form, str(CANNOT["dispute"]))
+    figures = {**form.hand_data(), "game": hand.game.number, "number": hand.number}
+    return hand_input_from(figures, names_of(match))
 
 
 def _hand_words(hand: Hand) -> str:

@@ -317,14 +317,26 @@ def confirm_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: s
 
 
 def dispute_hand(
-    *, hand_id: int, actor: Actor, version: int, reason: str, idempotency_key: str
+    *,
+    hand_id: int,
+    actor: Actor,
+    version: int,
+    reason: str,
+    idempotency_key: str,
+    claim: HandInput | None = None,
 ) -> Outcome:
     """The opponent disagrees with a pending hand, under the match lock on the hand as it
-    is then; the dispute moves the hand's version. Raises Forbidden, ServiceError
-    (`reason_required`), Conflict (`stale_version`, `not_pending`: confirmed first,
-    `match_closed`)."""
+    is then; the dispute moves the hand's version. `claim`: the hand as the disputer says
+    it was (its game and number the hand's), scored like an entry; the fields where it
+    differs are the dispute's `differences` on the ledger and in the answer, stored as
+    figures, so every reader reads them in their own language. `reason`: the disputer's
+    own words, needed when no figures differ. Raises Forbidden, RulesError (a claim no
+    rule scores), ServiceError (`reason_required`), Conflict (`stale_version`,
+    `not_pending`: confirmed first, `match_closed`)."""
     with transaction.atomic():
         payload = {"hand": hand_id, "version": version, "reason": reason}
+        if claim is not None:
+            payload["claim"] = claim.as_payload()
         hand, match, games, seat, key_hash, replay = _begin(
             hand_id, "dispute", payload, actor, idempotency_key
         )
@@ -337,16 +349,20 @@ def dispute_hand(
         first = hand.entries.filter(kind=Entry.Kind.SUBMIT).first()
         if seat and first is not None and first.seat == seat:
             raise Forbidden("own_entry", _("You entered this hand; withdraw it instead."))
-        require_reason(
-            reason,
-            _("Say what is wrong with hand %(number)s: a dispute needs a reason.")
-            % {"number": hand.number},
-        )
+        diff = _claimed_differences(match, hand, claim) if claim is not None else {}
+        if not diff:
+            require_reason(
+                reason,
+                _("Say what is wrong with hand %(number)s: a dispute needs a reason.")
+                % {"number": hand.number},
+            )
         entry = record_entry(
             match, actor, seat, Entry.Kind.DISPUTE, payload, idempotency_key, key_hash, hand=hand
         )
         before = snapshot(hand)
         _mark_disputed(hand)
+        if diff:
+            entry.response_extra = {"differences": diff}
         log(
             match,
             "hand_disputed",
@@ -355,9 +371,15 @@ def dispute_hand(
             entry=entry,
             reason=reason,
             before=before,
-            after=snapshot(hand),
+            after={**snapshot(hand), "differences": diff} if diff else snapshot(hand),
         )
         return finish(entry, hand)
+
+
+def _claimed_differences(match: Match, hand: Hand, claim: HandInput) -> dict[str, list]:
+    """The fields where `claim`, scored under the match's rules, differs from `hand`."""
+    values = hand_values(claim, score_entered(claim, RuleProfile.from_dict(match.rules)))
+    return differences(_comparable(hand), {**values, **(values["cards"] or {})})
 
 
 def withdraw_hand(*, hand_id: int, actor: Actor, version: int, idempotency_key: str) -> Outcome:

@@ -16,6 +16,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 
 from ginclub import ledger
+from scoring.hand_input import LABELS as HAND_LABELS
+from scoring.hand_input import describe_differences
 from scoring.models import Penalty
 from scoring.rules.profiles import OPTION_TITLES, PROFILE_TITLES
 
@@ -62,6 +64,8 @@ LABELS = {
     "details": gettext_noop("what happened"),
     "active": gettext_noop("standing"),
     "seat": gettext_noop("against"),
+    # a dispute's figures: [the hand's, the disputer's] by field (scoring.hand_input)
+    "differences": gettext_noop("figures in dispute"),
 }
 # Other fields as the page names them: English says the key with spaces (as before),
 # other languages a label (tournament and season settings, rounds). A rule option is
@@ -208,6 +212,8 @@ def _text(value: Any, field: str, names: dict[str, str]) -> str:
     whole = ledger.value_text(field, value)
     if whole is not None:
         return whole
+    if field == "differences" and _figures(value):
+        return describe_differences(value, seats=names)
     if field in MOMENTS and isinstance(value, str):
         moment = parse_datetime(value)
         if moment is not None:  # an ISO moment, in the reader's way of writing dates
@@ -241,6 +247,14 @@ def _text(value: Any, field: str, names: dict[str, str]) -> str:
     if field == "outcome":
         return str(value).replace("_", " ")
     return str(value)
+
+
+def _figures(value: Any) -> bool:
+    """Whether `value` is a dispute's figures as the services write them."""
+    return isinstance(value, dict) and all(
+        key in HAND_LABELS and isinstance(pair, list) and len(pair) == 2
+        for key, pair in value.items()
+    )
 
 
 def _label(key: str) -> str:

@@ -55,11 +55,14 @@ def test_the_clash_and_dispute_views_pass_axe(phone):
     expect(bob.get_by_test_id("hand-clash")).to_contain_text("Alice saved")
     expect(bob.locator("ol.hands > li .hand-cards")).to_contain_text("5♥", timeout=10000)
     assert_accessible(bob, name="two entries and the cards to confirm")
+    expect(bob.get_by_test_id("clash-reason")).to_have_value("")  # for Bob's own words
     bob.get_by_test_id("clash-dispute").click()
     expect(bob.get_by_test_id("next-step-1")).to_be_visible(timeout=10000)
     assert_accessible(bob, name="disputed hand, disputer")
     expect(alice.get_by_test_id("next-step-1")).to_be_visible(timeout=10000)
+    # the figures Bob claimed, kept as figures and worded for the reader
     expect(alice.locator("ol.hands")).to_contain_text(
-        "Bob entered other figures: knocker's deadwood: 2 (Alice) vs 5 (Bob)"
+        "Disputed: knocker's deadwood: 2 (Alice) vs 5 (Bob)"
     )
+    expect(alice.locator("ol.hands")).not_to_contain_text("entered other figures")
     assert_accessible(alice, name="disputed hand, enterer")

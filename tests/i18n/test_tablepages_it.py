@@ -170,7 +170,6 @@ def test_numbers_that_feed_code_are_never_written_the_italian_way(settings):
         "rows": [],
         "entered_by": "Bob",
         "new_key": "k",
-        "reason": "",
         "seat": "A",
         "match": SimpleNamespace(agreement="confirm"),
     }

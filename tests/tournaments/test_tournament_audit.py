@@ -18,8 +18,10 @@ from ginclub.permissions import Actor
 from scoring import services as scoring
 from scoring.models import Club, Hand, LedgerRow
 from tests.factories import UserFactory
-from tests.tournaments.audit_world import audited_event, auditor_of, match_of
+from tests.tournaments.audit_world import audited_event, auditor_of, knock, match_of
+from tests.tournaments.helpers import new_event
 from tournaments import selectors
+from tournaments import services as tournaments
 
 pytestmark = pytest.mark.django_db
 
@@ -77,6 +79,33 @@ def test_every_exception_is_listed_with_who_device_when_why_before_and_after(eve
     timed = next(f for f in audit.exceptions if f.kind == "time_policy")
     assert timed.why == "time was called and P01 led on games"
     assert all(len(found.hash) == 64 and not found.broken for found in audit.exceptions)
+
+
+def test_a_disputes_claimed_figures_are_in_the_readers_language(club, organiser):
+    """A dispute from the clash keeps the disputer's figures as figures: its why was
+    the sentence "P02 entered other figures: ..." in the disputer's language."""
+    event = new_event(club, organiser, players=2, rounds=1)
+    rnd = tournaments.draft_round(tournament_id=event.pk, actor=Actor(user=organiser))
+    tournaments.publish_round(round_id=rnd.pk, actor=Actor(user=organiser))
+    match = rnd.pairings.get().match
+    hand = scoring.submit_hand(
+        match_id=match.pk,
+        actor=Actor(player=match.player_a),
+        hand=knock(1, 1, kd=2, dd=30),
+        idempotency_key="p01-1",
+    ).hand
+    scoring.dispute_hand(
+        hand_id=hand.pk,
+        actor=Actor(player=match.player_b),
+        version=1,
+        reason="recounted",
+        claim=knock(1, 1, kd=5, dd=30),
+        idempotency_key="p02-1",
+    )
+    with translation.override("it"):
+        why = selectors.tournament_audit(event, kind="dispute").exceptions[0].why
+    figures = "deadwood di chi bussa: 2 (P01) contro 5 (P02); punti: 28 (P01) contro 25 (P02)"
+    assert why == f"{figures} · «recounted»"
 
 
 def test_hands_the_two_players_agreed_are_not_exceptions(event):

@@ -35,8 +35,8 @@ from django.utils.translation import gettext, gettext_noop, pgettext
 
 from ginclub import ledger
 from ginclub.errors import ServiceError
-from scoring.hand_input import STATE_WORDS, outcome_text
-from scoring.models import LedgerRow, Penalty
+from scoring.hand_input import STATE_WORDS, dispute_words, outcome_text
+from scoring.models import Entry, LedgerRow, Penalty
 from tournaments.models import Pairing, Tournament
 from tournaments.selectors.corrections import result_text
 from tournaments.selectors.exports import safe
@@ -273,13 +273,42 @@ def _check(tournament, chain: str, rows: int, places, broken, differences) -> Ch
 
 def _exceptions(rows: list[LedgerRow], places, checks) -> list[AuditException]:
     found = []
+    firsts = _first_entrants(rows)
     for index, row in enumerate(rows):
         kind = _kind_of(row)
         if kind is None:
             continue
-        ended = _dispute_end(row, rows[index + 1 :]) if kind == "dispute" else ""
-        found.append(_exception(row, kind, places.get(row.match_id, Place()), checks, ended))
+        place = places.get(row.match_id, Place())
+        if kind == "dispute":
+            ended = _dispute_end(row, rows[index + 1 :])
+            why = _dispute_why(row, place, firsts.get(row.hand_id, ""))
+        else:
+            ended = ""
+            why = reason_text(row.reason) if kind == "time_policy" else row.reason
+        found.append(_exception(row, kind, place, checks, ended, why))
     return found
+
+
+def _first_entrants(rows: list[LedgerRow]) -> dict[int, str]:
+    """{hand id: the seat of its first entry ("": an organiser)} for the disputed hands."""
+    disputed = {row.hand_id for row in rows if row.action == "hand_disputed"}
+    firsts: dict[int, str] = {}
+    entries = Entry.objects.filter(hand_id__in=disputed, kind=Entry.Kind.SUBMIT).order_by("id")
+    for hand_id, seat in entries.values_list("hand_id", "seat"):
+        firsts.setdefault(hand_id, seat)
+    return firsts
+
+
+def _dispute_why(row: LedgerRow, place: Place, first: str) -> str:
+    """What a dispute said, in the reader's language: the figures in dispute (the first
+    entry's and the disputer's, by name) and the disputer's own words."""
+    seat = row.entry.seat if row.entry is not None else ""
+    names = (
+        place.names.get(first, "?") if first else gettext("an organiser"),
+        place.names.get(seat, "?") if seat else gettext("an organiser"),
+    )
+    diff = (row.after or {}).get("differences")
+    return dispute_words(diff, row.reason, names=names, seats=place.names) if diff else row.reason
 
 
 def _kind_of(row: LedgerRow) -> str | None:
@@ -300,7 +329,9 @@ def _result(values: dict | None) -> tuple:
     return (values.get("winner"), values.get("games_won"), values.get("points"))
 
 
-def _exception(row: LedgerRow, kind: str, place: Place, checks, ended: str) -> AuditException:
+def _exception(
+    row: LedgerRow, kind: str, place: Place, checks, ended: str, why: str
+) -> AuditException:
     entry, after_of = row.entry, row.after or {}
     broken = checks.get(row.chain)
     before, after = _said(row, kind, place)
@@ -317,7 +348,7 @@ def _exception(row: LedgerRow, kind: str, place: Place, checks, ended: str) -> A
         who=row.actor,
         device=entry.device if entry is not None else str(after_of.get("device") or ""),
         ip=(entry.ip or "") if entry is not None else str(after_of.get("ip") or ""),
-        why=reason_text(row.reason) if kind == "time_policy" else row.reason,
+        why=why,
         before=before,
         after=after,
         ended=ended,
