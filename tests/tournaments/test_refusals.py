@@ -58,8 +58,23 @@ def test_publishing_a_published_round_answers_the_refusal_page(org, running):
     response = org.post(manage(running, "rounds/1/publish/"), HTTP_REFERER=dashboard)
     page = text(response)
     assert response.status_code == 409
-    assert "Round 1 is published, not draft." in page
+    assert "Round 1 was published already, perhaps from another tab: nothing was changed." in page
     assert "<title>Not done" in page and f'href="{dashboard}"' in page  # site layout, Back
+
+
+def test_closing_a_round_closed_in_another_tab_says_it_was_closed_already(org, running):
+    """A walk closed round 1 in one tab, then tapped "Close round 1" in a second and read
+    "Round 1 is closed, not published.": a round that had been published all along."""
+    for pairing in running.pairings.exclude(match=None):
+        org.post(
+            manage(running, f"tables/{pairing.pk}/result/"),
+            {"winner": "A", "games_a": 1, "games_b": 0, "points_a": 0, "points_b": 0,
+             "reason": "score sheet"},
+        )  # fmt: skip
+    assert org.post(manage(running, "rounds/1/close/")).status_code == 302
+    page = text(org.post(manage(running, "rounds/1/close/")))
+    assert "Round 1 was closed already, perhaps from another tab: nothing was changed." in page
+    assert "not published" not in page
 
 
 def test_closing_a_round_with_tables_open_answers_the_htmx_partial(org, running):

@@ -181,7 +181,7 @@ def test_adjustments_are_refused_with_a_reason_and_change_nothing(club, organise
             round_id=rnd.pk, actor=actor(organiser), player_a=reg(event, "P01").pk, player_b=None
         )
     publish(rnd, organiser)
-    with pytest.raises(Conflict, match="Round 1 is published, not draft"):
+    with pytest.raises(Conflict, match="Round 1 was published already"):
         services.swap_players(
             round_id=rnd.pk,
             actor=actor(organiser),
@@ -212,7 +212,7 @@ def test_publish_numbers_tables_and_starts_matches_with_the_event_rules(club, or
         assert selectors.table_path(match) == f"/t/{token}/"
     assert "<svg" in selectors.qr_svg("http://club.example.org/t/abc/")
     assert rnd.state == "published" and rnd.published_at is not None
-    with pytest.raises(Conflict, match="not draft"):
+    with pytest.raises(Conflict, match="was published already"):
         publish(rnd, organiser)
 
 

@@ -110,15 +110,23 @@ def log(
 # ------------------------------------------------------------------------- rounds
 
 
+ROUND_STATES = [Round.State.DRAFT, Round.State.PUBLISHED, Round.State.CLOSED]
+
+
 def require_state(rnd: Round, state: str) -> None:
-    if rnd.state != state:
-        raise Conflict(
-            f"not_{state}",
-            # Translators: "Round 2 is published, not a draft." (the rounds' states).
-            _("Round %(number)s is %(state)s, not %(wanted)s.")
-            % {
-                "number": rnd.number,
-                "state": rnd.get_state_display(),
-                "wanted": Round.State(state).label,
-            },
+    """Raises Conflict (`not_<state>`). A round already past `state` is most often a
+    second tap, or a second tab, doing what was done: said so, not as a contradiction."""
+    if rnd.state == state:
+        return
+    words = {"number": rnd.number, "state": rnd.get_state_display()}
+    if ROUND_STATES.index(rnd.state) > ROUND_STATES.index(state):
+        # Translators: "Round 2 was published already, perhaps from another tab: ...".
+        message = _(
+            "Round %(number)s was %(state)s already, perhaps from another tab: nothing was "
+            "changed."
         )
+    else:
+        # Translators: "Round 2 is published, not a draft." (the rounds' states).
+        message = _("Round %(number)s is %(state)s, not %(wanted)s.")
+        words["wanted"] = Round.State(state).label
+    raise Conflict(f"not_{state}", message % words)
