@@ -122,8 +122,7 @@ def require_state(rnd: Round, state: str) -> None:
     if ROUND_STATES.index(rnd.state) > ROUND_STATES.index(state):
         # Translators: "Round 2 was published already, perhaps from another tab: ...".
         message = _(
-            "Round %(number)s was %(state)s already, perhaps from another tab: nothing was "
-            "changed."
+            "Round %(number)s was %(state)s already, perhaps from another tab: nothing was changed."
         )
     else:
         # Translators: "Round 2 is published, not a draft." (the rounds' states).
