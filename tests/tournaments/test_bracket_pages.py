@@ -141,3 +141,20 @@ def test_the_bracket_board_answers_a_repeated_poll_with_a_304(
     with django_assert_max_num_queries(7):
         again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304 and again.content == b""
+
+
+def test_a_box_decided_over_the_hands_says_who_decided_it(client, club, organiser):
+    """A walk recorded a no-show by hand (0–0, the organiser's result) and read the bracket
+    box 'Dev 0, Eve 0' with nothing to say why Dev went through; time's 0–0 alike."""
+    event = seeded_six(club, organiser)
+    rnd = play_round(event, organiser, play=False, close=False)
+    no_show = rnd.pairings.exclude(player_b=None).order_by("table").first()
+    services.record_result(
+        pairing_id=no_show.pk, actor=actor(organiser), winner="A", reason="P02 did not come"
+    )
+    html = page(client, event).content.decode()
+    assert html.count('data-testid="decided-by"') == 1
+    assert "decided by: organiser" in words(page(client, event))
+    assert "P02 did not come" not in html  # the reason stays on the organiser's pages
+    client.cookies["django_language"] = "it"
+    assert "deciso da: organizzatore" in words(page(client, event))

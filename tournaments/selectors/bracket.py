@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
+from scoring.models import Match
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.pairing.bracket import Box, Played, Slot, fill_bracket, round_name
 from tournaments.selectors.events import field_size
@@ -101,6 +102,9 @@ class BoxView:
     top: SlotView
     bottom: SlotView
     state: str  # "bye", "waiting", "playing", "finished"
+    # Who decided a finished match over the hands (Match.DecidedBy's words), else "": a
+    # no-show's or time's 0–0 would otherwise read as a win from nothing.
+    decided_by: str = ""
 
     @property
     def slots(self) -> tuple[SlotView, SlotView]:
@@ -138,8 +142,9 @@ def bracket(tournament: Tournament, *, hidden_after: int | None = None) -> Brack
     rows = list(
         Pairing.objects.filter(round_id__in=published.values())
         .order_by("round__number", "position")
-        .values(*PAIRING_FIELDS, "table")
+        .values(*PAIRING_FIELDS, "table", "match__decided_by")
     )
+    decided_by = {row["id"]: row["match__decided_by"] for row in rows}
     seeded = start in published
     seeds = list(tournament.roster) if seeded else []
     field = _field(tournament, seeds)
@@ -153,7 +158,9 @@ def bracket(tournament: Tournament, *, hidden_after: int | None = None) -> Brack
     total = len(chart)
     view_rounds = [
         BracketRound(
-            start + r, chart_words(round_name(r, total)), [_box(box, names) for box in boxes]
+            start + r,
+            chart_words(round_name(r, total)),
+            [_box(box, names, decided_by) for box in boxes],
         )
         for r, boxes in enumerate(chart)
     ]
@@ -200,7 +207,7 @@ def _slot(slot: Slot, names: dict[int, str], decided: bool) -> SlotView:
     )
 
 
-def _box(box: Box, names: dict[int, str]) -> BoxView:
+def _box(box: Box, names: dict[int, str], decided_by: dict[int, str]) -> BoxView:
     decided = box.winner is not None
     if box.match.bye or box.bottom.bye:
         state = "bye"
@@ -216,4 +223,9 @@ def _box(box: Box, names: dict[int, str]) -> BoxView:
         top=_slot(box.top, names, decided),
         bottom=_slot(box.bottom, names, decided),
         state=state,
+        decided_by=_decided_by(decided_by.get(played.ref) if decided and played else None),
     )
+
+
+def _decided_by(value: str | None) -> str:
+    return Match.DecidedBy(value).label if value else ""
