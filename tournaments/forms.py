@@ -244,7 +244,14 @@ class TournamentForm(RuleOptionsMixin, forms.Form):
         initial=Tournament.Format.SWISS,
     )
     rounds = forms.IntegerField(
-        label=gettext_lazy("Swiss rounds"), min_value=1, max_value=50, initial=5
+        label=gettext_lazy("Swiss rounds"),
+        min_value=1,
+        max_value=50,
+        initial=5,
+        help_text=gettext_lazy(
+            "Swiss formats only: a round robin has as many rounds as it takes everyone to "
+            "meet, a single elimination as many as it takes to leave one player."
+        ),
     )
     cut_size = forms.TypedChoiceField(
         label=gettext_lazy("Top cut"),

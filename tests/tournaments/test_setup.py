@@ -168,3 +168,11 @@ def test_swiss_rounds_stay_once_the_top_cut_has_started(club, organiser):
     with pytest.raises(Conflict) as refused:
         services.update_tournament(tournament_id=tournament.pk, actor=actor(organiser), rounds=3)
     assert refused.value.message == "The top cut has started: the number of Swiss rounds stays 2."
+
+
+def test_the_swiss_rounds_field_says_the_other_formats_set_their_own_rounds(client, organiser):
+    """A walk chose round robin and read 'Swiss rounds: 5' beneath it with no word on
+    whether a round robin of five players would stop after 5 rounds (it plays them all)."""
+    client.force_login(organiser)
+    page = client.get("/tournaments/new/").content.decode()
+    assert "Swiss formats only: a round robin has as many rounds as it takes everyone" in page
