@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from ginclub import checkpoints, ledger
 from scoring.models import Game, Hand, LedgerRow, Match
@@ -53,6 +54,28 @@ HAND_FIELDS = (
     "winner",
 )
 PENALTY_ACTIONS = ("penalty_recorded", "penalty_reversed")
+# A difference's field as a reader names it (msgids the ledger page uses too); a rules
+# option is named by its key.
+FIELD_WORDS = {
+    "row": gettext_noop("the row itself"),
+    "game": gettext_noop("game"),
+    "number": gettext_noop("number"),
+    "state": gettext_noop("state"),
+    "version": gettext_noop("version"),
+    "outcome": gettext_noop("how it ended"),
+    "knocker": gettext_noop("knocked"),
+    "knocker_deadwood": gettext_noop("knocker's deadwood"),
+    "defender_deadwood": gettext_noop("defender's deadwood"),
+    "points": gettext_noop("points"),
+    "winner": gettext_noop("winner"),
+    "hand_points": gettext_noop("hand points"),
+    "totals": gettext_noop("totals"),
+    "games_won": gettext_noop("games won"),
+    "decided_by": gettext_noop("decided by"),
+    "score": gettext_noop("the score"),
+}
+SEATED = ("knocker", "winner")  # fields whose value is a seat: the player's name
+BY_SEAT = ("hand_points", "totals", "games_won", "points")  # [A, B] or {"A": .., "B": ..}
 VALUE_FIELDS = ("version", "outcome", "knocker_deadwood", "defender_deadwood", "points", "winner")
 
 
@@ -66,25 +89,38 @@ class Difference:
     field: str
     ledger: Any
     table: Any
+    # seat letter -> player's name, for the sentence (replay_match fills it)
+    names: dict[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def chain(self) -> str:
         return f"match:{self.match_id}"
 
     def __str__(self) -> str:
+        # "match:10: hand 5 of game 1, defender's deadwood: 55 in the tables, 35 on the ledger"
         return _(
-            "%(chain)s: %(what)s %(field)s is %(table)s in the tables, %(ledger)s on the ledger"
+            "%(chain)s: %(what)s, %(field)s: %(table)s in the tables, %(ledger)s on the ledger"
         ) % {
             "chain": self.chain,
             "what": self.what,
-            "field": self.field,
-            "table": _shown(self.table),
-            "ledger": _shown(self.ledger),
+            "field": _(FIELD_WORDS[self.field]) if self.field in FIELD_WORDS else self.field,
+            "table": self._shown(self.table),
+            "ledger": self._shown(self.ledger),
         }
 
-
-def _shown(value: Any) -> str:
-    return _("missing") if value is None else repr(value)
+    def _shown(self, value: Any) -> str:
+        """A value in words: seats as the players' names ({"A": 188, "B": 288} and
+        [188, 288] read "Finn 188, Ada 288"), nothing as "missing"."""
+        if value is None:
+            return _("missing")
+        seats = self.names or {"A": "A", "B": "B"}
+        if self.field in BY_SEAT and isinstance(value, list) and len(value) == 2:
+            value = dict(zip("AB", value, strict=True))
+        if self.field in BY_SEAT and isinstance(value, dict) and set(value) <= set(seats):
+            return ", ".join(f"{seats[seat]} {value[seat]}" for seat in sorted(value))
+        if self.field in SEATED and value in seats:
+            return seats[value]
+        return str(value)
 
 
 @dataclass
@@ -138,15 +174,16 @@ def replay_match(match: Match) -> list[Difference]:
     try:
         profile = RuleProfile.from_dict(replayed.rules or match.rules)
         expected_games = _games(replayed, profile)
-        return (
-            differences
-            + _compare_games(match, games, expected_games)
-            + _result(match, replayed, expected_games, profile)
-        )
+        differences += _compare_games(match, games, expected_games)
+        differences += _result(match, replayed, expected_games, profile)
     except (RulesError, KeyError, TypeError, ValueError) as error:
         # rows the engine cannot score (a chain that broke there says which row)
         what = _("the ledger's hands")
-        return differences + [Difference(match.pk, what, "score", str(error), None)]
+        differences.append(Difference(match.pk, what, "score", str(error), None))
+    if not differences:
+        return differences
+    names = {"A": match.player_a.name, "B": match.player_b.name}
+    return [replace(difference, names=names) for difference in differences]
 
 
 def _rules(match: Match, replayed: Replayed) -> list[Difference]:

@@ -108,5 +108,5 @@ def test_a_hands_table_edited_behind_a_fitting_chain_is_named_on_the_page(
     text = page(client, organiser, audited)
     assert "The chain does not verify" not in text
     assert "The match's tables differ from its ledger:" in text
-    assert "hand 1 of game 1 points" in text
+    assert f"hand 1 of game 1, points: {hand.points + 20} in the tables, {hand.points} on" in text
     assert "Verified:" not in text

@@ -189,6 +189,28 @@ def test_a_forged_result_and_a_hand_missing_from_the_ledger_are_named(played):
     assert ("hand 3 of game 1", "row") in named
 
 
+def test_each_difference_reads_in_words_with_the_players_names(played):
+    """A walk forged a hand and read on the audit page 'hand 5 of game 1
+    defender_deadwood is 55 in the tables, 35 on the ledger' and 'the result points is
+    {'A': 188, 'B': 288} in the tables': the field's code and Python's spelling."""
+    hand = Hand.objects.get(game__match=played, number=1)
+    Hand.objects.filter(pk=hand.pk).update(defender_deadwood=hand.defender_deadwood + 20)
+    type(played).objects.filter(pk=played.pk).update(winner="B", points_b=500)
+    played.refresh_from_db()
+    said = {(d.what, d.field): str(d) for d in replay.replay_match(played)}
+    chain = f"match:{played.pk}"
+    assert said[("hand 1 of game 1", "defender_deadwood")] == (
+        f"{chain}: hand 1 of game 1, defender's deadwood: "
+        f"{hand.defender_deadwood + 20} in the tables, {hand.defender_deadwood} on the ledger"
+    )
+    assert said[("the result", "winner")].endswith(
+        "the result, winner: Bob in the tables, missing on the ledger"
+    )
+    points = said[("the result", "points")]
+    assert "the result, points: Alice " in points and ", Bob 500 in the tables, Alice " in points
+    assert "{" not in points and "'" not in points
+
+
 def test_an_edited_checkpoint_is_named(played):
     path = ledger_keys.ledger_dir() / checkpoints.FILE
     checkpoint = json.loads(path.read_bytes())
