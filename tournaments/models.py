@@ -158,6 +158,18 @@ class Tournament(models.Model):
         """This tournament's ledger chain."""
         return f"tournament:{self.pk}"
 
+    # The settings that decide which of its results a visitor may read (its privacy and
+    # the hiding options, which count rounds: tournaments.selectors.events.held_rounds).
+    VISIBILITY_SETTINGS = frozenset(
+        {"public", "hide_last_rounds", "hide_standings_during_round", "rounds"}
+    )
+
+    @property
+    def holds_results(self) -> bool:
+        """Whether it keeps some results from the public while it runs (a round closing,
+        or the event finishing, may then release them)."""
+        return bool(self.hide_last_rounds or self.hide_standings_during_round)
+
 
 class Registration(models.Model):
     tournament = models.ForeignKey(

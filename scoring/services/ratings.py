@@ -5,9 +5,12 @@ Terms:
     rated match  a finished or closed match with a winner, whoever decided it (the
                  hands, an organiser, the time policy, a penalty), of a club night or a
                  tournament anybody may know of: a private tournament's tables are not
-                 rated, since the rated list's readers are more than the tournament's own
-                 (ginclub.permissions.visible_matches for a visitor). A match still in
-                 play, or stopped without a winner, is not rated.
+                 rated, since the rated list's readers are more than the tournament's own,
+                 nor a result its event still holds back (hide_last_rounds,
+                 hide_standings_during_round): a rating that moved would tell it
+                 (ginclub.permissions.readable_results for a visitor; the event queues a
+                 re-rating when the hold lifts). A match still in play, or stopped
+                 without a winner, is not rated.
     mu, sigma    the model's estimate of a player's strength and its uncertainty; a new
                  player starts at mu 25, sigma 25/3.
     ordinal      mu - 3 sigma, what the lists show and sort by: it starts at 0 and rises as
@@ -79,7 +82,7 @@ def rate(matches: Iterable[RatedMatch]) -> Rated:
 
 def rated_matches(club_id: int) -> list[RatedMatch]:
     rows = (
-        permissions.visible_matches(Actor())
+        permissions.readable_results(Actor())
         .filter(club_id=club_id, state__in=DONE)
         .exclude(winner="")
         .order_by("created_at", "pk")

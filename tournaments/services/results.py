@@ -30,6 +30,7 @@ from ginclub.permissions import Actor
 from scoring import services as scoring
 from scoring.models import Match
 from scoring.selectors import current_standing
+from scoring.services.ratings import queue_ratings
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.pairing import Phrase, Worded
 from tournaments.selectors import play
@@ -588,6 +589,8 @@ def close_round(*, round_id: int, actor: Actor) -> Round:
             tournament.state = Tournament.State.FINISHED
             tournament.save(update_fields=["state"])
             log(tournament, "tournament_finished", actor, after={"rounds": rnd.number})
+        if tournament.holds_results:  # results it held back may now be read, so rated
+            queue_ratings(tournament.club_id)
     return rnd
 
 

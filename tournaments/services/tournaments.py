@@ -149,7 +149,8 @@ def update_tournament(*, tournament_id: int, actor: Actor, **changes: Any) -> To
             _check_rounds_change(tournament)
         if changed:
             tournament.save()
-            if "public" in changed:  # its tables join the club's ratings, or leave them
+            if Tournament.VISIBILITY_SETTINGS & changed.keys():
+                # results a visitor may read join the club's ratings, or leave them
                 queue_ratings(tournament.club_id)
             log(
                 tournament,
