@@ -7,6 +7,7 @@ import itertools
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from ginclub import ledger
@@ -378,6 +379,63 @@ def test_round_robin_plays_every_pair_once_then_finishes(club, organiser):
     assert sorted(byes) == names
     event.refresh_from_db()
     assert event.state == "finished" and selectors.rounds_planned(event) == 5
+
+
+def round_robin_meetings(event, organiser, rounds: int) -> tuple[list, list]:
+    """Play `rounds` rounds (round 1 drafted already): the pairs that met, and the byes."""
+    met, byes = [], []
+    rnd = event.round_set.get(number=1)
+    for number in range(1, rounds + 1):
+        if number > 1:
+            rnd = draft(event, organiser)
+        services.publish_round(round_id=rnd.pk, actor=actor(organiser))
+        rnd.refresh_from_db()
+        for pairing in rnd.pairings.exclude(player_b=None):
+            win(pairing, organiser, pairing.player_a.player.name, "2-0")
+        services.close_round(round_id=rnd.pk, actor=actor(organiser))
+        for a, b in pairs_of(rnd):
+            (byes.append(a) if b is None else met.append(frozenset((a, b))))
+    return met, byes
+
+
+@pytest.mark.parametrize("adjust", ["swap", "fix", "fix_bye"])
+def test_a_round_robin_adjusted_in_round_one_still_meets_everyone_once(club, organiser, adjust):
+    """A walk swapped two players in round 1 of a round robin of seven and saw the
+    schedule pair two of them again in round 3 and round 6, and two pairs never."""
+    event = new_event(club, organiser, players=5, format="round_robin")
+    rnd = draft(event, organiser)
+    assert pairs_of(rnd) == [("P02", "P05"), ("P03", "P04"), ("P01", None)]
+    by, ids = actor(organiser), {name: reg(event, name).pk for name in ("P01", "P02", "P03")}
+    if adjust == "swap":
+        services.swap_players(round_id=rnd.pk, actor=by, first=ids["P02"], second=ids["P03"])
+    elif adjust == "fix":
+        services.fix_pairing(round_id=rnd.pk, actor=by, player_a=ids["P02"], player_b=ids["P03"])
+    else:
+        services.fix_pairing(round_id=rnd.pk, actor=by, player_a=ids["P02"], player_b=None)
+    changed = pairs_of(rnd)
+    met, byes = round_robin_meetings(event, organiser, 5)
+    assert sorted(map(sorted, met[:2])) == sorted(sorted(p) for p in changed if p[1])
+    every = [frozenset(p) for p in itertools.combinations([f"P0{n}" for n in range(1, 6)], 2)]
+    assert sorted(met, key=sorted) == sorted(every, key=sorted)  # each pair once
+    assert sorted(byes) == [f"P0{n}" for n in range(1, 6)]
+
+
+def test_a_later_round_of_a_round_robin_keeps_its_schedule(club, organiser):
+    event = new_event(club, organiser, players=4, format="round_robin")
+    play_round(event, organiser)
+    rnd = draft(event, organiser)
+    (a, b), (c, _d) = pairs_of(rnd)
+    with pytest.raises(Conflict) as refused:
+        services.swap_players(
+            round_id=rnd.pk, actor=actor(organiser), first=reg(event, a).pk, second=reg(event, c).pk
+        )
+    assert refused.value.code == "round_robin_schedule"
+    assert "Round 2 of a round robin follows the schedule set in round 1" in refused.value.message
+    assert pairs_of(rnd) == [(a, b), (c, _d)]
+    client = Client()  # the page offers no swap that would only be refused
+    client.force_login(organiser)
+    page = client.get(f"/tournaments/{event.slug}/manage/rounds/").content.decode()
+    assert 'data-testid="schedule-fixed"' in page and "Swap two players" not in page
 
 
 def test_round_robin_gives_a_withdrawn_players_opponent_a_bye(club, organiser):

@@ -334,6 +334,7 @@ def swap_players(
         require_state(rnd, Round.State.DRAFT)
         pairings = _draft_pairings(rnd)
         before = _layout(pairings)
+        _keep_schedule(tournament, rnd, first, second)
         _swap(_slot(pairings, first), _slot(pairings, second), reason)
         log(
             tournament,
@@ -372,6 +373,7 @@ def fix_pairing(
                     "invalid",
                     _("%(name)s already has the bye.") % {"name": bye.player_a.player.name},
                 )
+            _keep_schedule(tournament, rnd, player_a, bye.player_a_id)
             _swap(slot_a, (bye, "a"), reason)
         else:
             if player_b == player_a:
@@ -381,9 +383,13 @@ def fix_pairing(
                 raise ServiceError("invalid", _("These two players already play each other."))
             pairing = slot_a[0]
             if pairing.player_b_id is None:  # a has the bye: a's rival moves in beside b
-                _swap(slot_a, (slot_b[0], "b" if slot_b[1] == "a" else "a"), reason)
+                rival = (slot_b[0], "b" if slot_b[1] == "a" else "a")
+                _keep_schedule(tournament, rnd, player_a, _player_at(rival))
+                _swap(slot_a, rival, reason)
             else:
-                _swap(slot_b, (pairing, "b" if slot_a[1] == "a" else "a"), reason)
+                rival = (pairing, "b" if slot_a[1] == "a" else "a")
+                _keep_schedule(tournament, rnd, player_b, _player_at(rival))
+                _swap(slot_b, rival, reason)
         log(
             tournament,
             "pairing_fixed",
@@ -431,6 +437,35 @@ def _swap(first: Slot, second: Slot, reason: str) -> None:
             pairing.player_a, pairing.player_b = pairing.player_b, None
         pairing.reason = note[:200]
         pairing.save(update_fields=["player_a", "player_b", "reason"])
+
+
+def _player_at(slot: Slot) -> int:
+    pairing, side = slot
+    return getattr(pairing, f"player_{side}_id")
+
+
+def _keep_schedule(tournament: Tournament, rnd: Round, first: int, second: int) -> None:
+    """A round robin's rounds come from its roster by the circle method: in round 1 two
+    players trading places trade them in the roster, so every later round follows and
+    everyone still meets everyone once. A later round would make two players meet twice
+    and two never: refused (`round_robin_schedule`)."""
+    if rnd.stage != Round.Stage.ROUND_ROBIN:
+        return
+    if rnd.number != 1:
+        raise Conflict(
+            "round_robin_schedule",
+            _(
+                "Round %(number)s of a round robin follows the schedule set in round 1, so "
+                "that everyone meets everyone once: a change here would have two players "
+                "meet twice and two never. Withdraw a player who has left instead (their "
+                "opponents have the bye)."
+            )
+            % {"number": rnd.number},
+        )
+    roster = list(tournament.roster)
+    i, j = roster.index(first), roster.index(second)
+    roster[i], roster[j] = second, first
+    _set_roster(tournament, roster)
 
 
 def _layout(pairings: list[Pairing]) -> list[list]:
