@@ -83,6 +83,10 @@ def test_pure_pairing_refusals_and_stored_reasons_read_in_italian():
             reason_text("the winner of table 2 of round 1 and a player through without playing")
             == "il vincente del tavolo 2 del turno 1 e un giocatore passato senza giocare"
         )
+        assert (
+            reason_text("a player through without playing and the winner of table 1 of round 1")
+            == "un giocatore passato senza giocare e il vincente del tavolo 1 del turno 1"
+        )
         assert reason_text("two players through round 1 without playing") == (
             "due giocatori passati dal turno 1 senza giocare"
         )

@@ -463,8 +463,8 @@ def test_single_elimination_seeds_byes_to_the_top_and_ends_with_the_final(club, 
     # numbered nowhere
     assert [p.table for p in first.pairings.order_by("position")] == [None, 1, None, 2]
     assert [p.reason for p in second.pairings.order_by("position")] == [
-        "the winner of table 1 of round 1 and a player through without playing",
-        "the winner of table 2 of round 1 and a player through without playing",
+        "a player through without playing and the winner of table 1 of round 1",
+        "a player through without playing and the winner of table 2 of round 1",
     ]
     final = play_round(event, organiser, {"P04": "2-1"})
     assert pairs_of(final) == [("P06", "P04")]

@@ -30,6 +30,10 @@ WINNERS_OF_TABLES = gettext_noop("winners of tables %(first)s and %(second)s of 
 WINNER_OF_TABLE_AND_BYE = gettext_noop(
     "the winner of table %(table)s of round %(round)s and a player through without playing"
 )
+# The same, the player through without playing named first, as the pair reads ("Ada v Dev").
+BYE_AND_WINNER_OF_TABLE = gettext_noop(
+    "a player through without playing and the winner of table %(table)s of round %(round)s"
+)
 THROUGH_WITHOUT_PLAYING = gettext_noop("two players through round %(round)s without playing")
 # What drafts before the tables named them stored ("matches" by place in the round).
 WINNERS_OF = gettext_noop("winners of matches %(first)s and %(second)s")
@@ -38,6 +42,7 @@ REASONS = (
     SEEDS,
     WINNERS_OF_TABLES,
     WINNER_OF_TABLE_AND_BYE,
+    BYE_AND_WINNER_OF_TABLE,
     THROUGH_WITHOUT_PLAYING,
     WINNERS_OF,
 )
@@ -110,5 +115,6 @@ def _fed_by(first: int | None, second: int | None, round: int):
         return worded(WINNERS_OF_TABLES, first=first, second=second, round=round)
     if first is None and second is None:
         return worded(THROUGH_WITHOUT_PLAYING, round=round)
-    table = first if first is not None else second
-    return worded(WINNER_OF_TABLE_AND_BYE, table=table, round=round)
+    if first is None:
+        return worded(BYE_AND_WINNER_OF_TABLE, table=second, round=round)
+    return worded(WINNER_OF_TABLE_AND_BYE, table=first, round=round)

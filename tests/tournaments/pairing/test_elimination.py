@@ -64,9 +64,16 @@ def test_the_next_round_names_the_tables_as_the_bracket_does_byes_included():
     the round ("matches 1 and 2", which no page numbered)."""
     pairs = next_elimination_round([1, 5, 2, 3], [None, 1, None, 2], round=1)
     assert [p.reason for p in pairs] == [
-        "the winner of table 1 of round 1 and a player through without playing",
-        "the winner of table 2 of round 1 and a player through without playing",
+        "a player through without playing and the winner of table 1 of round 1",
+        "a player through without playing and the winner of table 2 of round 1",
     ]
+    # the player named first (seat A) is the one the reason names first: a walk read
+    # "Ada v Dev: the winner of table 1 of round 1 and a player through without playing"
+    # with Ada the one who had the bye
+    upset = next_elimination_round([4, 1], [2, None], round=1)
+    assert upset[0].reason == (
+        "the winner of table 2 of round 1 and a player through without playing"
+    )
     both = next_elimination_round([1, 2], [None, None], round=3)
     assert [p.reason for p in both] == ["two players through round 3 without playing"]
 
