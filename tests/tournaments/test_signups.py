@@ -237,6 +237,30 @@ def test_a_player_who_drops_is_not_paired_again(club, organiser):
         services.drop(registration_id=p2.pk, actor=actor(organiser))
 
 
+def test_an_organiser_withdraws_rather_than_drops_a_player(club, organiser):
+    """Dropping is the player's own step, logged 'from the player's phone': an organiser
+    who tapped it on the player's page withdrew the player with no reason, under those
+    words. They are sent to the withdrawal, which asks why; a check-in they make there
+    is logged as theirs."""
+    event = new_event(club, organiser, players=4)
+    p2 = reg(event, "P02")
+    starts = timezone.now() + dt.timedelta(minutes=90)
+    open_signups(event, organiser, starts_at=starts, check_in_opens=120)
+    services.check_in_by_phone(registration_id=p2.pk, actor=actor(organiser))
+    row = LedgerRow.objects.filter(chain=event.chain, action="checked_in").last()
+    assert row.reason == "on the player's page, by an organiser"
+    play_round(event, organiser)
+    with pytest.raises(Conflict) as refused:
+        services.drop(registration_id=p2.pk, actor=actor(organiser))
+    assert refused.value.code == "withdraw_instead"
+    assert refused.value.message == (
+        "Dropping is P02's own step, with their PIN. An organiser withdraws P02 on the "
+        "Players page, saying why."
+    )
+    p2.refresh_from_db()
+    assert not p2.withdrawn and "player_dropped" not in actions(event)
+
+
 def test_late_entry_counts_missed_rounds_as_the_organiser_chose(club, organiser):
     event = new_event(club, organiser, players=4)
     play_round(event, organiser)

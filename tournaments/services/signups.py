@@ -542,7 +542,9 @@ def check_in_by_phone(*, registration_id: int, actor: Actor) -> Registration:
                 tournament,
                 "checked_in",
                 actor,
-                reason="from the player's phone",
+                reason="from the player's phone"
+                if permissions.speaks_for(actor, registration.player)
+                else "on the player's page, by an organiser",
                 after={"registration": registration.pk, "player": registration.player.name},
             )
     return registration
@@ -552,12 +554,23 @@ def drop(*, registration_id: int, actor: Actor) -> Registration:
     """The player drops after the current round, from their own event page (with their
     PIN): the organiser's withdrawal, the same flag: never paired again, results stand,
     the table they sit at now plays on. Before round 1 their place goes to the waiting
-    list. Raises Forbidden, Conflict (`already_withdrawn`, `finished`)."""
+    list. The player's own step: an organiser withdraws a player with a reason
+    (withdraw_registration). Raises Forbidden, Conflict (`already_withdrawn`, `finished`,
+    `withdraw_instead`)."""
     with transaction.atomic():
         tournament, registration = _lock_registration(registration_id)
         permissions.require_own_entry(
             actor, tournament, registration.player, registration.player.name
         )
+        if not permissions.speaks_for(actor, registration.player):
+            raise Conflict(
+                "withdraw_instead",
+                _(
+                    "Dropping is %(name)s's own step, with their PIN. An organiser withdraws "
+                    "%(name)s on the Players page, saying why."
+                )
+                % {"name": registration.player.name},
+            )
         if tournament.state == Tournament.State.FINISHED:
             raise Conflict("finished", _("The tournament is finished."))
         if registration.withdrawn:
