@@ -180,8 +180,9 @@ SEAT_FIELDS = {"knocker", "winner", "dealer", "first_dealer", "seat"}
 MOMENTS = {"at", "ends_at"}
 # Fields holding a day as ISO text (a tournament's date, a season's first and last day).
 DAYS = {"date", "starts_on", "ends_on"}
-# Fields that identify the row rather than change (shown in the row's heading instead).
-QUIET = {"number", "game", "version", "players", "table"}
+# Fields that identify the row rather than change (shown in the row's heading instead; a
+# registration's number is an internal id, its player is named).
+QUIET = {"number", "game", "version", "players", "table", "registration"}
 
 
 def card_text(code: Any) -> str:

@@ -77,3 +77,16 @@ def test_the_api_withdrawal_needs_a_reason(organiser, event):
     assert not reg(event, "Dev").withdrawn and not withdrawals(event)
     assert api.post(path, {"reason": "flu"}, format="json").json()["withdrawn"]
     assert [row.reason for row in withdrawals(event)] == ["flu"]
+
+
+def test_the_withdrawal_row_names_the_player_not_the_registration_number(client, organiser, event):
+    """The walk read 'registration 8' on the row: an internal number nobody sees
+    elsewhere. The row names the player."""
+    dev = reg(event, "Dev")
+    services.withdraw_registration(registration_id=dev.pk, actor=actor(organiser), reason="ill")
+    client.force_login(organiser)
+    page = client.get(f"/tournaments/{event.slug}/manage/corrections/").content.decode()
+    row = " ".join(re.sub(r"<[^>]+>", " ", page[page.index("Player withdrawn") :]).split())
+    row = row[: row.index("ill") + 200]
+    assert "player Dev" in row
+    assert f"registration {dev.pk}" not in row
