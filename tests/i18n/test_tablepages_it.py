@@ -18,9 +18,8 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
 
-from ginclub.permissions import table_token
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
-from tests.scoring.helpers import start
+from tests.scoring.helpers import seated_phone, start
 
 pytestmark = pytest.mark.django_db
 
@@ -39,17 +38,6 @@ def match(db):
     return start(club, alice, bob, organiser)
 
 
-def seated(match, headers: dict) -> Client:
-    client = Client(**headers)
-    client.get(f"/t/{table_token(match)}/", follow=True)
-    client.post(
-        f"/matches/{match.pk}/seat/",
-        {"player": match.player_a_id, "pin": "1234"},
-        headers={"X-CSRFToken": client.cookies["csrftoken"].value},
-    )
-    return client
-
-
 def words_of(page: str) -> dict:
     """The scripts' words the page carries (every block, as words.js merges them)."""
     found = {}
@@ -65,7 +53,7 @@ def visible(page: str) -> str:
 
 
 def test_the_match_page_speaks_italian_to_a_seated_phone(match):
-    page = seated(match, IT).get(f"/matches/{match.pk}/").content.decode()
+    page = seated_phone(match, match.player_a, **IT).get(f"/matches/{match.pk}/").content.decode()
     text = visible(page)
     for italian in (
         "Registra la mano 1",
@@ -92,7 +80,7 @@ def test_the_match_page_speaks_italian_to_a_seated_phone(match):
 
 
 def test_the_match_page_carries_the_scripts_words_in_italian(match):
-    page = seated(match, IT).get(f"/matches/{match.pk}/").content.decode()
+    page = seated_phone(match, match.player_a, **IT).get(f"/matches/{match.pk}/").content.decode()
     words = words_of(page)
     assert words["Save hand {number}"] == "Salva la mano {number}"
     assert words["{n} hand"] == ["{n} mano", "{n} mani"]
@@ -116,7 +104,7 @@ def test_the_match_page_carries_the_scripts_words_in_italian(match):
 
 
 def test_an_english_match_page_carries_no_script_words(match):
-    page = seated(match, EN).get(f"/matches/{match.pk}/").content.decode()
+    page = seated_phone(match, match.player_a, **EN).get(f"/matches/{match.pk}/").content.decode()
     assert WORDS.search(page), "the block is there"
     assert words_of(page) == {}
     assert "Save hand 1" in page and "Salva" not in page

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import itertools
 
+from django.test import Client
+
+from ginclub.permissions import table_token
 from scoring import services
 from scoring.hand_input import HandInput
 
@@ -56,3 +59,16 @@ def play_hand(match, enterer, confirmer, hand_input):
     confirm(outcome.hand, confirmer)
     outcome.hand.refresh_from_db()
     return outcome.hand
+
+
+def seated_phone(match, player, pin: str = "1234", **client_options) -> Client:
+    """A phone that opened the table's link (which sets the CSRF cookie) and sat down as
+    `player` with the PIN; `client_options` as Client takes them (headers, CSRF checks)."""
+    phone = Client(**client_options)
+    phone.get(f"/t/{table_token(match)}/", follow=True)
+    phone.post(
+        f"/matches/{match.pk}/seat/",
+        {"player": player.pk, "pin": pin},
+        headers={"X-CSRFToken": phone.cookies["csrftoken"].value},
+    )
+    return phone

@@ -13,10 +13,9 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from ginclub.errors import ServiceError
-from ginclub.permissions import table_token
 from scoring import services
 from scoring.models import Hand, LedgerRow
-from tests.scoring.helpers import as_player, key, quick, submit
+from tests.scoring.helpers import as_player, key, quick, seated_phone, submit
 
 pytestmark = pytest.mark.django_db
 
@@ -36,17 +35,6 @@ BOBS_FORM = {
 DISPUTE_FORM = re.compile(r'<form[^>]*action="(/hands/\d+/dispute/)"[^>]*>(.*?)</form>', re.S)
 
 
-def seated(match, player, headers: dict) -> Client:
-    client = Client(**headers)
-    client.get(f"/t/{table_token(match)}/", follow=True)  # the page sets the CSRF cookie
-    client.post(
-        f"/matches/{match.pk}/seat/",
-        {"player": player.pk, "pin": "1234"},
-        headers={"X-CSRFToken": client.cookies["csrftoken"].value},
-    )
-    return client
-
-
 def post(client: Client, url: str, data: dict):
     return client.post(url, data, headers={"X-CSRFToken": client.cookies["csrftoken"].value})
 
@@ -55,7 +43,7 @@ def clash(match, bob) -> tuple[Client, str, str]:
     """Alice saved hand 1 (deadwood 2 v 30); Bob's phone saves 5 v 30 and is shown the
     clash: his client, the dispute form's address and its inside."""
     submit(match, match.player_a, quick(kd=2, dd=30))
-    phone = seated(match, bob, EN)
+    phone = seated_phone(match, bob, **EN)
     page = post(phone, f"/matches/{match.pk}/hands/compare/", BOBS_FORM).content.decode()
     url, form = DISPUTE_FORM.search(page).groups()
     return phone, url, form
@@ -95,7 +83,7 @@ def test_a_clash_disputed_keeps_the_claimed_figures_as_figures(match, bob):
 def test_an_italian_reader_reads_the_clash_disputes_figures_in_italian(match, alice, bob):
     phone, url, form = clash(match, bob)
     post(phone, url, {**dict(fields_of(form)), "reason": "ho contato due volte"})
-    page = seated(match, alice, IT).get(f"/matches/{match.pk}/").content.decode()
+    page = seated_phone(match, alice, **IT).get(f"/matches/{match.pk}/").content.decode()
     said = html.unescape(page)
     assert "deadwood di chi bussa: 2 (Alice) contro 5 (Bob)" in said
     assert "«ho contato due volte»" in said  # the disputer's words, as written

@@ -13,20 +13,9 @@ from django.test import Client
 from ginclub.permissions import table_token
 from scoring.models import Entry, Hand
 from scoring.views_offline import MATCH_PAGE_ASSETS
-from tests.scoring.helpers import key
+from tests.scoring.helpers import key, seated_phone
 
 pytestmark = pytest.mark.django_db
-
-
-def seated_client(match, player, **kwargs) -> Client:
-    client = Client(**kwargs)
-    client.get(f"/t/{table_token(match)}/", follow=True)  # the page sets the CSRF cookie
-    client.post(
-        f"/matches/{match.pk}/seat/",
-        {"player": player.pk, "pin": "1234"},
-        headers={"X-CSRFToken": client.cookies["csrftoken"].value},
-    )
-    return client
 
 
 def worker_config(client) -> dict:
@@ -49,7 +38,7 @@ def test_the_service_worker_is_served_from_the_root_as_javascript_never_cached_s
 
 
 def test_the_worker_stores_every_static_file_the_match_page_loads(match, alice):
-    client = seated_client(match, alice)
+    client = seated_phone(match, alice)
     html = client.get(f"/matches/{match.pk}/").content.decode()
     loaded = set(re.findall(r'(?:src|href)="(/static/[^"]+)"', html))
     assert loaded, html[:300]
@@ -86,7 +75,7 @@ def test_the_manifest_installs_this_table_with_192_and_512_pixel_icons(match):
 
 
 def test_the_match_page_links_the_manifest_and_the_queue_knows_who_is_seated(match, alice):
-    client = seated_client(match, alice)
+    client = seated_phone(match, alice)
     html = client.get(f"/matches/{match.pk}/").content.decode()
     assert f'rel="manifest" href="/matches/{match.pk}/manifest.webmanifest"' in html
     assert f'data-who="p{alice.pk}"' in html and 'data-worker="/sw.js"' in html
@@ -103,7 +92,7 @@ def test_a_phone_that_is_not_seated_queues_nothing(match):
 def test_a_kept_hand_sent_twice_with_the_token_of_the_moment_lands_once(match, alice):
     """What offline.js sends: the form's fields without the form's CSRF token (it may be
     an old page's), the current token as X-CSRFToken, as an htmx request."""
-    client = seated_client(match, alice, enforce_csrf_checks=True)
+    client = seated_phone(match, alice, enforce_csrf_checks=True)
     client.get(f"/matches/{match.pk}/")
     token = client.cookies["csrftoken"].value
     body = {

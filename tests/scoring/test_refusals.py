@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from ginclub.permissions import table_token
 from scoring.models import Hand
-from tests.scoring.helpers import key, quick, submit
+from tests.scoring.helpers import key, quick, seated_phone, submit
 
 pytestmark = pytest.mark.django_db
 
@@ -32,10 +32,7 @@ def hand_post(**changes) -> dict:
 
 @pytest.fixture
 def seated(match, alice):
-    client = Client()
-    client.get(f"/t/{table_token(match)}/")
-    client.post(f"/matches/{match.pk}/seat/", {"player": alice.pk, "pin": "1234"})
-    return client
+    return seated_phone(match, alice)
 
 
 # ------------------------------------------------------- anonymous visitors (were 500s)
