@@ -81,6 +81,25 @@ def field_size(tournament: Tournament) -> int:
     return active.count()
 
 
+def still_in(tournament: Tournament) -> int:
+    """Players registered and not withdrawn, checked in or not (the field before check-in)."""
+    return tournament.registrations.filter(withdrawn=False).count()
+
+
+def players_who_played(tournament: Tournament) -> int:
+    """Players seated in a published or closed round (withdrawn since or not)."""
+    seated = Pairing.objects.filter(round__tournament=tournament).exclude(
+        round__state=Round.State.DRAFT
+    )
+    return (
+        tournament.registrations.filter(
+            Q(pk__in=seated.values("player_a")) | Q(pk__in=seated.values("player_b"))
+        )
+        .distinct()
+        .count()
+    )
+
+
 def rounds_planned(tournament: Tournament) -> int:
     return planned_rounds(tournament, field_size(tournament))
 

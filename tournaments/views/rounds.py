@@ -64,10 +64,15 @@ def _rounds_page(request, tournament, swap=None, fix=None, status=200) -> HttpRe
         "tournament": tournament,
         "rounds": rounds,
         "latest": latest,
-        "planned": selectors.rounds_planned(tournament),
-        "field": selectors.field_size(tournament),
         "tab": "rounds",
     }
+    if tournament.state == Tournament.State.FINISHED:
+        context["played_by"] = selectors.players_who_played(tournament)
+    else:
+        field, still_in = selectors.field_size(tournament), selectors.still_in(tournament)
+        context["planned"] = selectors.rounds_planned(tournament)
+        context["field"], context["still_in"] = field, still_in
+        context["not_checked_in"] = still_in - field  # 0 unless check-in is required
     if latest is not None and latest.state == Round.State.DRAFT:
         context["draft"] = selectors.tables(latest)
         default_swap, default_fix = _draft_forms(latest)
