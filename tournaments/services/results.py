@@ -61,10 +61,22 @@ from tournaments.translated import (
 
 def start_round_timer(*, round_id: int, actor: Actor, minutes: int | None = None) -> Round:
     """Start (or restart) the round clock: it ends `minutes` (default: the tournament's
-    round length) from now. Raises Forbidden, ServiceError (`invalid`), Conflict."""
+    round length) from now. Once time is called the clock is over: only undo_time_call
+    gives it back (a restart would lift the call and leave the time policy's results).
+    Raises Forbidden, ServiceError (`invalid`), Conflict (`not_published`,
+    `time_already_called`)."""
     with transaction.atomic():
         tournament, rnd = lock_round(round_id, actor)
         require_state(rnd, Round.State.PUBLISHED)
+        if rnd.time_called:
+            raise Conflict(
+                "time_already_called",
+                _(
+                    "Time was called in round %(number)s at %(time)s: the clock is over. To "
+                    "play on, undo the call (with a reason) first."
+                )
+                % {"number": rnd.number, "time": play.clock_time(play.called_at(rnd))},
+            )
         minutes = tournament.round_minutes if minutes is None else minutes
         if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 600:
             raise ServiceError(
