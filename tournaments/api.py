@@ -281,7 +281,7 @@ withdraw = _registration_action(
     s.RequiredReasonSerializer, services.withdraw_registration, "registration_withdraw"
 )
 reinstate = _registration_action(
-    s.OptionalReasonSerializer, services.reinstate_registration, "registration_reinstate"
+    s.RequiredReasonSerializer, services.reinstate_registration, "registration_reinstate"
 )
 seed = _registration_action(s.SeedSerializer, services.set_seed, "registration_seed")
 

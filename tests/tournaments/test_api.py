@@ -116,9 +116,9 @@ def test_registrations_add_list_and_actions(api, event):
     assert api.post(
         f"/api/registrations/{ada['id']}/withdraw/", {"reason": "flu"}, format="json"
     ).json()["withdrawn"]
-    assert not api.post(f"/api/registrations/{ada['id']}/reinstate/", {}, format="json").json()[
-        "withdrawn"
-    ]
+    assert not api.post(
+        f"/api/registrations/{ada['id']}/reinstate/", {"reason": "better"}, format="json"
+    ).json()["withdrawn"]
     assert api.delete(f"/api/registrations/{ada['id']}/").status_code == 204
     assert not Registration.objects.filter(pk=ada["id"]).exists()
 

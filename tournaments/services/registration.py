@@ -543,21 +543,28 @@ def withdraw_registration(*, registration_id: int, actor: Actor, reason: str) ->
     return registration
 
 
-def reinstate_registration(*, registration_id: int, actor: Actor, reason: str = "") -> Registration:
-    """Undo a withdrawal: the player is paired again from the next round.
-    Raises Forbidden, Conflict (`not_withdrawn`, `finished`)."""
+def reinstate_registration(*, registration_id: int, actor: Actor, reason: str) -> Registration:
+    """Undo a withdrawal: the player is paired again from the next round. The reason
+    goes on the ledger row, as the withdrawal's does.
+    Raises Forbidden, ServiceError (`reason_required`), Conflict (`not_withdrawn`,
+    `finished`)."""
     with transaction.atomic():
         tournament, registration = lock_registration(registration_id, actor)
+        name = registration.player.name
         if not registration.withdrawn:
-            raise Conflict(
-                "not_withdrawn",
-                _("%(name)s has not withdrawn.") % {"name": registration.player.name},
-            )
+            raise Conflict("not_withdrawn", _("%(name)s has not withdrawn.") % {"name": name})
         if tournament.state == Tournament.State.FINISHED:
             raise Conflict("finished", _("The tournament is finished."))
+        require_reason(reason, _("Say why %(name)s is back.") % {"name": name})
         registration.withdrawn = False
         registration.save(update_fields=["withdrawn"])
-        log(tournament, "player_reinstated", actor, reason=reason, after=_summary(registration))
+        log(
+            tournament,
+            "player_reinstated",
+            actor,
+            reason=reason.strip(),
+            after=_summary(registration),
+        )
     return registration
 
 
