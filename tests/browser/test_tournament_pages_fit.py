@@ -281,3 +281,41 @@ def test_projector_scrolls_by_itself(browser, live_server):
         page.wait_for_timeout(250)
     assert page.evaluate("window.scrollY") > 50
     context.close()
+
+
+# Names of several words: on a 360 px phone they wrap between words, never inside one
+# that fits a line ("Zoe Newcome/r" was cut mid-word: the name column let words break
+# anywhere, so the table squeezed it below its longest word).
+WORDY_NAMES = ["Zoe Newcomer", "Maximiliana Featherstone", "Bartholomew Underwood", "Cy", "Di"]
+
+# The words of each name cell that the browser laid over more than one line.
+BROKEN_WORDS = """() => [...document.querySelectorAll("table.standings td:nth-child(2)")]
+  .flatMap((cell) => {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    const broken = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.parentElement.checkVisibility()) continue;
+      for (const match of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(match[0]);
+      }
+    }
+    return broken;
+  })"""
+
+
+def test_names_wrap_between_words_in_the_standings_on_a_phone(phone):
+    tournament, _finished = build_event(WORDY_NAMES)
+    base = f"/tournaments/{tournament.slug}/"
+    page = phone()
+    log_in(page)
+    for name, path in [("standings", "manage/standings/"), ("public-standings", "standings/")]:
+        page.goto(base + path)
+        expect(page.locator("table.standings")).to_contain_text("Featherstone")
+        page.screenshot(path=str(ARTIFACTS / f"wordy-names-{name}.png"), full_page=True)
+        broken = page.evaluate(BROKEN_WORDS)
+        assert broken == [], f"{name}: cut mid-word: {broken}"
+        fits(page, f"wordy-names-{name}")
