@@ -20,6 +20,7 @@ from django.conf import settings as django_settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ginclub.errors import ServiceError
 from ginclub.inputs import check_date, date_widget_attrs
 from scoring.models import Match
 from scoring.rules import RulesError, make_profile
@@ -32,6 +33,7 @@ from tournaments.rule_guide import (
     rules_in_words,
     suggested_round_minutes,
 )
+from tournaments.selectors.audit import audit_kind, audit_player, audit_round
 
 TIEBREAK_LABELS = {
     "head_to_head": gettext_lazy("Head-to-head (two tied players)"),
@@ -596,6 +598,31 @@ class ResultForm(forms.Form):
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=500)
+
+
+class AuditFilterForm(forms.Form):
+    """The audit page's filters, from its address (GET). What a filter may be is the
+    audit's own to say (tournaments.selectors.audit, for the API too): its refusal's
+    words go on the field, and the page shows the rest, filtered by what was right."""
+
+    kind = forms.CharField(required=False)
+    round = forms.CharField(required=False)
+    player = forms.CharField(required=False)
+
+    def _checked(self, name: str, check) -> Any:
+        try:
+            return check(self.cleaned_data.get(name))
+        except ServiceError as refused:
+            raise forms.ValidationError(refused.message, code=refused.code) from None
+
+    def clean_kind(self) -> str:
+        return self._checked("kind", audit_kind)
+
+    def clean_round(self) -> int | None:
+        return self._checked("round", audit_round)
+
+    def clean_player(self) -> str:
+        return self._checked("player", audit_player)
 
 
 class ArchiveImportForm(forms.Form):

@@ -210,6 +210,12 @@ def tournament_audit(
 
 
 def _filters(tournament: Tournament, kind: str, round, player: str) -> dict[str, Any]:
+    return {"kind": audit_kind(kind), "round": audit_round(round), "player": audit_player(player)}
+
+
+def audit_kind(kind: str | None) -> str:
+    """The kind filter: "" (every kind) or a key of KINDS. Raises ServiceError (`invalid`,
+    naming the kinds). The page's filter form asks here too (AuditFilterForm)."""
     kind = (kind or "").strip()
     if kind and kind not in KINDS:
         # The message names the kinds as the page's filter does; the field's note keeps
@@ -220,17 +226,27 @@ def _filters(tournament: Tournament, kind: str, round, player: str) -> dict[str,
             % {"kind": kind, "kinds": ", ".join(gettext(label) for label in KINDS.values())},
             fields={"kind": gettext("one of %(kinds)s") % {"kinds": ", ".join(KINDS)}},
         )
-    number = None
-    if round not in (None, ""):
-        text = str(round).strip()
-        if not (text.isascii() and text.isdigit()) or len(text) > 6:
-            raise ServiceError(
-                "invalid",
-                gettext("A round is a whole number, not %(raw)s.") % {"raw": repr(text)},
-                fields={"round": gettext("a whole number")},
-            )
-        number = int(text)
-    return {"kind": kind, "round": number, "player": (player or "").strip()[:120]}
+    return kind
+
+
+def audit_round(round: str | int | None) -> int | None:
+    """The round filter: None (every round) or a round's number. Raises ServiceError
+    (`invalid`: not a whole number)."""
+    if round in (None, ""):
+        return None
+    text = str(round).strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 6:
+        raise ServiceError(
+            "invalid",
+            gettext("A round is a whole number, not %(raw)s.") % {"raw": repr(text)},
+            fields={"round": gettext("a whole number")},
+        )
+    return int(text)
+
+
+def audit_player(player: str | None) -> str:
+    """The player filter: a part of a name, as typed (at most 120 characters)."""
+    return (player or "").strip()[:120]
 
 
 def _kept(found: AuditException, filters: dict[str, Any]) -> bool:
