@@ -64,6 +64,24 @@ class HandInput:
         payload.pop("names")
         return payload
 
+    def _no_knocker(self, names: Mapping[str, str] | None) -> tuple[str, dict[str, str]]:
+        """The refusal of a hand that says nobody knocked, in the words of its outcome (a
+        gin has a player who went gin, as the form asks)."""
+        gin = self.outcome in ("gin", "big_gin")
+        if names:
+            both = {"a": names["A"], "b": names["B"]}
+            if gin:
+                message = _("Say who went gin: %(a)s or %(b)s.") % both
+                note = _("choose who went gin: %(a)s or %(b)s") % both
+            else:
+                message = _("Say who knocked: %(a)s or %(b)s.") % both
+                note = _("choose who knocked: %(a)s or %(b)s") % both
+        elif gin:
+            message, note = _("Say who went gin."), _("choose who went gin")
+        else:
+            message, note = _("Say who knocked."), _("choose who knocked")
+        return message, {"knocker": note}
+
     def check_shape(self, names: Mapping[str, str] | None = None) -> None:
         """Refuse what no rule could score, before the engine sees it. `names` (seat ->
         player's name) lets the messages name the players instead of seats."""
@@ -74,13 +92,8 @@ class HandInput:
                 fields={"outcome": _("unknown outcome")},
             )
         if self.outcome != "dead" and self.knocker not in SEATS:
-            if names:
-                both = {"a": names["A"], "b": names["B"]}
-                message = _("Say who knocked: %(a)s or %(b)s.") % both
-                note = _("choose who knocked: %(a)s or %(b)s") % both
-            else:
-                message, note = _("Say who knocked."), _("choose who knocked")
-            raise ServiceError("invalid", message, fields={"knocker": note})
+            message, fields = self._no_knocker(names)
+            raise ServiceError("invalid", message, fields=fields)
         if self.outcome == "dead":
             return
         if not self.by_cards:

@@ -54,13 +54,43 @@
     apply("[data-knock-only]", outcome !== "knock");
     apply("[data-not-dead]", outcome === "dead");
     var gin = outcome === "gin" || outcome === "big_gin";
+    var reworded = [];
     f.querySelectorAll("[data-gin-words]").forEach(function (el) {
       if (!el.dataset.knockWords) el.dataset.knockWords = el.textContent;
-      el.textContent = gin ? el.dataset.ginWords : el.dataset.knockWords;
+      var words = gin ? el.dataset.ginWords : el.dataset.knockWords;
+      if (el.textContent !== words) reworded = reworded.concat(namesAsked(el));
+      el.textContent = words;
     });
+    return reworded;
+  }
+  // The names of the fields a legend or label asks for.
+  function namesAsked(el) {
+    var box = el.tagName === "LEGEND" ? el.parentElement : document.getElementById(el.htmlFor);
+    if (!box) return [];
+    var fields = box.name ? [box] : Array.prototype.slice.call(box.querySelectorAll("[name]"));
+    return fields.map(function (field) { return field.name; });
+  }
+  // A refusal names the fields it is about (data-fields). Once the outcome changes so that
+  // one of them no longer applies (hidden and disabled) or asks another question ("Who
+  // went gin?" for "Who knocked?"), the refusal is stale: it goes, with its marks.
+  function clearStaleRefusal(f, reworded) {
+    var slot = f.querySelector(":scope > .refusal-slot");
+    var refusal = slot && slot.querySelector(".refusal[data-fields]");
+    if (!refusal) return;
+    var stale = refusal.dataset.fields.split(" ").some(function (name) {
+      if (!name) return false;
+      if (reworded.indexOf(name) >= 0) return true;
+      var fields = f.querySelectorAll('[name="' + name + '"]');
+      return fields.length > 0 && Array.prototype.every.call(fields, function (el) { return el.disabled; });
+    });
+    if (!stale) return;
+    slot.replaceChildren();
+    f.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
   }
   document.addEventListener("change", function (e) {
-    if (e.target.matches && e.target.matches('#hand-entry [name="outcome"]')) shapeByOutcome();
+    if (e.target.matches && e.target.matches('#hand-entry [name="outcome"]')) {
+      clearStaleRefusal(form(), shapeByOutcome() || []);
+    }
   });
 
   // ------------------------------------------------------------- card grid

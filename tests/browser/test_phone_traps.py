@@ -65,6 +65,32 @@ def test_the_preview_says_for_whom_and_without_a_knocker_refuses_by_name(console
     console.assert_clean(refusals=True)
 
 
+def test_a_refusal_goes_once_the_outcome_makes_it_stale(console, phone):
+    """'Say who knocked' stayed under a Big gin, which asks who went gin, and under a dead
+    hand, which asks nobody: a refusal goes when the field it names no longer applies."""
+    match, link = start()
+    alice = phone()
+    console.watch(alice)
+    sit_down(alice, link, "Alice", "1111")
+    alice.locator("#id_knocker_deadwood").fill("5")
+    alice.locator("#id_defender_deadwood").fill("20")
+    refusal = alice.locator("#hand-form [role=alert]")
+    knocker = alice.locator('#hand-entry [name="knocker"]').first
+    for outcome, asked in [("Big gin", "Say who went gin: Alice or Bob."), ("Dead hand", None)]:
+        alice.locator("#hand-entry").get_by_text("Knock", exact=True).click()
+        alice.get_by_role("button", name="Preview score").click()
+        expect(refusal).to_have_text("Say who knocked: Alice or Bob.")
+        expect(knocker).to_have_attribute("aria-invalid", "true")
+        alice.locator("#hand-entry").get_by_text(outcome, exact=True).click()
+        expect(refusal).to_have_count(0)
+        expect(knocker).not_to_have_attribute("aria-invalid", "true")
+        if asked:  # the question still stands, in the outcome's words
+            alice.get_by_role("button", name="Preview score").click()
+            expect(refusal).to_have_text(asked)
+    shot(alice, "stale-refusal-cleared")
+    console.assert_clean(refusals=True)
+
+
 def test_preview_and_save_are_disabled_in_flight_with_no_console_error(console, phone):
     """Every Preview tap logged "hx-disabled-elt ... returned no matches": nothing was
     disabled while the request was on its way."""

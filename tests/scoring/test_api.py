@@ -201,6 +201,18 @@ def test_ledger_and_verification_for_staff(organiser, admin_user, match, api):
     assert report["ok"] is False and report["breaks"][0]["position"] == 2
 
 
+def test_a_gin_without_its_player_asks_who_went_gin(api, match):
+    """A gin has a player who went gin, not a knocker: its refusal asks in the words of the
+    form's question ("Who went gin?"), so a phone switching from a knock shows no stale
+    "Say who knocked"."""
+    url = f"/api/matches/{match.pk}/hands/"
+    for outcome in ("gin", "big_gin"):
+        payload = hand_payload(knocker="", outcome=outcome)
+        refused = api.post(url, payload, format="json").json()["error"]
+        assert refused["message"] == "Say who went gin: Alice or Bob.", outcome
+        assert refused["fields"] == {"knocker": "choose who went gin: Alice or Bob"}
+
+
 def test_api_docs_page_is_served_without_a_cdn(client):
     response = client.get("/api/docs/")
     assert response.status_code == 200
