@@ -343,6 +343,17 @@ def matches_for(user) -> QuerySet[Match]:
     return permissions.openable_matches(actor).select_related("club", "player_a", "player_b")
 
 
+def whose_matches(user) -> tuple[str, list[str]]:
+    """Whose matches `matches_for` lists, for its heading: "every" club's (admins and
+    site-wide auditors), the "clubs" the user organises, keeps score at or audits (their
+    names, A to Z: those matches are the clubs', not the user's), else the user's "own"."""
+    actor = permissions.Actor(user=user)
+    if actor.is_admin() or permissions.audits_every_club(actor):
+        return "every", []
+    names = list(permissions.read_clubs(actor).order_by("name").values_list("name", flat=True))
+    return ("clubs", names) if names else ("own", [])
+
+
 def open_call(match: Match):
     """The call from `match`'s table still waiting for staff (a TableCall), or None."""
     return (

@@ -211,9 +211,12 @@ def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         matches = list(selectors.matches_for(request.user).order_by("-created_at")[:30])
         places = hooks.match_places([m.pk for m in matches])
+        whose, their_clubs = selectors.whose_matches(request.user)
         context = {
             "clubs": selectors.clubs_for(request.user),
             "matches": [(m, places.get(m.pk, "")) for m in matches],
+            "whose": whose,
+            "their_clubs": their_clubs,
         }
     return render(request, "home.html", context)
 
