@@ -251,8 +251,7 @@ class TournamentForm(RuleOptionsMixin, forms.Form):
         max_value=50,
         initial=5,
         help_text=gettext_lazy(
-            "Swiss formats only: a round robin has as many rounds as it takes everyone to "
-            "meet, a single elimination as many as it takes to leave one player."
+            "Swiss formats only: a round robin and an elimination set their own."
         ),
     )
     cut_size = forms.TypedChoiceField(

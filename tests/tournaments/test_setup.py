@@ -175,4 +175,4 @@ def test_the_swiss_rounds_field_says_the_other_formats_set_their_own_rounds(clie
     whether a round robin of five players would stop after 5 rounds (it plays them all)."""
     client.force_login(organiser)
     page = client.get("/tournaments/new/").content.decode()
-    assert "Swiss formats only: a round robin has as many rounds as it takes everyone" in page
+    assert "Swiss formats only: a round robin and an elimination set their own." in page
