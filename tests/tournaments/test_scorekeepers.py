@@ -242,3 +242,21 @@ def test_a_scorekeeper_finds_the_dashboard_from_the_list_and_the_public_pages(
         assert dashboard in browser.get(f"/tournaments/{event.slug}/{page}").content.decode(), page
     stranger = Client()  # the public still sees no Organiser tab
     assert dashboard not in stranger.get(f"/tournaments/{event.slug}/").content.decode()
+
+
+def test_an_auditor_finds_the_dashboard_they_may_read_too(club, organiser):
+    """The club page sent auditors to the dashboard (which they read), while the list and
+    the public pages' Organiser tab showed it only to those who run the rounds: one
+    question now, whether the viewer may open it."""
+    auditor = UserFactory(username="audrey")
+    club.auditors.add(auditor)
+    event = new_event(club, organiser, players=4)
+    browser = Client()
+    browser.force_login(auditor)
+    dashboard = f'href="/tournaments/{event.slug}/manage/dashboard/"'
+    assert browser.get(f"/tournaments/{event.slug}/manage/dashboard/").status_code == 200
+    listed = browser.get("/tournaments/").content.decode()
+    assert dashboard in listed
+    assert f'href="/tournaments/{event.slug}/manage/settings/"' not in listed
+    for page in ("", "standings/", "players/"):
+        assert dashboard in browser.get(f"/tournaments/{event.slug}/{page}").content.decode(), page

@@ -16,7 +16,7 @@ from ginclub.http import answer_poll
 from tournaments import selectors
 from tournaments.models import Round, Tournament
 from tournaments.selectors import hidden_after
-from tournaments.views.common import public_page, runs
+from tournaments.views.common import audits, public_page
 from tournaments.views.outputs import render_printed
 
 PAPER = ("a4", "a3")
@@ -53,7 +53,7 @@ def bracket_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         {
             "tournament": tournament,
             "bracket": bracket_of(tournament),
-            "runs": runs(request, tournament),
+            "staff": audits(request, tournament),
         },
     )
 

@@ -18,7 +18,7 @@ from tournaments.forms import PinForm
 from tournaments.models import Registration, Round, Tournament
 from tournaments.selectors import hidden_after
 from tournaments.selectors.signups import phone_check_in_refusal
-from tournaments.views.common import public_page, runs
+from tournaments.views.common import audits, public_page
 
 
 def _registration(tournament: Tournament, registration_id: int) -> Registration:
@@ -39,7 +39,7 @@ def choose(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         {
             "tournament": tournament,
             "registrations": selectors.registrations_of(tournament),
-            "runs": runs(request, tournament),
+            "staff": audits(request, tournament),
         },
     )
 
@@ -60,7 +60,7 @@ def page(request: HttpRequest, tournament: Tournament, registration_id: int) -> 
         "tournaments/player_event.html",
         {
             **_context(tournament, registration),
-            "runs": runs(request, tournament),
+            "staff": audits(request, tournament),
             "check_in_refusal": phone_check_in_refusal(tournament),
             "pin_form": PinForm(),
         },

@@ -20,7 +20,7 @@ from scoring import selectors as scoring_selectors
 from tournaments import selectors
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.selectors import hidden_after
-from tournaments.views.common import public_page, runs, whole_number
+from tournaments.views.common import audits, public_page, whole_number
 
 
 def _published(tournament: Tournament):
@@ -54,7 +54,7 @@ def home(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     context = _pairings_context(tournament, rnd)
     context["seats"] = selectors.seats_by_name(context["rows"])
     context["rounds"] = _published(tournament)
-    context["runs"] = runs(request, tournament)
+    context["staff"] = audits(request, tournament)
     return render(request, "tournaments/public.html", context)
 
 
@@ -98,7 +98,7 @@ def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "tournaments/public_standings.html",
         {
             **_standings_context(tournament),
-            "runs": runs(request, tournament),
+            "staff": audits(request, tournament),
             "player_links": _player_links(request, tournament),
         },
     )
@@ -142,7 +142,7 @@ def match_summary(request: HttpRequest, tournament: Tournament, pairing_id: int)
             "pairing": pairing,
             "view": view,
             "hidden": hidden,
-            "runs": runs(request, tournament),
+            "staff": audits(request, tournament),
         },
     )
 

@@ -62,7 +62,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     tournaments = list(selectors.tournaments_for(actor))
     organised = organised_clubs(actor)
     clubs = {club.pk for club in organised}
-    staffed = set(permissions.staffed_clubs(actor).values_list("pk", flat=True))
+    read = set(permissions.read_clubs(actor).values_list("pk", flat=True))
     return render(
         request,
         "tournaments/list.html",
@@ -70,8 +70,9 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
             "tournaments": tournaments,
             "can_create": bool(clubs),
             "managed": {t.pk for t in tournaments if t.club_id in clubs},
-            # a scorekeeper's way to the dashboard (its Players and Setup are not theirs)
-            "runs": {t.pk for t in tournaments if t.club_id in staffed},
+            # the dashboard, for all who may open it (a scorekeeper runs the rounds there,
+            # an auditor reads it; Players and Setup are the organisers')
+            "staff": {t.pk for t in tournaments if t.club_id in read},
             "season_clubs": organised,  # links to their seasons' ladders
         },
     )
