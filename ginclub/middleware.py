@@ -45,11 +45,12 @@ def is_api(request: HttpRequest) -> bool:
 
 
 def refusal_response(
-    request: HttpRequest, refusal: Refusal, back: str | None = None
+    request: HttpRequest, refusal: Refusal, back: str | None = None, plain: str = ""
 ) -> HttpResponse:
     """The refusal as a page, or as the htmx partial; JSON under /api/. A refusal that
     says when to ask again (every 429) carries it as Retry-After. `back`: where the
-    page's Back button leads (by default the page the request came from)."""
+    page's Back button leads (by default the page the request came from); `plain`: the
+    refused page without the query it was refused for (_without_query)."""
     if is_api(request):
         response = JsonResponse(refusal.as_dict(), status=refusal.status)
     elif getattr(request, "htmx", False):
@@ -60,7 +61,7 @@ def refusal_response(
         # A boosted form would otherwise push its POST address into the history.
         response["HX-Push-Url"] = "false"
     else:
-        context = {"refusal": refusal, "back": _back_url(request) or back or ""}
+        context = {"refusal": refusal, "back": _back_url(request) or back or "", "plain": plain}
         response = render(request, "core/refusal.html", context, status=refusal.status)
     if refusal.retry_after is not None:
         response["Retry-After"] = str(refusal.retry_after)
@@ -114,6 +115,15 @@ def _back_url(request: HttpRequest) -> str:
     return referer if referer and same_site and referer != request.build_absolute_uri() else ""
 
 
+def _without_query(request: HttpRequest, refusal: Refusal) -> str:
+    """A page visit refused for what its address asks (`?round=x`, a filter edited by
+    hand or an old bookmark): the same page without the query, which it answers."""
+    asked = set(request.GET)
+    if request.method not in ("GET", "HEAD") or refusal.status != 400 or not asked:
+        return ""
+    return request.path if asked & set(refusal.fields or ()) else ""
+
+
 def _up_url(request: HttpRequest) -> str:
     """The nearest address above the request's that the site answers ("/a/b/c/" asks
     "/a/b/", then "/a/"): where a form's address visited by mistake leads back to."""
@@ -160,7 +170,7 @@ class RefusalMiddleware:
         refusal = refusal_of(exception)
         if refusal is None:
             return None
-        return refusal_response(request, refusal)
+        return refusal_response(request, refusal, plain=_without_query(request, refusal))
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

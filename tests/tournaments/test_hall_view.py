@@ -154,3 +154,21 @@ def test_an_unchanged_hall_poll_is_a_304_and_a_change_renders_only_its_row(
     moved = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert moved.status_code == 200 and rendered == ["tournaments/_hall_row.html"]
     assert "2 pending" in moved.content.decode()
+
+
+def test_a_bad_filter_page_offers_the_page_without_it(club, organiser, client):
+    """A filter in the address refused (an old bookmark, an address edited by hand) left
+    a 'Not done' page with only Home: it offers the same page without the filter."""
+    event, _rnd = _event(club, organiser)
+    client.force_login(organiser)
+    hall = f"/tournaments/{event.slug}/manage/dashboard/hall/"
+    for query in ({"state": "lost"}, {"round": "one"}):
+        refused = client.get(hall, query)
+        assert refused.status_code == 400
+        assert f'href="{hall}" data-testid="refusal-plain"' in refused.content.decode()
+    assert client.get(hall).status_code == 200
+    dashboard = f"/tournaments/{event.slug}/manage/dashboard/"
+    refused = client.get(dashboard, {"round": "x"}).content.decode()
+    assert f'href="{dashboard}" data-testid="refusal-plain"' in refused
+    unasked = client.get(dashboard, {"unknown": "1", "round": "x"}).content.decode()
+    assert "Open the page without the filter" in unasked
