@@ -86,6 +86,6 @@ def test_conflicting_double_entries_show_the_dispute_on_both_phones(phone):
         expect(page.locator("#scoreboard")).to_contain_text("Hand 1")
     for page in (alice, bob):
         expect(page.locator("#scoreboard")).to_contain_text(
-            "knocker's deadwood: 5 vs 7", timeout=10000
+            "knocker's deadwood: 5 (Alice) vs 7 (Bob)", timeout=10000
         )
     assert Hand.objects.get(game__match=match).state == Hand.State.DISPUTED
