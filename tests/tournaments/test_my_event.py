@@ -172,3 +172,23 @@ def test_no_standing_is_claimed_before_any_match_is_decided(client, club, organi
     win(rnd.pairings.get(table=1), organiser, "P01")
     after = my_page(client, event, "P03").content.decode()
     assert 'data-testid="my-standing"' in after  # P03 has not played yet, and stands
+
+
+def test_an_organiser_on_a_players_page_is_sent_to_the_withdrawal_not_asked_a_pin(
+    client, club, organiser
+):
+    """A walk, logged in as the organiser, opened Hana's page, tapped 'Drop from the
+    event', typed Hana's PIN and read 'Dropping is Hana's own step, with their PIN': a
+    form the organiser could never use, and no way to the withdrawal it named."""
+    event = new_event(club, organiser, players=4)
+    play_round(event, organiser, play=False, close=False)
+    player = reg(event, "P02")
+    assert 'data-testid="my-drop-button"' in my_page(client, event, "P02").content.decode()
+    client.force_login(organiser)
+    html = my_page(client, event, "P02").content.decode()
+    assert 'data-testid="my-drop-button"' not in html
+    players = reverse("tournaments:players", args=[event.slug])
+    assert f'href="{players}#reg-{player.pk}"' in html
+    text = words(my_page(client, event, "P02"))
+    assert "Dropping is P02's own step, from their phone with their PIN." in text
+    assert "Withdraw P02 on the Players page, saying why" in text

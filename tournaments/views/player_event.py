@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
+from ginclub import permissions
 from ginclub.http import answer_poll
 from tournaments import selectors
 from tournaments.forms import PinForm
@@ -55,12 +56,17 @@ def _context(tournament: Tournament, registration: Registration) -> dict:
 @require_GET
 def page(request: HttpRequest, tournament: Tournament, registration_id: int) -> HttpResponse:
     registration = _registration(tournament, registration_id)
+    actor = permissions.actor_of(request)
     return render(
         request,
         "tournaments/player_event.html",
         {
             **_context(tournament, registration),
             "staff": audits(request, tournament),
+            # Dropping is the player's own step (services.drop): an organiser, whose PIN
+            # the form would not even read, is sent to the withdrawal, which asks why.
+            "withdraws_instead": permissions.may_manage_tournament(actor, tournament)
+            and not permissions.speaks_for(actor, registration.player),
             "check_in_refusal": phone_check_in_refusal(tournament),
             "pin_form": PinForm(),
         },
