@@ -303,3 +303,34 @@ def test_the_club_page_lists_auditors_and_gives_the_auditor_no_buttons(club, org
     assert "Make auditor" not in page and "Start match" not in page
     page = reader(organiser).get(f"/clubs/{club.slug}/").content.decode()
     assert "Make auditor" in page and f"/clubs/{club.slug}/auditors/{auditor.pk}/withdraw/" in page
+
+
+def test_the_page_quotes_only_words_a_person_typed(club, organiser, event):
+    """A walk read the audit's Why of a clash's dispute as “knocker's deadwood: 2 (Ben)
+    vs 5 (Ada); …” in quotation marks, as if Ada had written it, and the time policy's
+    reason likewise: the page quotes a person's words, not the site's."""
+    disputed = new_event(club, organiser, players=2, rounds=1, name="Clash Open")
+    rnd = tournaments.draft_round(tournament_id=disputed.pk, actor=Actor(user=organiser))
+    tournaments.publish_round(round_id=rnd.pk, actor=Actor(user=organiser))
+    match = rnd.pairings.get().match
+    hand = scoring.submit_hand(
+        match_id=match.pk,
+        actor=Actor(player=match.player_a),
+        hand=knock(1, 1, kd=2, dd=30),
+        idempotency_key="p01-1",
+    ).hand
+    scoring.dispute_hand(
+        hand_id=hand.pk,
+        actor=Actor(player=match.player_b),
+        version=1,
+        reason="recounted",
+        claim=knock(1, 1, kd=5, dd=30),
+        idempotency_key="p02-1",
+    )
+    html = reader(organiser).get(f"/tournaments/{disputed.slug}/manage/audit/").content.decode()
+    figures = "knocker&#x27;s deadwood: 2 (P01) vs 5 (P02); points: 28 (P01) vs 25 (P02)"
+    assert f"<dd>{figures} · “recounted”</dd>" in html
+    html = reader(organiser).get(f"/tournaments/{event.slug}/manage/audit/").content.decode()
+    assert "<dd><q>count again</q></dd>" in html  # a dispute's own words, no figures
+    assert "<dd>time was called and P01 led on games</dd>" in html
+    assert "<dd><q>P04 left ill</q></dd>" in html

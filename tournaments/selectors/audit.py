@@ -103,6 +103,9 @@ class AuditException:
     after: str
     ended: str
     broken: bool
+    # `why` is a person's own words, as typed (the page quotes them), not words the site
+    # made: a dispute's figures (its own words quoted inside), the time policy's reason
+    quoted: bool
 
     @property
     def kind_label(self) -> str:
@@ -295,13 +298,15 @@ def _exceptions(rows: list[LedgerRow], places, checks) -> list[AuditException]:
         if kind is None:
             continue
         place = places.get(row.match_id, Place())
+        quoted = kind != "time_policy"
         if kind == "dispute":
             ended = _dispute_end(row, rows[index + 1 :])
             why = _dispute_why(row, place, firsts.get(row.hand_id, ""))
+            quoted = not (row.after or {}).get("differences")
         else:
             ended = ""
             why = reason_text(row.reason) if kind == "time_policy" else row.reason
-        found.append(_exception(row, kind, place, checks, ended, why))
+        found.append(_exception(row, kind, place, checks, ended, why, quoted))
     return found
 
 
@@ -346,7 +351,7 @@ def _result(values: dict | None) -> tuple:
 
 
 def _exception(
-    row: LedgerRow, kind: str, place: Place, checks, ended: str, why: str
+    row: LedgerRow, kind: str, place: Place, checks, ended: str, why: str, quoted: bool
 ) -> AuditException:
     entry, after_of = row.entry, row.after or {}
     broken = checks.get(row.chain)
@@ -369,6 +374,7 @@ def _exception(
         after=after,
         ended=ended,
         broken=broken is not None and row.position >= broken.position,
+        quoted=quoted,
     )
 
 
