@@ -160,6 +160,47 @@ def test_two_entries_of_one_hand_are_compared_once_with_one_pair_of_buttons(
     console.assert_clean(refusals=True)
 
 
+# The words of the clash table that the browser laid over more than one line.
+CUT_WORDS = """() => [...document.querySelectorAll(".clash-table th, .clash-table td")]
+  .flatMap((cell) => {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    const cut = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (tops.size > 1) cut.push(match[0]);
+      }
+    }
+    return cut;
+  })"""
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_clash_table_wraps_its_labels_between_words_on_a_phone(console, phone, language):
+    """A walk read the Italian clash at 360 px as 'Deadwo/od di chi bussa' and
+    'Puntegg/io': three equal columns left the labels' column narrower than its words."""
+    match, link = start()
+    alice, bob = phone(), phone()
+    console.watch(bob)
+    sit_down(alice, link, "Alice", "1111")
+    sit_down(bob, link, "Bob", "2222")
+    if language == "it":
+        in_italian(bob)
+    fill_quick_knock(bob, "5", "30")
+    fill_quick_knock(alice, "4", "30")
+    alice.get_by_test_id("submit-hand").click()
+    expect(bob.get_by_test_id("confirm-1")).to_be_visible(timeout=10000)
+    bob.get_by_test_id("submit-hand").click()
+    expect(bob.get_by_test_id("hand-clash").locator("[role=alert]")).to_be_visible()
+    shot(bob, f"clash-words-{language}")
+    assert bob.evaluate(CUT_WORDS) == []
+    assert bob.evaluate("document.documentElement.scrollWidth") <= 360
+    console.assert_clean(refusals=True)
+
+
 @pytest.mark.parametrize("language", ["en", "it"])
 def test_a_refusal_names_the_players_and_never_a_field(console, phone, language):
     """'knocker: choose who knocked…' under 'Say who knocked: Alice or Bob.'"""
