@@ -20,6 +20,7 @@ from scoring.hand_input import LABELS as HAND_LABELS
 from scoring.hand_input import describe_differences
 from scoring.models import Penalty
 from scoring.rules.profiles import OPTION_TITLES, PROFILE_TITLES
+from scoring.templatetags.scoring_extras import RULE_VALUES
 
 register = template.Library()
 
@@ -234,10 +235,14 @@ def _text(value: Any, field: str, names: dict[str, str]) -> str:
         inner = {"name": "profile"} if field == "rules" else {}
         # by seat ({"A": 1, "B": 0}: games won, points): the players' names, not A and B
         return "; ".join(
-            f"{names.get(k) or _label(k)} {_text(v, inner.get(k, k), names)}"
+            f"{names.get(k) or _label(inner.get(k, k))} {_text(v, inner.get(k, k), names)}"
             for k, v in value.items()
         )
-    said = VALUES.get(field, {}).get(str(value)) or CODES.get(field, {}).get(str(value))
+    said = (
+        VALUES.get(field, {}).get(str(value))
+        or CODES.get(field, {}).get(str(value))
+        or RULE_VALUES.get((field, str(value)))
+    )
     if said:
         return str(said)
     if field == "profile" and str(value) in PROFILE_TITLES:

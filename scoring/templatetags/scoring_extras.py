@@ -3,12 +3,28 @@
 from __future__ import annotations
 
 from django import template
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 
 from scoring.hand_input import card_text
 from scoring.rules import PROFILE_TITLES, explanation_parts, fill
 
 register = template.Library()
+
+# The coded values of the rules' choice options (English shows the code): the rules
+# preview, the settings and the ledger say them from here.
+RULE_VALUES = {
+    ("shutout", "double"): pgettext_lazy("shutout rule code", "double"),
+    ("shutout", "double_points"): pgettext_lazy("shutout rule code", "double_points"),
+    ("shutout", "bonus"): pgettext_lazy("shutout rule code", "bonus"),
+    ("shutout", "none"): pgettext_lazy("shutout rule code", "none"),
+    ("next_dealer", "alternate"): pgettext_lazy("next dealer rule code", "alternate"),
+    ("next_dealer", "winner"): pgettext_lazy("next dealer rule code", "winner"),
+    ("next_dealer", "loser"): pgettext_lazy("next dealer rule code", "loser"),
+    ("game_bonus_to", "winner"): pgettext_lazy("game bonus rule code", "winner"),
+    ("game_bonus_to", "each_reaching_min"): pgettext_lazy(
+        "game bonus rule code", "each_reaching_min"
+    ),
+}
 
 
 @register.filter

@@ -5,6 +5,9 @@ ledger's rows and the recompute's refusals. The English (API, CLI) is unchanged.
 
 from __future__ import annotations
 
+import re
+from types import SimpleNamespace
+
 import pytest
 from django.http import Http404
 from django.test import Client
@@ -15,7 +18,7 @@ from scoring import words
 from scoring.models import Game, Hand, Match, Player
 from scoring.rules import RulesError, make_profile, parse_card, parse_cards, score_quick
 from scoring.rules.games import score_game
-from scoring.templatetags.ledger_extras import action_label
+from scoring.templatetags.ledger_extras import action_label, ledger_changes
 from scoring.templatetags.scoring_extras import explained, profile_title
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.scoring.helpers import play_hand, quick, start
@@ -163,3 +166,17 @@ def test_the_scoreboard_and_the_ledger_page_in_italian():
     assert "Hand entered" not in text and "how it ended" not in text
     english = client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Knock: 20 − 5 = 15" in english
+
+
+def test_the_ledgers_rules_say_each_choice_in_italian():
+    """An admin read the Italian ledger's rules as '…; cappotto double; … prossimo
+    mazziere alternate' and 'nome torneo', 'bonus partita a al vincitore': the choices'
+    codes in English, the rule set called a name."""
+    row = SimpleNamespace(before={}, after={"rules": make_profile("tournament").as_dict()})
+    with translation.override("it"):
+        (line,) = ledger_changes(row)
+    assert "cappotto raddoppia il totale" in line["after"]
+    assert "prossimo mazziere a turno" in line["after"]
+    assert "bonus partita assegnato al vincitore" in line["after"]
+    assert line["after"].startswith("set di regole torneo;")
+    assert not re.search(r"\b(double|alternate|winner|nome)\b", line["after"]), line["after"]

@@ -8,8 +8,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from scoring.rules.profiles import OPTION_TITLES
+from scoring.templatetags.scoring_extras import RULE_VALUES, profile_title
 from scoring.templatetags.scoring_extras import clock as scoring_clock
-from scoring.templatetags.scoring_extras import profile_title
 from tournaments import translated
 
 register = template.Library()
@@ -82,20 +82,6 @@ def rules_in_words(rules: dict) -> str:
     return " · ".join(parts)
 
 
-# The coded values of the choice options (English shows the code).
-RULE_VALUES = {
-    ("shutout", "double"): pgettext_lazy("shutout rule code", "double"),
-    ("shutout", "double_points"): pgettext_lazy("shutout rule code", "double_points"),
-    ("shutout", "bonus"): pgettext_lazy("shutout rule code", "bonus"),
-    ("shutout", "none"): pgettext_lazy("shutout rule code", "none"),
-    ("next_dealer", "alternate"): pgettext_lazy("next dealer rule code", "alternate"),
-    ("next_dealer", "winner"): pgettext_lazy("next dealer rule code", "winner"),
-    ("next_dealer", "loser"): pgettext_lazy("next dealer rule code", "loser"),
-    ("game_bonus_to", "winner"): pgettext_lazy("game bonus rule code", "winner"),
-    ("game_bonus_to", "each_reaching_min"): pgettext_lazy(
-        "game bonus rule code", "each_reaching_min"
-    ),
-}
 # A hand's outcome code as the rules preview shows a changed outcome ("knock → undercut").
 OUTCOME_CODES = {
     "knock": pgettext_lazy("hand outcome code", "knock"),
