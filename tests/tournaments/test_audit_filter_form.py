@@ -70,3 +70,17 @@ def test_good_filters_answer_200_as_before(event, auditor):
     assert page.status_code == 200
     assert set(rows(page.content.decode())) == {"dispute"}
     assert 'data-testid="audit-filter-refused"' not in page.content.decode()
+
+
+def test_the_audit_writes_its_moments_as_the_ledger_does_in_italian(event, auditor):
+    """A walk read 'sab 28 Nov 2026' on the Italian audit (a literal format whose 'M'
+    capitalises the month) where the ledger page writes 'nov': both now say a moment the
+    same way, by the language's own short date."""
+    page = auditor.get(f"/tournaments/{event.slug}/manage/audit/", HTTP_ACCEPT_LANGUAGE="it")
+    moments = re.findall(
+        r'<time class="small" datetime="[^"]+">([^<]+)</time>', page.content.decode()
+    )
+    assert moments
+    for moment in moments:
+        weekday, day, month, rest = moment.split(" ", 3)
+        assert month == month.lower() and weekday == weekday.lower(), moment
