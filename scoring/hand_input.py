@@ -307,9 +307,12 @@ def describe_differences(
     seats: Mapping[str, str] | None = None,
 ) -> str:
     """'knocker's deadwood: 5 vs 7', or with `names` '... 5 (Alice) vs 7 (you)'; with
-    `seats` (seat -> player's name) the knocker and winner by name, not seat letter."""
+    `seats` (seat -> player's name) the knocker and winner by name, not seat letter.
+    Said in the hand's own order of fields (LABELS), whatever order `diff` was stored in
+    (PostgreSQL's jsonb keeps its keys in an order of its own)."""
     parts = []
-    for key, (a, b) in diff.items():
+    for key in sorted(diff, key=list(LABELS).index):
+        a, b = diff[key]
         if seats and key in ("knocker", "winner"):
             a, b = seats.get(a, a), seats.get(b, b)
         values = {"field": LABELS[key], "a": show_value(a, key), "b": show_value(b, key)}

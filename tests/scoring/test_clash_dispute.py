@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 
 from ginclub.errors import ServiceError
 from scoring import services
+from scoring.hand_input import describe_differences
 from scoring.models import Hand, LedgerRow
 from tests.scoring.helpers import as_player, key, quick, seated_phone, submit
 
@@ -141,3 +142,12 @@ def test_the_api_takes_a_disputes_claim_and_answers_its_differences(match, alice
     rows = api.get(f"/api/matches/{match.pk}/ledger/").json()
     row = next(r for r in rows if r["action"] == "hand_disputed")
     assert row["reason"] == "" and row["after"]["differences"] == answer["differences"]
+
+
+def test_the_figures_in_dispute_are_said_in_the_hands_order_whatever_order_they_were_kept():
+    """PostgreSQL's jsonb gives a ledger row's keys back in an order of its own ('points'
+    before 'knocker_deadwood'): CI's PostgreSQL leg read 'points: … ; knocker's deadwood:
+    …' where SQLite read the reverse. The words follow the hand's fields."""
+    kept = {"points": [28, 25], "knocker_deadwood": [2, 5]}
+    assert describe_differences(kept) == describe_differences(dict(reversed(kept.items())))
+    assert describe_differences(kept).startswith("knocker's deadwood: 2 vs 5; points")
