@@ -1,5 +1,5 @@
 """Steps people take in the browser tests, one home each: log in at the desk, sign up on
-a phone, sit down at a table."""
+a phone, sit down at a table; and what they would see cut (words broken over lines)."""
 
 from __future__ import annotations
 
@@ -32,3 +32,28 @@ def sit_down(page, link: str, name: str, pin: str) -> None:
     page.get_by_label("PIN").fill(pin)
     page.get_by_role("button", name="This is me").click()
     expect(page.locator("#hand-form")).to_contain_text(f"as {name}")
+
+
+# The visible words of the cells `selector` finds that the browser laid over more than
+# one line (a name or a label cut mid-word where it could have wrapped between words).
+_CUT_WORDS = """(selector) => [...document.querySelectorAll(selector)]
+  .flatMap((cell) => {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    const cut = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.parentElement.checkVisibility()) continue;
+      for (const match of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (tops.size > 1) cut.push(match[0]);
+      }
+    }
+    return cut;
+  })"""
+
+
+def words_cut(page, selector: str) -> list[str]:
+    """The words in the cells `selector` finds that the page shows cut over two lines."""
+    return page.evaluate(_CUT_WORDS, selector)

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from scoring.models import Hand
 from tests.browser.conftest import ARTIFACTS, in_italian
-from tests.browser.steps import sit_down
+from tests.browser.steps import sit_down, words_cut
 from tests.browser.test_table_errors import fill_quick_knock
 from tests.browser.test_table_flow import start
 
@@ -160,24 +160,6 @@ def test_two_entries_of_one_hand_are_compared_once_with_one_pair_of_buttons(
     console.assert_clean(refusals=True)
 
 
-# The words of the clash table that the browser laid over more than one line.
-CUT_WORDS = """() => [...document.querySelectorAll(".clash-table th, .clash-table td")]
-  .flatMap((cell) => {
-    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-    const cut = [];
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const match of node.data.matchAll(/\\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, match.index);
-        range.setEnd(node, match.index + match[0].length);
-        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-        if (tops.size > 1) cut.push(match[0]);
-      }
-    }
-    return cut;
-  })"""
-
-
 @pytest.mark.parametrize("language", ["en", "it"])
 def test_the_clash_table_wraps_its_labels_between_words_on_a_phone(console, phone, language):
     """A walk read the Italian clash at 360 px as 'Deadwo/od di chi bussa' and
@@ -196,7 +178,7 @@ def test_the_clash_table_wraps_its_labels_between_words_on_a_phone(console, phon
     bob.get_by_test_id("submit-hand").click()
     expect(bob.get_by_test_id("hand-clash").locator("[role=alert]")).to_be_visible()
     shot(bob, f"clash-words-{language}")
-    assert bob.evaluate(CUT_WORDS) == []
+    assert words_cut(bob, ".clash-table th, .clash-table td") == []
     assert bob.evaluate("document.documentElement.scrollWidth") <= 360
     console.assert_clean(refusals=True)
 

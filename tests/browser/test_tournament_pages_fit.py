@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from scoring import services as scoring
 from scoring.hand_input import HandInput
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.steps import words_cut
 from tests.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
 from tournaments import services
 
@@ -288,24 +289,6 @@ def test_projector_scrolls_by_itself(browser, live_server):
 # anywhere, so the table squeezed it below its longest word).
 WORDY_NAMES = ["Zoe Newcomer", "Maximiliana Featherstone", "Bartholomew Underwood", "Cy", "Di"]
 
-# The words of each name cell that the browser laid over more than one line.
-BROKEN_WORDS = """() => [...document.querySelectorAll("table.standings td:nth-child(2)")]
-  .flatMap((cell) => {
-    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-    const broken = [];
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (!node.parentElement.checkVisibility()) continue;
-      for (const match of node.data.matchAll(/\\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, match.index);
-        range.setEnd(node, match.index + match[0].length);
-        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-        if (tops.size > 1) broken.push(match[0]);
-      }
-    }
-    return broken;
-  })"""
-
 
 def test_names_wrap_between_words_in_the_standings_on_a_phone(phone):
     tournament, _finished = build_event(WORDY_NAMES)
@@ -316,6 +299,6 @@ def test_names_wrap_between_words_in_the_standings_on_a_phone(phone):
         page.goto(base + path)
         expect(page.locator("table.standings")).to_contain_text("Featherstone")
         page.screenshot(path=str(ARTIFACTS / f"wordy-names-{name}.png"), full_page=True)
-        broken = page.evaluate(BROKEN_WORDS)
+        broken = words_cut(page, "table.standings td:nth-child(2)")
         assert broken == [], f"{name}: cut mid-word: {broken}"
         fits(page, f"wordy-names-{name}")

@@ -81,10 +81,10 @@ def test_every_exception_is_listed_with_who_device_when_why_before_and_after(eve
     assert all(len(found.hash) == 64 and not found.broken for found in audit.exceptions)
 
 
-def test_a_disputes_claimed_figures_are_in_the_readers_language(club, organiser):
-    """A dispute from the clash keeps the disputer's figures as figures: its why was
-    the sentence "P02 entered other figures: ..." in the disputer's language."""
-    event = new_event(club, organiser, players=2, rounds=1)
+def clash_disputed(club, organiser, **options):
+    """A one-table event whose hand 1 P01 entered (deadwood 2) and P02 disputed from the
+    clash, claiming deadwood 5, with their own word "recounted"."""
+    event = new_event(club, organiser, players=2, rounds=1, **options)
     rnd = tournaments.draft_round(tournament_id=event.pk, actor=Actor(user=organiser))
     tournaments.publish_round(round_id=rnd.pk, actor=Actor(user=organiser))
     match = rnd.pairings.get().match
@@ -102,6 +102,13 @@ def test_a_disputes_claimed_figures_are_in_the_readers_language(club, organiser)
         claim=knock(1, 1, kd=5, dd=30),
         idempotency_key="p02-1",
     )
+    return event
+
+
+def test_a_disputes_claimed_figures_are_in_the_readers_language(club, organiser):
+    """A dispute from the clash keeps the disputer's figures as figures: its why was
+    the sentence "P02 entered other figures: ..." in the disputer's language."""
+    event = clash_disputed(club, organiser)
     with translation.override("it"):
         why = selectors.tournament_audit(event, kind="dispute").exceptions[0].why
     figures = "deadwood di chi bussa: 2 (P01) contro 5 (P02); punti: 28 (P01) contro 25 (P02)"
@@ -309,24 +316,7 @@ def test_the_page_quotes_only_words_a_person_typed(club, organiser, event):
     """A walk read the audit's Why of a clash's dispute as “knocker's deadwood: 2 (Ben)
     vs 5 (Ada); …” in quotation marks, as if Ada had written it, and the time policy's
     reason likewise: the page quotes a person's words, not the site's."""
-    disputed = new_event(club, organiser, players=2, rounds=1, name="Clash Open")
-    rnd = tournaments.draft_round(tournament_id=disputed.pk, actor=Actor(user=organiser))
-    tournaments.publish_round(round_id=rnd.pk, actor=Actor(user=organiser))
-    match = rnd.pairings.get().match
-    hand = scoring.submit_hand(
-        match_id=match.pk,
-        actor=Actor(player=match.player_a),
-        hand=knock(1, 1, kd=2, dd=30),
-        idempotency_key="p01-1",
-    ).hand
-    scoring.dispute_hand(
-        hand_id=hand.pk,
-        actor=Actor(player=match.player_b),
-        version=1,
-        reason="recounted",
-        claim=knock(1, 1, kd=5, dd=30),
-        idempotency_key="p02-1",
-    )
+    disputed = clash_disputed(club, organiser, name="Clash Open")
     html = reader(organiser).get(f"/tournaments/{disputed.slug}/manage/audit/").content.decode()
     figures = "knocker&#x27;s deadwood: 2 (P01) vs 5 (P02); points: 28 (P01) vs 25 (P02)"
     assert f"<dd>{figures} · “recounted”</dd>" in html
