@@ -23,7 +23,7 @@ from ginclub.errors import Forbidden, ServiceError
 from ginclub.shapes import represent, valid
 from scoring import replay, selectors, services, stats
 from scoring import serializers as s
-from scoring.hand_input import hand_input_from
+from scoring.hand_input import claim_input, hand_input_from
 from scoring.models import Club, Hand, Match, Penalty, Player, TableCall
 from scoring.words import names_of
 
@@ -287,8 +287,7 @@ def _hand_action(serializer_class, service, *, organiser_only: bool = False):
             )
         else:
             if data.get("claim") is not None:  # a dispute's figures, for this hand
-                figures = {**data["claim"], "game": hand.game.number, "number": hand.number}
-                data["claim"] = hand_input_from(figures, names_of(match))
+                data["claim"] = claim_input(data["claim"], hand, names_of(match))
             outcome = service(hand_id=hand.pk, actor=actor, idempotency_key=key, **data)
         return Response(outcome.response)
 

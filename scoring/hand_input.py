@@ -145,6 +145,12 @@ def hand_input_from(data: Mapping[str, Any], names: Mapping[str, str] | None = N
     return hand
 
 
+def claim_input(figures: Mapping[str, Any], hand: Any, names: Mapping[str, str]) -> HandInput:
+    """A dispute's claim (the figures a disputer says are right, without a game or a
+    number: the page's ClaimForm, the API's `claim`) as an input of `hand` itself."""
+    return hand_input_from({**figures, "game": hand.game.number, "number": hand.number}, names)
+
+
 def _optional_int(value: Any) -> int | None:
     if value is None or value == "":
         return None

@@ -41,6 +41,7 @@ from scoring.rules import (
     score_match,
 )
 from scoring.rules.games import hollywood_match
+from scoring.words import FIELD_LABELS
 
 HAND_FIELDS = (
     "game",
@@ -54,24 +55,16 @@ HAND_FIELDS = (
     "winner",
 )
 PENALTY_ACTIONS = ("penalty_recorded", "penalty_reversed")
-# A difference's field as a reader names it (msgids the ledger page uses too); a rules
-# option is named by its key.
+# A difference's field as a reader names it: as the ledger page does, and the fields
+# only a replay compares; a rules option is named by its key.
 FIELD_WORDS = {
+    **FIELD_LABELS,
     "row": gettext_noop("the row itself"),
     "game": gettext_noop("game"),
     "number": gettext_noop("number"),
-    "state": gettext_noop("state"),
     "version": gettext_noop("version"),
-    "outcome": gettext_noop("how it ended"),
-    "knocker": gettext_noop("knocked"),
-    "knocker_deadwood": gettext_noop("knocker's deadwood"),
-    "defender_deadwood": gettext_noop("defender's deadwood"),
-    "points": gettext_noop("points"),
-    "winner": gettext_noop("winner"),
     "hand_points": gettext_noop("hand points"),
     "totals": gettext_noop("totals"),
-    "games_won": gettext_noop("games won"),
-    "decided_by": gettext_noop("decided by"),
     "score": gettext_noop("the score"),
 }
 SEATED = ("knocker", "winner")  # fields whose value is a seat: the player's name

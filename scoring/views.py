@@ -46,6 +46,7 @@ from scoring.forms import (
 from scoring.hand_input import (
     HandInput,
     card_text,
+    claim_input,
     differences,
     hand_input_from,
     outcome_text,
@@ -786,8 +787,7 @@ def _claim_of(request: HttpRequest, hand: Hand, match: Match) -> HandInput:
     """The figures a dispute says are right (the clash's ClaimForm), as a hand input."""
     form = ClaimForm(request.POST, match=match)
     _checked(form, str(CANNOT["dispute"]))
-    figures = {**form.hand_data(), "game": hand.game.number, "number": hand.number}
-    return hand_input_from(figures, names_of(match))
+    return claim_input(form.hand_data(), hand, names_of(match))
 
 
 def _hand_words(hand: Hand) -> str:

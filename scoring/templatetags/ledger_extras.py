@@ -21,53 +21,13 @@ from scoring.hand_input import describe_differences
 from scoring.models import Penalty
 from scoring.rules.profiles import OPTION_TITLES, PROFILE_TITLES
 from scoring.templatetags.scoring_extras import RULE_VALUES
+from scoring.words import FIELD_LABELS
 
 register = template.Library()
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 # A row's fields as the page names them (others: the key with spaces).
-LABELS = {
-    "outcome": gettext_noop("how it ended"),
-    "knocker": gettext_noop("knocked"),
-    "knocker_deadwood": gettext_noop("knocker's deadwood"),
-    "defender_deadwood": gettext_noop("defender's deadwood"),
-    "first_dealer": gettext_noop("first dealer"),
-    "games": gettext_noop("games"),
-    "points": gettext_noop("points"),
-    "winner": gettext_noop("winner"),
-    "resolved": gettext_noop("decided by hand"),
-    "state": gettext_noop("state"),
-    "dealer": gettext_noop("dealer"),
-    "player": gettext_noop("player"),
-    "players": gettext_noop("players"),
-    "result": gettext_noop("result"),
-    "round": gettext_noop("round"),
-    "rounds": gettext_noop("rounds"),
-    "rules": gettext_noop("rules"),
-    "seed": gettext_noop("seed"),
-    "seeds": gettext_noop("seeds"),
-    "table": gettext_noop("table"),
-    "reason": gettext_noop("reason"),
-    "link_generation": gettext_noop("table links"),
-    "player_pages_public": gettext_noop("player pages public"),
-    "undecided_tables": gettext_noop("undecided tables"),
-    "games_won": gettext_noop("games won"),
-    "decided_by": gettext_noop("decided by"),
-    "decided_at": gettext_noop("decided at"),
-    "device": gettext_noop("device"),
-    "ip": gettext_noop("address"),
-    "action": gettext_noop("by the change"),
-    "auditor": gettext_noop("auditor"),
-    "audits": gettext_noop("audits"),
-    "penalty": gettext_noop("penalty no."),
-    "kind": gettext_noop("penalty"),
-    "infraction": gettext_noop("infraction"),
-    "details": gettext_noop("what happened"),
-    "active": gettext_noop("standing"),
-    "seat": gettext_noop("against"),
-    # a dispute's figures: [the hand's, the disputer's] by field (scoring.hand_input)
-    "differences": gettext_noop("figures in dispute"),
-}
+LABELS = FIELD_LABELS
 # Other fields as the page names them: English says the key with spaces (as before),
 # other languages a label (tournament and season settings, rounds). A rule option is
 # named as everywhere else (scoring.rules.profiles.OPTION_TITLES).

@@ -121,12 +121,10 @@ def test_preview_and_save_are_disabled_in_flight_with_no_console_error(console, 
 # ------------------------------------------------- trap 3: people's words, said once
 
 
-@pytest.mark.parametrize("language", ["en", "it"])
-def test_two_entries_of_one_hand_are_compared_once_with_one_pair_of_buttons(
-    console, phone, language
-):
-    """The second phone said it three times (table, red paragraph, a list of
-    'defender_deadwood: Alice: 4; you: 5') with two pairs of Confirm/Dispute."""
+def clash_on_bobs_phone(console, phone, language: str):
+    """Alice and Bob at one table, Bob's phone in `language`: both fill hand 1 with other
+    figures, Alice saves first, then Bob, whose phone shows the clash. Returns (match,
+    alice, bob)."""
     match, link = start()
     alice, bob = phone(), phone()
     console.watch(bob)
@@ -137,9 +135,19 @@ def test_two_entries_of_one_hand_are_compared_once_with_one_pair_of_buttons(
     fill_quick_knock(bob, "5", "30")
     fill_quick_knock(alice, "4", "30")
     alice.get_by_test_id("submit-hand").click()
-    expect(alice.locator("#hand-form h2")).to_contain_text("Enter hand 2")
     expect(bob.get_by_test_id("confirm-1")).to_be_visible(timeout=10000)
     bob.get_by_test_id("submit-hand").click()
+    return match, alice, bob
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_two_entries_of_one_hand_are_compared_once_with_one_pair_of_buttons(
+    console, phone, language
+):
+    """The second phone said it three times (table, red paragraph, a list of
+    'defender_deadwood: Alice: 4; you: 5') with two pairs of Confirm/Dispute."""
+    match, alice, bob = clash_on_bobs_phone(console, phone, language)
+    expect(alice.locator("#hand-form h2")).to_contain_text("Enter hand 2")
     clash = bob.get_by_test_id("hand-clash")
     lead = {"en": "Alice already entered hand 1", "it": "Alice ha già registrato la mano 1"}
     expect(clash.locator("[role=alert]")).to_contain_text(lead[language])
@@ -164,18 +172,7 @@ def test_two_entries_of_one_hand_are_compared_once_with_one_pair_of_buttons(
 def test_the_clash_table_wraps_its_labels_between_words_on_a_phone(console, phone, language):
     """A walk read the Italian clash at 360 px as 'Deadwo/od di chi bussa' and
     'Puntegg/io': three equal columns left the labels' column narrower than its words."""
-    match, link = start()
-    alice, bob = phone(), phone()
-    console.watch(bob)
-    sit_down(alice, link, "Alice", "1111")
-    sit_down(bob, link, "Bob", "2222")
-    if language == "it":
-        in_italian(bob)
-    fill_quick_knock(bob, "5", "30")
-    fill_quick_knock(alice, "4", "30")
-    alice.get_by_test_id("submit-hand").click()
-    expect(bob.get_by_test_id("confirm-1")).to_be_visible(timeout=10000)
-    bob.get_by_test_id("submit-hand").click()
+    _match, _alice, bob = clash_on_bobs_phone(console, phone, language)
     expect(bob.get_by_test_id("hand-clash").locator("[role=alert]")).to_be_visible()
     shot(bob, f"clash-words-{language}")
     assert words_cut(bob, ".clash-table th, .clash-table td") == []

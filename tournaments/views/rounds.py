@@ -27,6 +27,7 @@ from scoring import services as scoring
 from scoring.selectors import current_standing
 from scoring.words import result as result_words
 from tournaments import selectors, services, translated
+from tournaments.formats import planned_rounds
 from tournaments.forms import ReasonForm, ResultForm, RoundPlayersForm, TimerForm
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.services.base import require_state
@@ -70,7 +71,7 @@ def _rounds_page(request, tournament, swap=None, fix=None, status=200) -> HttpRe
         context["played_by"] = selectors.players_who_played(tournament)
     else:
         field, still_in = selectors.field_size(tournament), selectors.still_in(tournament)
-        context["planned"] = selectors.rounds_planned(tournament)
+        context["planned"] = planned_rounds(tournament, field)
         context["field"], context["still_in"] = field, still_in
         context["not_checked_in"] = still_in - field  # 0 unless check-in is required
     if latest is not None and latest.state == Round.State.DRAFT:
